@@ -1,0 +1,101 @@
+import { join, relative } from 'node:path';
+import type { Argv } from 'yargs';
+import { runScenario } from '../../experiment/runScenario.js';
+import { buildSummary, summaryJson } from '../../report/summary.js';
+import { summaryText } from '../../report/summaryText.js';
+import { newRunFolder } from '../../report/runFolder.js';
+import { writeFileAtomic } from '../../report/writeAtomic.js';
+import { loadScenarioFile } from '../../scenario/load.js';
+import { parseDuration } from '../../scenario/units.js';
+import { UserError } from '../../userError.js';
+import { packageInfo } from '../packageInfo.js';
+import { createProgressReporter } from '../progressBar.js';
+
+interface RunArgs {
+  scenario: string;
+  seed?: number;
+  requests?: number;
+  duration?: string;
+  out?: string;
+  json: boolean;
+  progress: boolean;
+}
+
+export function runCommand(yargs: Argv): Argv {
+  return yargs.command<RunArgs>(
+    'run <scenario>',
+    'run a scenario file and write summary.json and run.json',
+    (command) =>
+      command
+        .positional('scenario', { type: 'string', describe: 'scenario file (YAML or JSON)', demandOption: true })
+        .option('seed', { type: 'number', describe: "master seed (replaces the scenario's seed)" })
+        .option('requests', { type: 'number', describe: 'stop after this many requests, warm-up included (replaces run.requests and run.duration)' })
+        .option('duration', { type: 'string', describe: 'stop at this simulated time, e.g. 10m or 3600 (seconds); replaces run.duration and run.requests' })
+        .option('out', { type: 'string', describe: 'run folder to write (default results/<scenario>/<run-id>/)' })
+        .option('json', { type: 'boolean', default: false, describe: 'print the summary JSON on stdout and nothing else' })
+        .option('progress', { type: 'boolean', default: true, describe: 'progress bar on a terminal (--no-progress to hide)' }) as unknown as Argv<RunArgs>,
+    (args) => executeRun(args),
+  );
+}
+
+function checkedOverrides(args: RunArgs): { seed?: number; requests?: number; durationMs?: number } {
+  const overrides: { seed?: number; requests?: number; durationMs?: number } = {};
+  if (args.seed !== undefined) {
+    if (!Number.isSafeInteger(args.seed) || args.seed < 0) throw new UserError(`--seed: expected a whole number ≥ 0, found ${String(args.seed)}`);
+    overrides.seed = args.seed;
+  }
+  if (args.requests !== undefined) {
+    if (!Number.isSafeInteger(args.requests) || args.requests <= 0) throw new UserError(`--requests: expected a whole number > 0, found ${String(args.requests)}`);
+    overrides.requests = args.requests;
+  }
+  if (args.duration !== undefined) {
+    const parsed = parseDuration(args.duration, { bareUnit: 's' });
+    if (!parsed.ok || parsed.value <= 0) throw new UserError(`--duration: expected ${parsed.ok ? 'a duration above 0' : parsed.expected}, found "${args.duration}"`);
+    overrides.durationMs = parsed.value;
+  }
+  return overrides;
+}
+
+function executeRun(args: RunArgs): void {
+  const overrides = checkedOverrides(args);
+  const scenario = loadScenarioFile(args.scenario);
+  const startedAt = new Date();
+  const wallStart = performance.now();
+  const progress = createProgressReporter(args.progress);
+  let result;
+  try {
+    result = runScenario(scenario, { ...overrides, onProgress: (p) => progress.update(p) });
+  } finally {
+    progress.stop();
+  }
+  const wallSeconds = (performance.now() - wallStart) / 1000;
+
+  const summary = buildSummary(result);
+  const { runId, folder } = args.out ? { runId: 'custom', folder: args.out } : newRunFolder('results', scenario.name, result.seed, startedAt);
+  const info = packageInfo();
+  const runInfo = {
+    runId,
+    scenario: scenario.name,
+    scenarioFile: args.scenario,
+    seed: result.seed,
+    startedAt: startedAt.toISOString(),
+    wallSeconds: Number(wallSeconds.toFixed(3)),
+    requests: result.totalRequests,
+    requestsPerSecond: Math.round(result.totalRequests / Math.max(wallSeconds, 1e-9)),
+    events: result.events,
+    eventsPerSecond: Math.round(result.events / Math.max(wallSeconds, 1e-9)),
+    peakMemoryBytes: process.resourceUsage().maxRSS * 1024,
+    versions: { cdnsim: info.version, node: process.versions.node, v8: process.versions.v8, platform: `${process.platform}-${process.arch}` },
+    commandLine: ['cdnsim', ...process.argv.slice(2)],
+  };
+  writeFileAtomic(join(folder, 'summary.json'), summaryJson(summary));
+  writeFileAtomic(join(folder, 'run.json'), `${JSON.stringify(runInfo, null, 2)}\n`);
+
+  const written = `written: ${relative(process.cwd(), join(folder, 'summary.json')) || folder}, run.json (${runInfo.wallSeconds} s wall, ${runInfo.requestsPerSecond.toLocaleString('en-US')} requests/s)`;
+  if (args.json) {
+    process.stdout.write(summaryJson(summary));
+    process.stderr.write(`${written}\n`);
+  } else {
+    process.stdout.write(`${summaryText(summary)}\n\n${written}\n`);
+  }
+}

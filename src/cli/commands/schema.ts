@@ -1,0 +1,20 @@
+import type { Argv } from 'yargs';
+import { writeFileAtomic } from '../../report/writeAtomic.js';
+import { scenarioJsonSchema } from '../../scenario/jsonSchema.js';
+
+interface SchemaArgs {
+  out?: string;
+}
+
+export function schemaCommand(yargs: Argv): Argv {
+  return yargs.command<SchemaArgs>(
+    'schema',
+    'print the JSON Schema of scenario files (for editor completion)',
+    (command) => command.option('out', { type: 'string', describe: 'write it to this file instead of stdout' }) as unknown as Argv<SchemaArgs>,
+    (args) => {
+      const text = `${JSON.stringify(scenarioJsonSchema(), null, 2)}\n`;
+      if (args.out) writeFileAtomic(args.out, text);
+      else process.stdout.write(text);
+    },
+  );
+}

@@ -1,0 +1,30 @@
+import type { Argv } from 'yargs';
+import { loadScenarioFile } from '../../scenario/load.js';
+import { UserError, isUserError } from '../../userError.js';
+
+interface ValidateArgs {
+  files: string[];
+}
+
+export function validateCommand(yargs: Argv): Argv {
+  return yargs.command<ValidateArgs>(
+    'validate <files..>',
+    'check scenario files without running them',
+    (command) => command.positional('files', { type: 'string', array: true, describe: 'scenario files', demandOption: true }) as unknown as Argv<ValidateArgs>,
+    (args) => {
+      let failed = 0;
+      for (const file of args.files) {
+        try {
+          const scenario = loadScenarioFile(file);
+          process.stdout.write(`ok      ${file} (scenario "${scenario.name}")\n`);
+        } catch (error) {
+          if (!isUserError(error)) throw error;
+          failed++;
+          process.stdout.write(`invalid ${file}\n`);
+          process.stderr.write(`${error.message}\n`);
+        }
+      }
+      if (failed > 0) throw new UserError(`${failed} of ${args.files.length} scenario file${args.files.length === 1 ? '' : 's'} invalid (details above)`);
+    },
+  );
+}

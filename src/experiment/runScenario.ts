@@ -1,0 +1,141 @@
+import { createCacheStore } from '../cache/registry.js';
+import type { CacheStore } from '../cache/cacheStore.js';
+import { EDGE_ORIGIN_LAYERS, EdgeOriginFlow, type ServeOutcome } from '../cdn/edgeOriginFlow.js';
+import { RequestMetrics } from '../metrics/requestMetrics.js';
+import type { Scenario } from '../scenario/schema.js';
+import { RandomStreams } from '../sim/random.js';
+import { Simulation } from '../sim/simulation.js';
+import { REGIONS } from '../topology/regions.js';
+import { RegionLatencyModel } from '../topology/regionLatency.js';
+import { Catalogue } from '../workload/catalogue.js';
+import { PoissonWorkload } from '../workload/poissonWorkload.js';
+import type { ClientRequest } from '../workload/request.js';
+
+export interface RunOverrides {
+  seed?: number;
+  /** Stop after this many requests (replaces the scenario's run.requests). */
+  requests?: number;
+  /** Stop at this simulated time in ms (replaces the scenario's run.duration). */
+  durationMs?: number;
+}
+
+export interface RunProgress {
+  simulatedMs: number;
+  requests: number;
+  /** Share of the run done, 0..1, by whichever limit is closer. */
+  fraction: number;
+}
+
+export interface RunOptions extends RunOverrides {
+  onProgress?: (progress: RunProgress) => void;
+  /** Events between progress reports. */
+  progressEvery?: number;
+}
+
+export interface EdgeNodeState {
+  name: string;
+  objects: number;
+  bytes: number;
+}
+
+export interface RunResult {
+  scenario: Scenario;
+  seed: number;
+  /** Requests simulated, warm-up included. */
+  totalRequests: number;
+  warmupRequests: number;
+  simulatedMs: number;
+  stopReason: 'requests' | 'duration';
+  metrics: RequestMetrics;
+  edges: EdgeNodeState[];
+  events: number;
+}
+
+/**
+ * Runs one scenario: builds the catalogue, the workload, the latency model and the
+ * caches from the scenario and the seed, drives them with the event kernel until the
+ * request count or the simulated horizon, and returns the metrics of the measured part.
+ */
+export function runScenario(scenario: Scenario, options: RunOptions = {}): RunResult {
+  const seed = options.seed ?? scenario.seed;
+  const requestLimit = options.requests ?? (options.durationMs === undefined ? scenario.run.requests : undefined) ?? Infinity;
+  const horizonMs = options.durationMs ?? (options.requests === undefined ? scenario.run.durationMs : undefined) ?? Infinity;
+  if (requestLimit === Infinity && horizonMs === Infinity) throw new Error('a run needs a request count or a duration');
+
+  const streams = new RandomStreams(seed);
+  const catalogue = new Catalogue(scenario.content, streams.stream('content.sizes'));
+  const latency = new RegionLatencyModel(
+    {
+      regionNames: REGIONS,
+      clientToEdgeMedianMs: REGIONS.map((region) => scenario.latency.clientToEdge[region]),
+      jitterSigma: scenario.latency.jitter,
+      originLatencyMs: scenario.origin.latency,
+      edgeSites: scenario.topology.edgeSites,
+    },
+    streams.stream('topology.latency'),
+  );
+  const edges: CacheStore[] = latency.edgeNames.map(() =>
+    createCacheStore(scenario.edge.policy, { capacity: scenario.edge.capacity, keySpace: catalogue.size }),
+  );
+  const flow = new EdgeOriginFlow(edges, latency);
+  const metrics = new RequestMetrics(EDGE_ORIGIN_LAYERS, REGIONS);
+  const workload = new PoissonWorkload(
+    { ratePerSecond: scenario.traffic.rate, regionShares: REGIONS.map((region) => scenario.traffic.regions[region]), regionNames: REGIONS },
+    catalogue,
+    streams,
+  );
+
+  const warmup = scenario.run.warmup;
+  const warmupRequests =
+    warmup.kind === 'requests'
+      ? warmup.requests
+      : warmup.kind === 'fraction' && requestLimit !== Infinity
+        ? Math.floor(warmup.fraction * requestLimit)
+        : Infinity;
+  const warmupUntilMs = warmup.kind === 'time' ? warmup.ms : warmup.kind === 'fraction' && requestLimit === Infinity ? warmup.fraction * horizonMs : -Infinity;
+
+  const simulation = new Simulation();
+  const outcome: ServeOutcome = { layer: 0, latencyMs: 0 };
+  let total = 0;
+  let warmedUpAt = -1;
+  const isWarmingUp = (request: ClientRequest, count: number): boolean =>
+    warmup.kind === 'requests' || (warmup.kind === 'fraction' && requestLimit !== Infinity) ? count < warmupRequests : request.timeMs < warmupUntilMs;
+
+  workload.attach(simulation, (request) => {
+    flow.serve(request, outcome);
+    if (isWarmingUp(request, total)) {
+      total++;
+    } else {
+      if (warmedUpAt < 0) warmedUpAt = total;
+      total++;
+      metrics.record(request.region, outcome.layer, outcome.latencyMs, request.sizeBytes);
+    }
+    if (total >= requestLimit) simulation.stop();
+  });
+
+  const progressEvery = options.progressEvery ?? 100_000;
+  let stopReason: RunResult['stopReason'] = 'duration';
+  for (;;) {
+    const result = simulation.run({ untilMs: horizonMs, maxEvents: progressEvery });
+    options.onProgress?.({
+      simulatedMs: simulation.nowMs,
+      requests: total,
+      fraction: Math.min(1, Math.max(total / requestLimit, simulation.nowMs / horizonMs)),
+    });
+    if (result === 'event-budget') continue;
+    stopReason = result === 'stopped' ? 'requests' : 'duration';
+    break;
+  }
+
+  return {
+    scenario,
+    seed,
+    totalRequests: total,
+    warmupRequests: warmedUpAt < 0 ? total : warmedUpAt,
+    simulatedMs: simulation.nowMs,
+    stopReason,
+    metrics,
+    edges: edges.map((edge, i) => ({ name: latency.edgeNames[i], objects: edge.objectCount, bytes: edge.occupancy })),
+    events: simulation.eventsProcessed,
+  };
+}

@@ -1,0 +1,92 @@
+/**
+ * A streaming latency histogram with logarithmic buckets: memory is fixed (about 200 KB)
+ * whatever the number of samples, and every quantile is within 0.05 % of the true sample
+ * quantile (bucket width 0.1 %, reported at the bucket's geometric middle). The mean, min
+ * and max are exact.
+ *
+ * Values are milliseconds ≥ 0. Zero (a browser-cache hit) has its own bucket; values
+ * below 1 µs are counted there too, values above 10^8 ms (28 hours) in the last bucket.
+ */
+const MIN_VALUE_MS = 0.001;
+const GROWTH = 1.001;
+const LOG_GROWTH = Math.log(GROWTH);
+const BUCKETS = 1 + Math.ceil(Math.log(1e8 / MIN_VALUE_MS) / LOG_GROWTH);
+
+export interface LatencySummary {
+  count: number;
+  mean: number;
+  p50: number;
+  p90: number;
+  p95: number;
+  p99: number;
+  p999: number;
+  min: number;
+  max: number;
+}
+
+export class LatencyHistogram {
+  private readonly counts = new Float64Array(BUCKETS);
+  private total = 0;
+  private sum = 0;
+  private minimum = Infinity;
+  private maximum = -Infinity;
+
+  get count(): number {
+    return this.total;
+  }
+
+  record(valueMs: number): void {
+    const index = valueMs < MIN_VALUE_MS ? 0 : Math.min(BUCKETS - 1, 1 + Math.floor(Math.log(valueMs / MIN_VALUE_MS) / LOG_GROWTH));
+    this.counts[index]++;
+    this.total++;
+    this.sum += valueMs;
+    if (valueMs < this.minimum) this.minimum = valueMs;
+    if (valueMs > this.maximum) this.maximum = valueMs;
+  }
+
+  /** Adds another histogram's samples (for merging per-shard or per-node results). */
+  merge(other: LatencyHistogram): void {
+    for (let i = 0; i < BUCKETS; i++) this.counts[i] += other.counts[i];
+    this.total += other.total;
+    this.sum += other.sum;
+    this.minimum = Math.min(this.minimum, other.minimum);
+    this.maximum = Math.max(this.maximum, other.maximum);
+  }
+
+  get mean(): number {
+    return this.total === 0 ? 0 : this.sum / this.total;
+  }
+
+  /**
+   * The q-quantile by the nearest-rank rule: the smallest recorded value v with at least
+   * ⌈q·n⌉ samples ≤ v, reported as its bucket's geometric middle, clamped to [min, max].
+   */
+  quantile(q: number): number {
+    if (this.total === 0) return 0;
+    const rank = Math.max(1, Math.ceil(q * this.total));
+    let seen = 0;
+    for (let i = 0; i < BUCKETS; i++) {
+      seen += this.counts[i];
+      if (seen >= rank) {
+        if (i === 0) return this.minimum < MIN_VALUE_MS ? this.minimum : 0;
+        const middle = MIN_VALUE_MS * Math.pow(GROWTH, i - 0.5);
+        return Math.min(this.maximum, Math.max(this.minimum, middle));
+      }
+    }
+    return this.maximum;
+  }
+
+  summary(): LatencySummary {
+    return {
+      count: this.total,
+      mean: this.mean,
+      p50: this.quantile(0.5),
+      p90: this.quantile(0.9),
+      p95: this.quantile(0.95),
+      p99: this.quantile(0.99),
+      p999: this.quantile(0.999),
+      min: this.total === 0 ? 0 : this.minimum,
+      max: this.total === 0 ? 0 : this.maximum,
+    };
+  }
+}

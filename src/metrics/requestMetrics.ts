@@ -1,0 +1,101 @@
+import { LatencyHistogram, type LatencySummary } from './latencyHistogram.js';
+
+/**
+ * Counters and latency histograms for the requests of one run. Layers are given in the
+ * order a request passes them (e.g. edge, regional, origin): a request served by layer k
+ * reached every layer up to k and missed at each before it, so "requests reaching a layer"
+ * is derived, not stored. Memory does not grow with the request count.
+ */
+export class RequestMetrics {
+  private readonly servedRequests: Float64Array;
+  private readonly servedBytes: Float64Array;
+  readonly all = new LatencyHistogram();
+  readonly byRegion: LatencyHistogram[];
+  readonly byLayer: LatencyHistogram[];
+  private total = 0;
+
+  constructor(
+    readonly layerNames: readonly string[],
+    readonly regionNames: readonly string[],
+  ) {
+    this.servedRequests = new Float64Array(layerNames.length);
+    this.servedBytes = new Float64Array(layerNames.length);
+    this.byRegion = regionNames.map(() => new LatencyHistogram());
+    this.byLayer = layerNames.map(() => new LatencyHistogram());
+  }
+
+  get requests(): number {
+    return this.total;
+  }
+
+  record(region: number, servedLayer: number, latencyMs: number, bytes: number): void {
+    this.total++;
+    this.servedRequests[servedLayer]++;
+    this.servedBytes[servedLayer] += bytes;
+    this.all.record(latencyMs);
+    this.byRegion[region].record(latencyMs);
+    this.byLayer[servedLayer].record(latencyMs);
+  }
+
+  servedBy(layer: number): { requests: number; bytes: number } {
+    return { requests: this.servedRequests[layer], bytes: this.servedBytes[layer] };
+  }
+
+  /** Requests and bytes that reached a layer (served there or further down). */
+  reaching(layer: number): { requests: number; bytes: number } {
+    let requests = 0;
+    let bytes = 0;
+    for (let k = layer; k < this.layerNames.length; k++) {
+      requests += this.servedRequests[k];
+      bytes += this.servedBytes[k];
+    }
+    return { requests, bytes };
+  }
+
+  /**
+   * Hit ratios as DESIGN.md defines them: per cache layer, served here / reaching here;
+   * `cdn`, served by any of `cdnLayers` / reaching the first of them. Layers no request
+   * reached are left out rather than reported as 0.
+   */
+  hitRatios(cacheLayers: readonly string[], cdnLayers: readonly string[]): { requests: Record<string, number>; bytes: Record<string, number> } {
+    const requests: Record<string, number> = {};
+    const bytes: Record<string, number> = {};
+    for (const name of cacheLayers) {
+      const layer = this.layerIndex(name);
+      const reached = this.reaching(layer);
+      const served = this.servedBy(layer);
+      requests[name] = ratio(served.requests, reached.requests);
+      bytes[name] = ratio(served.bytes, reached.bytes);
+    }
+    const first = this.layerIndex(cdnLayers[0]);
+    const reached = this.reaching(first);
+    let servedRequests = 0;
+    let servedBytes = 0;
+    for (const name of cdnLayers) {
+      const served = this.servedBy(this.layerIndex(name));
+      servedRequests += served.requests;
+      servedBytes += served.bytes;
+    }
+    requests.cdn = ratio(servedRequests, reached.requests);
+    bytes.cdn = ratio(servedBytes, reached.bytes);
+    return { requests, bytes };
+  }
+
+  latency(): { all: LatencySummary; byRegion: Record<string, LatencySummary>; byLayer: Record<string, LatencySummary> } {
+    return {
+      all: this.all.summary(),
+      byRegion: Object.fromEntries(this.regionNames.map((name, i) => [name, this.byRegion[i].summary()])),
+      byLayer: Object.fromEntries(this.layerNames.map((name, i) => [name, this.byLayer[i].summary()])),
+    };
+  }
+
+  private layerIndex(name: string): number {
+    const index = this.layerNames.indexOf(name);
+    if (index < 0) throw new Error(`unknown layer '${name}'; layers are ${this.layerNames.join(', ')}`);
+    return index;
+  }
+}
+
+function ratio(part: number, whole: number): number {
+  return whole === 0 ? 0 : part / whole;
+}

@@ -1,0 +1,91 @@
+import type { RunResult } from '../experiment/runScenario.js';
+import type { LatencySummary } from '../metrics/latencyHistogram.js';
+
+/** Latency percentiles of one group of requests, in ms (see README, "summary.json"). */
+export interface LatencyFigures {
+  count: number;
+  mean: number;
+  p50: number;
+  p90: number;
+  p95: number;
+  p99: number;
+  p999: number;
+}
+
+/**
+ * The deterministic result of a run: the same scenario and seed give byte-identical JSON.
+ * Key names are stable; later versions add keys and never rename them.
+ */
+export interface Summary {
+  scenario: string;
+  seed: number;
+  /** Requests measured (after warm-up). */
+  requests: number;
+  warmupRequests: number;
+  simulatedSeconds: number;
+  stopReason: 'requests' | 'duration';
+  hitRatio: Record<string, number>;
+  byteHitRatio: Record<string, number>;
+  /** 1 − origin requests / client requests. */
+  originOffload: number;
+  requestsByLayer: Record<string, number>;
+  latencyMs: {
+    all: LatencyFigures;
+    byRegion: Record<string, LatencyFigures>;
+    byLayer: Record<string, LatencyFigures>;
+  };
+  edges: { name: string; objects: number; bytes: number }[];
+}
+
+const CACHE_LAYERS = ['edge'];
+const CDN_LAYERS = ['edge'];
+
+const round = (value: number, digits: number): number => {
+  const factor = 10 ** digits;
+  return Math.round(value * factor) / factor;
+};
+
+function figures(summary: LatencySummary): LatencyFigures {
+  return {
+    count: summary.count,
+    mean: round(summary.mean, 3),
+    p50: round(summary.p50, 3),
+    p90: round(summary.p90, 3),
+    p95: round(summary.p95, 3),
+    p99: round(summary.p99, 3),
+    p999: round(summary.p999, 3),
+  };
+}
+
+const mapValues = <T, U>(record: Record<string, T>, f: (value: T) => U): Record<string, U> =>
+  Object.fromEntries(Object.entries(record).map(([key, value]) => [key, f(value)]));
+
+export function buildSummary(result: RunResult): Summary {
+  const { metrics } = result;
+  const ratios = metrics.hitRatios(CACHE_LAYERS, CDN_LAYERS);
+  const latency = metrics.latency();
+  const origin = metrics.servedBy(metrics.layerNames.indexOf('origin')).requests;
+  return {
+    scenario: result.scenario.name,
+    seed: result.seed,
+    requests: metrics.requests,
+    warmupRequests: result.warmupRequests,
+    simulatedSeconds: round(result.simulatedMs / 1000, 6),
+    stopReason: result.stopReason,
+    hitRatio: mapValues(ratios.requests, (v) => round(v, 6)),
+    byteHitRatio: mapValues(ratios.bytes, (v) => round(v, 6)),
+    originOffload: round(metrics.requests === 0 ? 0 : 1 - origin / metrics.requests, 6),
+    requestsByLayer: Object.fromEntries(metrics.layerNames.map((name, i) => [name, metrics.servedBy(i).requests])),
+    latencyMs: {
+      all: figures(latency.all),
+      byRegion: mapValues(latency.byRegion, figures),
+      byLayer: mapValues(latency.byLayer, figures),
+    },
+    edges: result.edges.map((edge) => ({ name: edge.name, objects: edge.objects, bytes: edge.bytes })),
+  };
+}
+
+/** The summary as written to summary.json: two-space indented, trailing newline. */
+export function summaryJson(summary: Summary): string {
+  return `${JSON.stringify(summary, null, 2)}\n`;
+}

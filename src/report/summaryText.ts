@@ -1,0 +1,49 @@
+import { formatBytes } from '../scenario/units.js';
+import { formatCount, formatMs, formatPercent, formatTable } from './consoleTable.js';
+import type { LatencyFigures, Summary } from './summary.js';
+
+/** The short human summary `cdnsim run` prints. */
+export function summaryText(summary: Summary): string {
+  const lines: string[] = [];
+  lines.push(
+    `${summary.scenario} · seed ${summary.seed} · ${formatCount(summary.requests)} requests measured` +
+      ` (${formatCount(summary.warmupRequests)} warm-up) · ${summary.simulatedSeconds.toFixed(1)} s simulated`,
+  );
+  lines.push('');
+  const layers = Object.keys(summary.hitRatio);
+  lines.push(
+    formatTable(
+      ['', ...layers],
+      [
+        ['hit ratio', ...layers.map((layer) => formatPercent(summary.hitRatio[layer]))],
+        ['byte hit ratio', ...layers.map((layer) => formatPercent(summary.byteHitRatio[layer]))],
+      ],
+    ),
+  );
+  lines.push('');
+  const row = (label: string, figures: LatencyFigures): string[] => [
+    label,
+    formatCount(figures.count),
+    formatMs(figures.mean),
+    formatMs(figures.p50),
+    formatMs(figures.p90),
+    formatMs(figures.p95),
+    formatMs(figures.p99),
+    formatMs(figures.p999),
+  ];
+  lines.push(
+    formatTable(
+      ['latency (ms)', 'requests', 'mean', 'p50', 'p90', 'p95', 'p99', 'p99.9'],
+      [
+        row('all', summary.latencyMs.all),
+        ...Object.entries(summary.latencyMs.byRegion).map(([region, figures]) => row(region, figures)),
+        ...Object.entries(summary.latencyMs.byLayer).map(([layer, figures]) => row(`served by ${layer}`, figures)),
+      ],
+    ),
+  );
+  lines.push('');
+  lines.push(
+    `edge caches: ${summary.edges.map((edge) => `${edge.name} ${formatBytes(edge.bytes)} in ${formatCount(edge.objects)} objects`).join('; ')}`,
+  );
+  return lines.join('\n');
+}

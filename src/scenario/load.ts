@@ -1,0 +1,248 @@
+import { readFileSync } from 'node:fs';
+import { basename, extname } from 'node:path';
+import { LineCounter, isMap, isScalar, parseDocument, type Document, type Node as YamlNode } from 'yaml';
+import { z } from 'zod';
+import { UserError } from '../userError.js';
+import { scenarioSchema, type Scenario } from './schema.js';
+import { nearest } from './suggest.js';
+
+/** One problem in a scenario file, located as precisely as the file allows. */
+export interface ScenarioProblem {
+  file: string;
+  line: number;
+  column: number;
+  /** Key path such as `edge.capacity` or `traffic.regions["North America"]`; empty for the whole file. */
+  keyPath: string;
+  message: string;
+}
+
+export class ScenarioError extends UserError {
+  constructor(readonly problems: readonly ScenarioProblem[]) {
+    super(problems.map(formatProblem).join('\n'));
+    this.name = 'ScenarioError';
+  }
+}
+
+export function formatProblem(problem: ScenarioProblem): string {
+  const where = `${problem.file}:${problem.line}:${problem.column}`;
+  return problem.keyPath ? `${where}: \`${problem.keyPath}\`: ${problem.message}` : `${where}: ${problem.message}`;
+}
+
+type PathKey = string | number;
+
+export function formatKeyPath(path: readonly PathKey[]): string {
+  let text = '';
+  for (const key of path) {
+    if (typeof key === 'number') text += `[${key}]`;
+    else if (/^[A-Za-z_$][\w$-]*$/.test(key)) text += text ? `.${key}` : key;
+    else text += `[${JSON.stringify(key)}]`;
+  }
+  return text;
+}
+
+/** Reads, parses and validates a scenario file (YAML or JSON); throws ScenarioError or UserError. */
+export function loadScenarioFile(file: string): Scenario {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason =
+      code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder, not a file' : code === 'EACCES' ? 'permission denied' : String((error as Error).message);
+    throw new UserError(
+      `cannot read scenario file '${file}': ${reason}. Check the path; the scenarios that ship with cdnsim are in scenarios/ (for example scenarios/baseline.yaml).`,
+    );
+  }
+  return parseScenarioText(text, file);
+}
+
+/** Parses and validates scenario text; `file` names it in errors and gives the default name. */
+export function parseScenarioText(text: string, file: string): Scenario {
+  const lineCounter = new LineCounter();
+  const document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const at = (offset: number) => {
+    const { line, col } = lineCounter.linePos(Math.max(0, offset));
+    return { line, column: col };
+  };
+
+  if (document.errors.length > 0) {
+    throw new ScenarioError(
+      document.errors.map((error) => ({ file, ...at(error.pos[0]), keyPath: '', message: `${isJsonFile(file) ? 'JSON' : 'YAML'} syntax error: ${error.message}` })),
+    );
+  }
+  const contents = document.contents;
+  if (contents === null || (isScalar(contents) && (contents.value === null || contents.value === ''))) {
+    throw new ScenarioError([
+      { file, line: 1, column: 1, keyPath: '', message: 'the file is empty; expected a scenario mapping with keys such as traffic, content and edge (see scenarios/baseline.yaml)' },
+    ]);
+  }
+  if (!isMap(contents)) {
+    throw new ScenarioError([
+      { file, ...at(contents.range?.[0] ?? 0), keyPath: '', message: `expected a mapping of keys such as traffic, content and edge at the top level, found ${describe(document.toJS())}` },
+    ]);
+  }
+
+  const raw = document.toJS() as Record<string, unknown>;
+  const result = scenarioSchema.safeParse(raw);
+  if (!result.success) {
+    throw new ScenarioError(locateIssues(result.error.issues, document, raw, file, at));
+  }
+  const { $schema: _ignored, name, ...rest } = result.data;
+  return { name: name ?? nameFromFile(file), ...rest };
+}
+
+function isJsonFile(file: string): boolean {
+  return extname(file).toLowerCase() === '.json';
+}
+
+function nameFromFile(file: string): string {
+  const base = basename(file, extname(file)).replace(/[^A-Za-z0-9._-]+/g, '-');
+  return base || 'scenario';
+}
+
+function locateIssues(
+  issues: readonly z.core.$ZodIssue[],
+  document: Document,
+  raw: unknown,
+  file: string,
+  at: (offset: number) => { line: number; column: number },
+): ScenarioProblem[] {
+  // A mistyped key also leaves its object incomplete (a region share total of 0 %, say);
+  // the unknown key is the real mistake, so the follow-on issue at the same path is dropped.
+  const unknownKeyPaths = new Set(issues.filter((issue) => issue.code === 'unrecognized_keys').map((issue) => issue.path.join('\u0000')));
+  const problems: ScenarioProblem[] = [];
+  for (const issue of issues) {
+    const path = issue.path as PathKey[];
+    if (issue.code === 'custom' && unknownKeyPaths.has(path.join('\u0000'))) continue;
+    if (issue.code === 'unrecognized_keys') {
+      const known = knownKeys(path);
+      for (const key of issue.keys) {
+        const suggestion = nearest(key, known);
+        problems.push({
+          file,
+          ...at(keyOffset(document, path, key)),
+          keyPath: formatKeyPath([...path, key]),
+          message: suggestion
+            ? `unknown key — did you mean \`${suggestion}\`?`
+            : `unknown key; expected one of ${known.map((k) => `\`${k}\``).join(', ')}`,
+        });
+      }
+      continue;
+    }
+    const value = valueAt(raw, path);
+    problems.push({ file, ...at(valueOffset(document, path)), keyPath: formatKeyPath(path), message: describeIssue(issue, value, path) });
+  }
+  problems.sort((a, b) => a.line - b.line || a.column - b.column);
+  return problems;
+}
+
+function describeIssue(issue: z.core.$ZodIssue, value: unknown, path: readonly PathKey[]): string {
+  const found = value === undefined ? 'nothing' : describe(value);
+  switch (issue.code) {
+    case 'invalid_type': {
+      if (value === undefined) return `missing; expected ${expectedType(issue.expected, path)}`;
+      return `expected ${expectedType(issue.expected, path)}, found ${found}`;
+    }
+    case 'too_small': {
+      const bound = Number(issue.minimum);
+      return `expected a number ${issue.inclusive ? '≥' : '>'} ${bound}, found ${found}`;
+    }
+    case 'too_big': {
+      const bound = Number(issue.maximum);
+      return `expected a number ${issue.inclusive ? '≤' : '<'} ${bound}, found ${found}`;
+    }
+    case 'invalid_value': {
+      const options = issue.values.map((v) => JSON.stringify(v));
+      const suggestion = typeof value === 'string' ? nearest(value, issue.values.map(String)) : undefined;
+      return `expected one of ${options.join(', ')}, found ${found}${suggestion ? ` — did you mean "${suggestion}"?` : ''}`;
+    }
+    default: {
+      // Our own messages ("expected a size such as …") and zod's format checks.
+      const message = issue.message.startsWith('expected') ? issue.message : `expected ${issue.message.replace(/^Invalid input: /, '')}`;
+      return `${message}, found ${found}`;
+    }
+  }
+}
+
+function expectedType(expected: string, path: readonly PathKey[]): string {
+  if (expected === 'object') {
+    const keys = knownKeys(path);
+    return keys.length > 0 ? `a mapping with keys such as ${keys.slice(0, 4).join(', ')}` : 'a mapping';
+  }
+  if (expected === 'int') return 'a whole number';
+  if (expected === 'number') return 'a number';
+  if (expected === 'string') return 'a string';
+  if (expected === 'boolean') return 'true or false';
+  if (expected === 'array') return 'a list';
+  return expected;
+}
+
+/** A short description of a value as the user wrote it. */
+export function describe(value: unknown): string {
+  if (value === null) return 'nothing (null)';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'a mapping';
+  if (typeof value === 'string') return JSON.stringify(value);
+  return String(value);
+}
+
+function valueAt(raw: unknown, path: readonly PathKey[]): unknown {
+  let current: unknown = raw;
+  for (const key of path) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<string, unknown>)[key as string];
+  }
+  return current;
+}
+
+/** Offset of the value at `path`, or of its deepest existing ancestor (a missing key). */
+function valueOffset(document: Document, path: readonly PathKey[]): number {
+  for (let depth = path.length; depth >= 0; depth--) {
+    const node = depth === 0 ? document.contents : (document.getIn(path.slice(0, depth), true) as YamlNode | undefined);
+    if (node && typeof node === 'object' && 'range' in node && node.range) {
+      if (depth < path.length && isMap(node)) {
+        const missingKey = path[depth];
+        const pair = node.items.find((item) => isScalar(item.key) && item.key.value === missingKey);
+        if (pair && isScalar(pair.key) && pair.key.range) return pair.key.range[0];
+      }
+      return node.range[0];
+    }
+  }
+  return 0;
+}
+
+function keyOffset(document: Document, path: readonly PathKey[], key: string): number {
+  const parent = path.length === 0 ? document.contents : document.getIn(path, true);
+  if (isMap(parent)) {
+    const pair = parent.items.find((item) => isScalar(item.key) && String(item.key.value) === key);
+    if (pair && isScalar(pair.key) && pair.key.range) return pair.key.range[0];
+  }
+  return valueOffset(document, path);
+}
+
+/** The keys the schema allows at a path of nested objects. */
+export function knownKeys(path: readonly PathKey[]): string[] {
+  let schema: z.ZodType | undefined = scenarioSchema;
+  for (const key of path) {
+    const object = unwrapSchema(schema);
+    if (!(object instanceof z.ZodObject)) return [];
+    schema = (object.shape as Record<string, z.ZodType>)[key as string];
+    if (!schema) return [];
+  }
+  const object = unwrapSchema(schema);
+  return object instanceof z.ZodObject ? Object.keys(object.shape).filter((key) => key !== '$schema') : [];
+}
+
+function unwrapSchema(schema: z.ZodType | undefined): z.ZodType | undefined {
+  let current = schema;
+  for (let guard = 0; guard < 16 && current; guard++) {
+    if (current instanceof z.ZodDefault || current instanceof z.ZodPrefault || current instanceof z.ZodOptional || current instanceof z.ZodNullable) {
+      current = current.unwrap() as z.ZodType;
+    } else if (current instanceof z.ZodPipe) {
+      current = current.in as z.ZodType;
+    } else {
+      return current;
+    }
+  }
+  return current;
+}

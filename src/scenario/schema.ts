@@ -1,0 +1,193 @@
+import { z } from 'zod';
+import { CACHE_POLICY_NAMES, type CachePolicyName } from '../cache/registry.js';
+import { REGIONS, type Region } from '../topology/regions.js';
+import {
+  DURATION_EXPECTED,
+  FRACTION_EXPECTED,
+  RATE_EXPECTED,
+  SIZE_EXPECTED,
+  parseDuration,
+  parseFraction,
+  parseRate,
+  parseSize,
+  type Parsed,
+} from './units.js';
+
+/**
+ * The scenario file schema. Every object is strict (an unknown key is an error with a
+ * suggestion), every quantity accepts human units, and every default is filled in here,
+ * so the rest of the program sees one fully resolved `Scenario`.
+ */
+
+function quantity(parse: (input: unknown) => Parsed, expected: string, description: string) {
+  return z
+    .union([z.string(), z.number()], { error: `expected ${expected}` })
+    .transform((input, ctx) => {
+      const parsed = parse(input);
+      if (!parsed.ok) {
+        ctx.addIssue({ code: 'custom', message: `expected ${parsed.expected}` });
+        return z.NEVER;
+      }
+      return parsed.value;
+    })
+    .meta({ description });
+}
+
+const size = (description: string) => quantity(parseSize, SIZE_EXPECTED, description);
+const duration = (description: string) => quantity((v) => parseDuration(v), DURATION_EXPECTED, description);
+const rate = (description: string) => quantity(parseRate, RATE_EXPECTED, description);
+const fraction = (description: string) => quantity(parseFraction, FRACTION_EXPECTED, description);
+
+/** Default demand shares by region (see README: a rough split of CDN traffic, replaced by the topology model). */
+export const DEFAULT_REGION_SHARES: Readonly<Record<Region, number>> = {
+  'North America': 0.3,
+  Europe: 0.28,
+  'Asia-Pacific': 0.27,
+  'Latin America': 0.09,
+  Africa: 0.06,
+};
+
+/**
+ * Default client→edge latency medians (ms). With the default lognormal jitter (sigma 0.35,
+ * mean = median × e^(σ²/2) ≈ 1.063 × median) each region's mean edge-hit latency lands near
+ * the middle of its stated range (spec 1.1).
+ */
+export const DEFAULT_CLIENT_TO_EDGE_MEDIAN_MS: Readonly<Record<Region, number>> = {
+  'North America': 16.5,
+  Europe: 20,
+  'Asia-Pacific': 23.5,
+  'Latin America': 28,
+  Africa: 35,
+};
+
+function perRegion<T extends z.ZodType>(value: (region: Region) => T) {
+  const shape = Object.fromEntries(REGIONS.map((region) => [region, value(region)])) as Record<Region, T>;
+  return z.strictObject(shape);
+}
+
+const regionShares = perRegion((region) =>
+  fraction(`share of requests from ${region}`).optional(),
+).transform((shares, ctx) => {
+  const resolved = Object.fromEntries(REGIONS.map((region) => [region, shares[region] ?? 0])) as Record<Region, number>;
+  const total = REGIONS.reduce((sum, region) => sum + resolved[region], 0);
+  if (Math.abs(total - 1) > 1e-6) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `expected region shares that add up to 100%, found a total of ${+(total * 100).toFixed(4)}%`,
+    });
+    return z.NEVER;
+  }
+  return resolved;
+});
+
+const warmup = z
+  .union([z.number(), z.string()], { error: 'expected a request count, a percentage of the run such as 10%, or a duration such as 60s' })
+  .transform((input, ctx): Warmup => {
+    if (typeof input === 'number') {
+      if (Number.isInteger(input) && input >= 0) return { kind: 'requests', requests: input };
+      ctx.addIssue({ code: 'custom', message: 'expected a whole number of requests (0 or more)' });
+      return z.NEVER;
+    }
+    if (input.trim().endsWith('%')) {
+      const parsed = parseFraction(input);
+      if (parsed.ok) return { kind: 'fraction', fraction: parsed.value };
+      ctx.addIssue({ code: 'custom', message: 'expected a percentage of the run between 0% and 100%' });
+      return z.NEVER;
+    }
+    const parsed = parseDuration(input);
+    if (parsed.ok) return { kind: 'time', ms: parsed.value };
+    ctx.addIssue({ code: 'custom', message: `expected a request count, a percentage such as 10%, or ${DURATION_EXPECTED}` });
+    return z.NEVER;
+  })
+  .meta({ description: 'requests not counted in the metrics while caches fill: a count, a percentage of the run, or a duration' });
+
+export type Warmup =
+  | { kind: 'requests'; requests: number }
+  | { kind: 'fraction'; fraction: number }
+  | { kind: 'time'; ms: number };
+
+/** Requests in a run when a scenario sets neither `run.requests` nor `run.duration`. */
+export const DEFAULT_RUN_REQUESTS = 1_000_000;
+
+const runSection = z
+  .strictObject({
+    requests: z.number().int().positive().optional().meta({ description: 'stop after this many requests' }),
+    duration: duration('stop at this simulated time').optional(),
+    warmup: warmup.default({ kind: 'requests', requests: 0 }),
+  })
+  .transform((run) => ({
+    requests: run.requests ?? (run.duration === undefined ? DEFAULT_RUN_REQUESTS : undefined),
+    durationMs: run.duration,
+    warmup: run.warmup,
+  }));
+
+const trafficSection = z.strictObject({
+  rate: rate('mean request rate over all regions (Poisson arrivals)').default(20_000),
+  regions: regionShares.default({ ...DEFAULT_REGION_SHARES }).meta({ description: 'share of requests per region; the shares add up to 100%' }),
+});
+
+const objectSizeSection = z
+  .strictObject({
+    median: size('median object size').default(32_000),
+    sigma: z.number().min(0).default(1).meta({ description: 'sigma of the lognormal size distribution (0: every object has the median size)' }),
+    min: size('smallest object size').default(100),
+    max: size('largest object size').default(100_000_000),
+  })
+  .superRefine((sizes, ctx) => {
+    if (sizes.min > sizes.max) ctx.addIssue({ code: 'custom', path: ['min'], message: `expected min (${sizes.min} B) not above max (${sizes.max} B)` });
+    else if (sizes.median < sizes.min || sizes.median > sizes.max) {
+      ctx.addIssue({ code: 'custom', path: ['median'], message: `expected a median between min (${sizes.min} B) and max (${sizes.max} B)` });
+    }
+  });
+
+const contentSection = z.strictObject({
+  objects: z.number().int().positive().default(100_000).meta({ description: 'number of distinct objects in the catalogue' }),
+  zipfExponent: z.number().min(0).max(5).default(0.8).meta({ description: 'Zipf popularity exponent (0.6–1.0 is typical of web traffic)' }),
+  objectSize: objectSizeSection.prefault({}),
+});
+
+const edgeSection = z.strictObject({
+  policy: z.enum(CACHE_POLICY_NAMES as [CachePolicyName, ...CachePolicyName[]]).default('lru').meta({ description: 'eviction policy of each edge cache' }),
+  capacity: size('byte capacity of each edge cache').default(1_000_000_000),
+});
+
+export const EDGE_SITE_LAYOUTS = ['per-region', 'single'] as const;
+
+const topologySection = z.strictObject({
+  edgeSites: z.enum(EDGE_SITE_LAYOUTS).default('per-region').meta({
+    description: 'per-region: one edge cache per region, clients use their own region\'s; single: one edge cache for all clients',
+  }),
+});
+
+const latencySection = z.strictObject({
+  clientToEdge: perRegion((region) => duration(`median client→edge latency in ${region}`).optional())
+    .transform((medians) => Object.fromEntries(REGIONS.map((region) => [region, medians[region] ?? DEFAULT_CLIENT_TO_EDGE_MEDIAN_MS[region]])) as Record<Region, number>)
+    .default({ ...DEFAULT_CLIENT_TO_EDGE_MEDIAN_MS }),
+  jitter: z.number().min(0).max(3).default(0.35).meta({ description: 'sigma of the lognormal spread around each median (0: fixed latency)' }),
+});
+
+const originSection = z.strictObject({
+  latency: duration('time from the edge asking the origin to the first byte back (fixed)').default(100),
+});
+
+export const scenarioSchema = z
+  .strictObject({
+    $schema: z.string().optional().meta({ description: 'path or URL of this JSON Schema, for editors' }),
+    name: z.string().min(1).regex(/^[A-Za-z0-9._-]+$/, { error: 'expected a name of letters, digits, ".", "_" or "-" (it names the results folder)' }).optional(),
+    description: z.string().optional(),
+    seed: z.number().int().min(0).max(2 ** 53 - 1).default(1).meta({ description: 'master seed: the same scenario and seed give the same summary.json' }),
+    run: runSection.prefault({}),
+    traffic: trafficSection.prefault({}),
+    content: contentSection.prefault({}),
+    edge: edgeSection.prefault({}),
+    topology: topologySection.prefault({}),
+    latency: latencySection.prefault({}),
+    origin: originSection.prefault({}),
+  })
+  .meta({ title: 'cdnsim scenario', description: 'One simulated CDN run: traffic, content, caches, latency and run length.' });
+
+/** A scenario as written in a file (before defaults and units are resolved). */
+export type ScenarioInput = z.input<typeof scenarioSchema>;
+
+/** A fully resolved scenario: every default filled, every quantity in base units (bytes, ms, per second). */
+export type Scenario = Omit<z.output<typeof scenarioSchema>, 'name' | '$schema'> & { name: string };

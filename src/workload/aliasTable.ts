@@ -1,0 +1,54 @@
+/**
+ * Walker's alias method (Vose's stable construction): O(1) sampling from any discrete
+ * distribution with one uniform draw, on two typed arrays. Reference: M. D. Vose,
+ * "A linear algorithm for generating random numbers with a given distribution",
+ * IEEE Trans. Software Engineering 17(9), 1991.
+ */
+export class AliasTable {
+  private readonly probability: Float64Array;
+  private readonly alias: Int32Array;
+  readonly size: number;
+
+  constructor(weights: ArrayLike<number>) {
+    const n = weights.length;
+    if (n === 0) throw new RangeError('an alias table needs at least one weight');
+    let total = 0;
+    for (let i = 0; i < n; i++) {
+      if (!(weights[i] >= 0)) throw new RangeError(`weight ${i} is ${weights[i]}; weights must be ≥ 0`);
+      total += weights[i];
+    }
+    if (!(total > 0)) throw new RangeError('the weights add up to 0');
+    this.size = n;
+    this.probability = new Float64Array(n);
+    this.alias = new Int32Array(n);
+    const scaled = new Float64Array(n);
+    const small = new Int32Array(n);
+    const large = new Int32Array(n);
+    let smallCount = 0;
+    let largeCount = 0;
+    for (let i = 0; i < n; i++) {
+      scaled[i] = (weights[i] * n) / total;
+      if (scaled[i] < 1) small[smallCount++] = i;
+      else large[largeCount++] = i;
+    }
+    while (smallCount > 0 && largeCount > 0) {
+      const less = small[--smallCount];
+      const more = large[--largeCount];
+      this.probability[less] = scaled[less];
+      this.alias[less] = more;
+      scaled[more] = scaled[more] + scaled[less] - 1;
+      if (scaled[more] < 1) small[smallCount++] = more;
+      else large[largeCount++] = more;
+    }
+    // What is left has probability 1 up to rounding.
+    while (largeCount > 0) this.probability[large[--largeCount]] = 1;
+    while (smallCount > 0) this.probability[small[--smallCount]] = 1;
+  }
+
+  /** Maps one uniform draw u in [0, 1) to an index. */
+  sample(u: number): number {
+    const scaled = u * this.size;
+    const column = Math.floor(scaled);
+    return scaled - column < this.probability[column] ? column : this.alias[column];
+  }
+}

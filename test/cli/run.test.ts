@@ -1,0 +1,129 @@
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cdnsim, expectNoStackTrace, temporaryFolder } from './helpers.js';
+
+const SMALL_RUN = ['--requests', '200000', '--no-progress'];
+
+describe('cdnsim run (end to end, built CLI)', () => {
+  it('same scenario and seed give a byte-identical summary.json; another seed gives a different one', () => {
+    const out = temporaryFolder('determinism');
+    const first = cdnsim(['run', 'scenarios/baseline.yaml', ...SMALL_RUN, '--seed', '5', '--out', join(out, 'a')]);
+    const second = cdnsim(['run', 'scenarios/baseline.yaml', ...SMALL_RUN, '--seed', '5', '--out', join(out, 'b')]);
+    const other = cdnsim(['run', 'scenarios/baseline.yaml', ...SMALL_RUN, '--seed', '6', '--out', join(out, 'c')]);
+    expect([first.status, second.status, other.status]).toEqual([0, 0, 0]);
+    const a = readFileSync(join(out, 'a', 'summary.json'));
+    const b = readFileSync(join(out, 'b', 'summary.json'));
+    const c = readFileSync(join(out, 'c', 'summary.json'));
+    expect(a.equals(b)).toBe(true);
+    expect(a.equals(c)).toBe(false);
+    const summary = JSON.parse(a.toString('utf8'));
+    expect(summary.seed).toBe(5);
+    expect(JSON.parse(c.toString('utf8')).seed).toBe(6);
+  });
+
+  it('writes summary.json with the documented keys and run.json with wall-clock figures', () => {
+    const out = temporaryFolder('keys');
+    const result = cdnsim(['run', 'scenarios/baseline.yaml', ...SMALL_RUN, '--out', out]);
+    expect(result.status).toBe(0);
+    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'));
+    expect(summary.scenario).toBe('baseline');
+    expect(summary.seed).toBe(1);
+    // baseline warms up on 25 % of the run: 50,000 of 200,000 requests.
+    expect(summary.warmupRequests).toBe(50_000);
+    expect(summary.requests).toBe(150_000);
+    expect(summary.stopReason).toBe('requests');
+    // 200,000 Poisson arrivals at 20k/s take about 10 simulated seconds.
+    expect(summary.simulatedSeconds).toBeGreaterThan(9.8);
+    expect(summary.simulatedSeconds).toBeLessThan(10.2);
+    expect(Object.keys(summary.hitRatio)).toEqual(['edge', 'cdn']);
+    expect(Object.keys(summary.byteHitRatio)).toEqual(['edge', 'cdn']);
+    expect(summary.hitRatio.edge).toBeGreaterThan(0);
+    expect(summary.hitRatio.edge).toBeLessThan(1);
+    expect(summary.requestsByLayer.edge + summary.requestsByLayer.origin).toBe(150_000);
+    expect(Object.keys(summary.latencyMs.all)).toEqual(['count', 'mean', 'p50', 'p90', 'p95', 'p99', 'p999']);
+    expect(Object.keys(summary.latencyMs.byRegion)).toEqual(['North America', 'Europe', 'Asia-Pacific', 'Latin America', 'Africa']);
+    expect(Object.keys(summary.latencyMs.byLayer)).toEqual(['edge', 'origin']);
+    // An origin response costs the fixed 100 ms on top of the edge hop.
+    expect(summary.latencyMs.byLayer.origin.p50 - summary.latencyMs.byLayer.edge.p50).toBeGreaterThan(95);
+    const run = JSON.parse(readFileSync(join(out, 'run.json'), 'utf8'));
+    expect(run.requests).toBe(200_000);
+    expect(run.wallSeconds).toBeGreaterThan(0);
+    expect(run.requestsPerSecond).toBeGreaterThan(0);
+    expect(run.peakMemoryBytes).toBeGreaterThan(1_000_000);
+    expect(run.versions.node).toBe(process.versions.node);
+    expect(run.commandLine[0]).toBe('cdnsim');
+    // Written atomically: no temporary file is left behind.
+    expect(readdirSync(out).sort()).toEqual(['run.json', 'summary.json']);
+  });
+
+  it('--json prints only the summary JSON on stdout, identical to summary.json', () => {
+    const out = temporaryFolder('json');
+    const result = cdnsim(['run', 'scenarios/baseline.yaml', ...SMALL_RUN, '--json', '--out', out]);
+    expect(result.status).toBe(0);
+    expect(result.stdout).toBe(readFileSync(join(out, 'summary.json'), 'utf8'));
+    expect(result.stderr).toContain('written:');
+  });
+
+  it('human output prints the hit-ratio and latency tables; on a pipe no progress bar is drawn', () => {
+    const out = temporaryFolder('human');
+    const result = cdnsim(['run', 'scenarios/baseline.yaml', '--requests', '100000', '--out', out]);
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/^baseline · seed 1 · 75,000 requests measured \(25,000 warm-up\)/);
+    expect(result.stdout).toMatch(/\nhit ratio\s+\d+\.\d\d %\s+\d+\.\d\d %\n/);
+    expect(result.stdout).toMatch(/\nAfrica\s+[\d,]+\s/);
+    expect(result.stderr).toBe('');
+  });
+
+  it('--duration stops at the simulated horizon (bare numbers are seconds)', () => {
+    const out = temporaryFolder('duration');
+    const result = cdnsim(['run', 'scenarios/baseline.yaml', '--duration', '3', '--no-progress', '--json', '--out', out]);
+    expect(result.status).toBe(0);
+    const summary = JSON.parse(result.stdout);
+    expect(summary.simulatedSeconds).toBe(3);
+    expect(summary.stopReason).toBe('duration');
+    // ~60,000 requests in 3 s at 20k/s; the 25 % warm-up is of the run's request budget… here, of its duration.
+    expect(summary.requests + summary.warmupRequests).toBeGreaterThan(58_000);
+    expect(summary.requests + summary.warmupRequests).toBeLessThan(62_000);
+  });
+
+  it('without --out writes results/<scenario>/<run-id>/ under the working folder', () => {
+    const cwd = temporaryFolder('cwd');
+    const scenario = join(cwd, 'tiny.yaml');
+    writeFileSync(scenario, 'run:\n  requests: 20000\ncontent:\n  objects: 1000\n');
+    const result = cdnsim(['run', scenario, '--no-progress'], { cwd });
+    expect(result.status).toBe(0);
+    const runs = readdirSync(join(cwd, 'results', 'tiny'));
+    expect(runs).toHaveLength(1);
+    expect(runs[0]).toMatch(/^\d{8}-\d{6}-seed1$/);
+    expect(existsSync(join(cwd, 'results', 'tiny', runs[0], 'summary.json'))).toBe(true);
+  });
+});
+
+describe('user mistakes exit 2 with a message and no stack trace', () => {
+  const cases: [string, string[], RegExp][] = [
+    ['missing scenario file', ['run', 'scenarios/nope.yaml'], /cannot read scenario file 'scenarios\/nope\.yaml': no such file\. Check the path/],
+    ['unknown flag', ['run', 'scenarios/baseline.yaml', '--sead', '3'], /Unknown argument: sead/],
+    ['no command', [], /name a command: run, validate or schema/],
+    ['bad --requests', ['run', 'scenarios/baseline.yaml', '--requests', '0'], /--requests: expected a whole number > 0, found 0/],
+    ['bad --duration', ['run', 'scenarios/baseline.yaml', '--duration', '5 parsecs'], /--duration: expected a duration with a unit such as 250ms, 5s, 1h or 7d, or a number of seconds, found "5 parsecs"/],
+    ['bad --seed', ['run', 'scenarios/baseline.yaml', '--seed', '-4'], /--seed: expected a whole number ≥ 0, found -4/],
+  ];
+  it.each(cases)('%s', (_name, args, message) => {
+    const result = cdnsim(args);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(message);
+    expect(expectNoStackTrace(result.stderr)).toBe(true);
+    expect(result.stdout).toBe('');
+  });
+
+  it('an invalid scenario names file, line, column and key path', () => {
+    const folder = temporaryFolder('invalid');
+    const file = join(folder, 'bad.yaml');
+    writeFileSync(file, 'edge:\n  capacty: 5GB\n');
+    const result = cdnsim(['run', file]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toBe(`cdnsim: ${file}:2:3: \`edge.capacty\`: unknown key — did you mean \`capacity\`?\n`);
+    expect(existsSync(join(folder, 'results'))).toBe(false);
+  });
+});

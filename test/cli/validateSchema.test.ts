@@ -1,0 +1,46 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { scenarioJsonSchema } from '../../src/scenario/jsonSchema.js';
+import { REPO, cdnsim, expectNoStackTrace, temporaryFolder } from './helpers.js';
+
+describe('cdnsim validate', () => {
+  it('accepts every shipped scenario', () => {
+    const result = cdnsim(['validate', 'scenarios/baseline.yaml']);
+    expect(result.status).toBe(0);
+    expect(result.stdout).toBe('ok      scenarios/baseline.yaml (scenario "baseline")\n');
+  });
+
+  it('reports each invalid file and exits 2', () => {
+    const folder = temporaryFolder('validate');
+    const bad = join(folder, 'bad.json');
+    writeFileSync(bad, '{\n  "traffic": { "rate": "fast" }\n}\n');
+    const result = cdnsim(['validate', 'scenarios/baseline.yaml', bad]);
+    expect(result.status).toBe(2);
+    expect(result.stdout).toBe(`ok      scenarios/baseline.yaml (scenario "baseline")\ninvalid ${bad}\n`);
+    expect(result.stderr).toContain(
+      `${bad}:2:24: \`traffic.rate\`: expected a rate such as 20k/s, 1200/s, 3M/h or a number per second, found "fast"`,
+    );
+    expect(result.stderr).toContain('cdnsim: 1 of 2 scenario files invalid (details above)');
+    expect(expectNoStackTrace(result.stderr)).toBe(true);
+  });
+});
+
+describe('cdnsim schema', () => {
+  it('prints a JSON Schema with every section, units as strings or numbers, and no unknown keys allowed', () => {
+    const result = cdnsim(['schema']);
+    expect(result.status).toBe(0);
+    const schema = JSON.parse(result.stdout);
+    expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
+    expect(Object.keys(schema.properties)).toEqual(['$schema', 'name', 'description', 'seed', 'run', 'traffic', 'content', 'edge', 'topology', 'latency', 'origin']);
+    expect(schema.additionalProperties).toBe(false);
+    expect(schema.properties.edge.properties.capacity.type).toEqual(['string', 'number']);
+    expect(schema.properties.edge.properties.policy.enum).toEqual(['lru']);
+    expect(schema.properties.traffic.properties.regions.additionalProperties).toBe(false);
+  });
+
+  it('the committed schemas/scenario.schema.json is up to date (regenerate: cdnsim schema --out schemas/scenario.schema.json)', () => {
+    const committed = readFileSync(join(REPO, 'schemas/scenario.schema.json'), 'utf8');
+    expect(committed).toBe(`${JSON.stringify(scenarioJsonSchema(), null, 2)}\n`);
+  });
+});
