@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { basename, extname } from 'node:path';
-import { LineCounter, isMap, isScalar, parseDocument, type Document, type Node as YamlNode } from 'yaml';
+import { LineCounter, isMap, isScalar, isSeq, parseDocument, type Document, type Node as YamlNode } from 'yaml';
 import { z } from 'zod';
 import { UserError } from '../userError.js';
 import { scenarioSchema, type Scenario } from './schema.js';
@@ -82,13 +82,32 @@ export function parseScenarioText(text: string, file: string): Scenario {
     ]);
   }
 
-  const raw = document.toJS() as Record<string, unknown>;
+  let raw: Record<string, unknown>;
+  try {
+    raw = document.toJS() as Record<string, unknown>;
+  } catch (error) {
+    // e.g. an alias whose anchor is not defined before it
+    throw new ScenarioError([{ file, line: 1, column: 1, keyPath: '', message: `${isJsonFile(file) ? 'JSON' : 'YAML'} error: ${(error as Error).message}` }]);
+  }
+  emptySectionsToDefaults(raw, []);
   const result = scenarioSchema.safeParse(raw);
   if (!result.success) {
     throw new ScenarioError(locateIssues(result.error.issues, document, raw, file, at));
   }
   const { $schema: _ignored, name, ...rest } = result.data;
   return { name: name ?? nameFromFile(file), ...rest };
+}
+
+/**
+ * A section written with nothing under it (`edge:` with every key commented out) is YAML
+ * null; it means "the defaults", as an absent section does.
+ */
+function emptySectionsToDefaults(object: Record<string, unknown>, path: PathKey[]): void {
+  for (const [key, value] of Object.entries(object)) {
+    const childPath = [...path, key];
+    if (value === null && knownKeys(childPath).length > 0) object[key] = {};
+    else if (value !== null && typeof value === 'object' && !Array.isArray(value)) emptySectionsToDefaults(value as Record<string, unknown>, childPath);
+  }
 }
 
 function isJsonFile(file: string): boolean {
@@ -133,7 +152,9 @@ function locateIssues(
     problems.push({ file, ...at(valueOffset(document, path)), keyPath: formatKeyPath(path), message: describeIssue(issue, value, path) });
   }
   problems.sort((a, b) => a.line - b.line || a.column - b.column);
-  return problems;
+  // One mistake can fail two checks with the same words (an integer beyond 2^53 is both
+  // "not safe" and "too big"); say it once.
+  return problems.filter((problem, i) => i === 0 || formatProblem(problem) !== formatProblem(problems[i - 1]));
 }
 
 function describeIssue(issue: z.core.$ZodIssue, value: unknown, path: readonly PathKey[]): string {
@@ -159,7 +180,8 @@ function describeIssue(issue: z.core.$ZodIssue, value: unknown, path: readonly P
     default: {
       // Our own messages ("expected a size such as …") and zod's format checks.
       const message = issue.message.startsWith('expected') ? issue.message : `expected ${issue.message.replace(/^Invalid input: /, '')}`;
-      return `${message}, found ${found}`;
+      // Messages about a whole mapping say what they found themselves ("a total of 80 %").
+      return /\bfound\b/.test(message) ? message : `${message}, found ${found}`;
     }
   }
 }
@@ -195,8 +217,20 @@ function valueAt(raw: unknown, path: readonly PathKey[]): unknown {
   return current;
 }
 
-/** Offset of the value at `path`, or of its deepest existing ancestor (a missing key). */
+/**
+ * Where to point for a problem at `path`: a scalar value itself; a mapping or list by its
+ * key (`regions:`), since a block collection starts at its first child; for a missing
+ * key, its deepest existing ancestor.
+ */
 function valueOffset(document: Document, path: readonly PathKey[]): number {
+  const node = path.length === 0 ? document.contents : document.getIn(path, true);
+  if (path.length > 0 && (isMap(node) || isSeq(node))) {
+    const parent = path.length === 1 ? document.contents : document.getIn(path.slice(0, -1), true);
+    if (isMap(parent)) {
+      const pair = parent.items.find((item) => isScalar(item.key) && item.key.value === path[path.length - 1]);
+      if (pair && isScalar(pair.key) && pair.key.range) return pair.key.range[0];
+    }
+  }
   for (let depth = path.length; depth >= 0; depth--) {
     const node = depth === 0 ? document.contents : (document.getIn(path.slice(0, depth), true) as YamlNode | undefined);
     if (node && typeof node === 'object' && 'range' in node && node.range) {

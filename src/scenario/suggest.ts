@@ -1,18 +1,22 @@
-/** Levenshtein distance, for "did you mean" suggestions (inputs are short keys). */
+/**
+ * Edit distance with adjacent transpositions counted as one edit (optimal string
+ * alignment), for "did you mean" suggestions: `lur` is one edit from `lru`.
+ */
 export function editDistance(a: string, b: string): number {
-  const previous = new Array<number>(b.length + 1);
-  for (let j = 0; j <= b.length; j++) previous[j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    let diagonal = previous[0];
-    previous[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const above = previous[j];
+  const rows = a.length + 1;
+  const columns = b.length + 1;
+  const d = new Array<number>(rows * columns);
+  for (let i = 0; i < rows; i++) d[i * columns] = i;
+  for (let j = 0; j < columns; j++) d[j] = j;
+  for (let i = 1; i < rows; i++) {
+    for (let j = 1; j < columns; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      previous[j] = Math.min(above + 1, previous[j - 1] + 1, diagonal + cost);
-      diagonal = above;
+      let best = Math.min(d[(i - 1) * columns + j] + 1, d[i * columns + j - 1] + 1, d[(i - 1) * columns + j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, d[(i - 2) * columns + j - 2] + 1);
+      d[i * columns + j] = best;
     }
   }
-  return previous[b.length];
+  return d[rows * columns - 1];
 }
 
 /**

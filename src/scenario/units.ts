@@ -41,7 +41,10 @@ export function parseSize(input: unknown): Parsed {
   const unit = match[2].toLowerCase();
   const factor = unit === '' ? 1 : SIZE_UNITS[unit];
   if (factor === undefined) return { ok: false, expected: SIZE_EXPECTED };
-  const value = Math.round(Number(match[1]) * factor);
+  const exact = Number(match[1]) * factor;
+  // A fraction of a byte is a mistake; a fraction of a larger unit rounds to whole bytes.
+  if (factor === 1 && !Number.isInteger(exact)) return { ok: false, expected: SIZE_EXPECTED };
+  const value = Math.round(exact);
   return Number.isFinite(value) ? { ok: true, value } : { ok: false, expected: SIZE_EXPECTED };
 }
 
@@ -74,7 +77,8 @@ export function parseDuration(input: unknown, options: DurationOptions = {}): Pa
     if (!Number.isFinite(n) || n < 0) return { ok: false, expected };
     if (n === 0) return { ok: true, value: 0 };
     if (!options.bareUnit) return { ok: false, expected: `${DURATION_EXPECTED} (a bare number is ambiguous: write ${n}ms or ${n}s)` };
-    return { ok: true, value: options.bareUnit === 's' ? n * 1000 : n };
+    const value = options.bareUnit === 's' ? n * 1000 : n;
+    return Number.isFinite(value) ? { ok: true, value } : { ok: false, expected };
   };
   if (typeof input === 'number') return bare(input);
   if (typeof input !== 'string') return { ok: false, expected };
@@ -107,10 +111,10 @@ export function parseRate(input: unknown): Parsed {
     return Number.isFinite(input) && input > 0 ? { ok: true, value: input } : { ok: false, expected: RATE_EXPECTED };
   }
   if (typeof input !== 'string') return { ok: false, expected: RATE_EXPECTED };
-  const match = new RegExp(`^${NUMBER}\\s*([kKmMgG]?)\\s*(?:/\\s*([a-z]+))?$`).exec(input.trim());
+  const match = new RegExp(`^${NUMBER}\\s*([kKmMgG]?)\\s*(?:/\\s*([a-zA-Z]+))?$`).exec(input.trim());
   if (!match) return { ok: false, expected: RATE_EXPECTED };
   const multiplier = RATE_MULTIPLIERS[match[2].toLowerCase()];
-  const per = match[3] === undefined ? 1 : RATE_PER[match[3]];
+  const per = match[3] === undefined ? 1 : RATE_PER[match[3].toLowerCase()];
   if (per === undefined) return { ok: false, expected: RATE_EXPECTED };
   const value = Number(match[1]) * multiplier * per;
   return Number.isFinite(value) && value > 0 ? { ok: true, value } : { ok: false, expected: RATE_EXPECTED };

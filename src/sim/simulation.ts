@@ -53,10 +53,11 @@ export class Simulation {
 
   /** Schedules an event at an absolute simulated time (never in the past). */
   schedule(atMs: number, kind: number, arg0 = 0, arg1 = 0): void {
+    if (!(kind >= 0 && kind < this.handlers.length)) throw new RangeError(`unknown event kind ${kind}`);
+    if (!Number.isFinite(atMs)) throw new RangeError(`cannot schedule '${this.kindNames[kind]}' at ${atMs} ms: the time must be finite`);
     if (atMs < this.clockMs) {
       throw new RangeError(`cannot schedule '${this.kindNames[kind]}' at ${atMs} ms: the clock is at ${this.clockMs} ms`);
     }
-    if (kind < 0 || kind >= this.handlers.length) throw new RangeError(`unknown event kind ${kind}`);
     this.queue.push(atMs, kind, arg0, arg1);
   }
 
@@ -71,7 +72,8 @@ export class Simulation {
 
   /**
    * Processes events in (time, scheduling order) until the horizon, an empty queue,
-   * stop(), or the event budget. When the horizon is reached the clock is set to it.
+   * stop(), or the event budget. When the horizon is reached (or the queue runs dry before
+   * a finite horizon) the clock moves to the horizon; it never moves backwards.
    */
   run(limits: RunLimits = {}): RunOutcome {
     const untilMs = limits.untilMs ?? Infinity;
@@ -83,11 +85,11 @@ export class Simulation {
     for (;;) {
       if (handled >= budget) return 'event-budget';
       const next = queue.peekTime();
-      if (next === Infinity) return 'empty';
       if (next > untilMs) {
-        this.clockMs = untilMs;
+        if (untilMs > this.clockMs) this.clockMs = untilMs;
         return 'horizon';
       }
+      if (next === Infinity) return 'empty';
       queue.pop();
       this.clockMs = queue.poppedTime;
       handlers[queue.poppedKind](queue.poppedArg0, queue.poppedArg1);

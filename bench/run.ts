@@ -1,0 +1,123 @@
+import { LruStore } from '../src/cache/lru.js';
+import { runScenario } from '../src/experiment/runScenario.js';
+import { LatencyHistogram } from '../src/metrics/latencyHistogram.js';
+import { parseScenarioText } from '../src/scenario/load.js';
+import { EventQueue } from '../src/sim/eventQueue.js';
+import { RandomStreams } from '../src/sim/random.js';
+import { Simulation } from '../src/sim/simulation.js';
+import { AliasTable } from '../src/workload/aliasTable.js';
+import { zipfProbabilities } from '../src/workload/zipf.js';
+import { measure, report } from './harness.js';
+
+/**
+ * `npm run bench`: one JSON line per benchmark. Rates are operations per second (best
+ * and median of the repeats). Arguments: names to run (default all).
+ */
+const selected = new Set(process.argv.slice(2));
+const wanted = (name: string) => selected.size === 0 || [...selected].some((s) => name.startsWith(s));
+
+// Kernel: a hold model (pop one event, schedule one) at a steady queue depth.
+for (const depth of [16, 10_000, 1_000_000]) {
+  const name = `kernel.hold.depth${depth}`;
+  if (!wanted(name)) continue;
+  const events = 2_000_000;
+  const result = measure(5, () => {
+    const simulation = new Simulation(depth * 2);
+    const random = new RandomStreams(1).stream('bench');
+    const hold = simulation.defineEvent('hold', () => simulation.scheduleAfter(random.exponential(1), hold));
+    for (let i = 0; i < depth; i++) simulation.schedule(random.exponential(1), hold);
+    simulation.run({ maxEvents: events });
+    return events;
+  });
+  report({ name, queueDepth: depth, eventsPerSecond: result.bestPerSecond, medianEventsPerSecond: result.medianPerSecond });
+}
+
+// The raw queue without the handler dispatch, for the cost split.
+if (wanted('kernel.queue')) {
+  const depth = 10_000;
+  const operations = 2_000_000;
+  const result = measure(5, () => {
+    const queue = new EventQueue(depth * 2);
+    let t = 0;
+    for (let i = 0; i < depth; i++) queue.push((t += 0.37) % 1000, 0);
+    for (let i = 0; i < operations; i++) {
+      queue.pop();
+      queue.push(queue.poppedTime + ((i * 7919) % 1000), 0);
+    }
+    return operations;
+  });
+  report({ name: 'kernel.queue.push+pop', queueDepth: depth, operationsPerSecond: result.bestPerSecond, medianOperationsPerSecond: result.medianPerSecond });
+}
+
+if (wanted('random.alea')) {
+  const draws = 10_000_000;
+  const stream = new RandomStreams(1).stream('bench');
+  const result = measure(5, () => {
+    let sum = 0;
+    for (let i = 0; i < draws; i++) sum += stream.next();
+    if (sum < 0) throw new Error('unreachable');
+    return draws;
+  });
+  report({ name: 'random.alea', drawsPerSecond: result.bestPerSecond, medianDrawsPerSecond: result.medianPerSecond });
+}
+
+if (wanted('workload.zipfAlias')) {
+  const table = new AliasTable(zipfProbabilities(1_000_000, 0.8));
+  const stream = new RandomStreams(1).stream('bench');
+  const draws = 10_000_000;
+  const result = measure(5, () => {
+    let sum = 0;
+    for (let i = 0; i < draws; i++) sum += table.sample(stream.next());
+    if (sum < 0) throw new Error('unreachable');
+    return draws;
+  });
+  report({ name: 'workload.zipfAlias', objects: 1_000_000, samplesPerSecond: result.bestPerSecond, medianSamplesPerSecond: result.medianPerSecond });
+}
+
+if (wanted('cache.lru')) {
+  const objects = 1_000_000;
+  const table = new AliasTable(zipfProbabilities(objects, 0.8));
+  const stream = new RandomStreams(1).stream('bench');
+  const requests = 10_000_000;
+  const keys = new Int32Array(requests);
+  for (let i = 0; i < requests; i++) keys[i] = table.sample(stream.next());
+  let hits = 0;
+  const result = measure(5, () => {
+    const lru = new LruStore({ capacity: 100_000, countMode: true, keySpace: objects });
+    hits = 0;
+    for (let i = 0; i < requests; i++) {
+      if (lru.lookup(keys[i], 0)) hits++;
+      else lru.insert(keys[i], 1, Infinity);
+    }
+    return requests;
+  });
+  report({ name: 'cache.lru.countMode.zipf0.8', objects, capacity: 100_000, requestsPerSecond: result.bestPerSecond, medianRequestsPerSecond: result.medianPerSecond, hitRatio: Number((hits / requests).toFixed(6)) });
+}
+
+if (wanted('metrics.histogram')) {
+  const samples = 10_000_000;
+  const values = new Float64Array(1 << 16);
+  const stream = new RandomStreams(1).stream('bench');
+  for (let i = 0; i < values.length; i++) values[i] = stream.lognormal(25, 0.5);
+  const result = measure(5, () => {
+    const histogram = new LatencyHistogram();
+    for (let i = 0; i < samples; i++) histogram.record(values[i & 0xffff]);
+    return samples;
+  });
+  report({ name: 'metrics.histogram.record', recordsPerSecond: result.bestPerSecond, medianRecordsPerSecond: result.medianPerSecond });
+}
+
+// The thin slice end to end: workload → edge LRU → origin → metrics, through the kernel.
+if (wanted('slice')) {
+  const scenario = parseScenarioText(
+    'run: { requests: 2000000, warmup: 25% }\ncontent: { objects: 1000000 }\nedge: { capacity: 4GB }\n',
+    'bench-slice.yaml',
+  );
+  let events = 0;
+  const result = measure(3, () => {
+    const run = runScenario(scenario);
+    events = run.events;
+    return run.totalRequests;
+  });
+  report({ name: 'slice.edgeOrigin', requests: 2_000_000, objects: 1_000_000, requestsPerSecond: result.bestPerSecond, medianRequestsPerSecond: result.medianPerSecond, eventsPerRequest: events / 2_000_000 });
+}
