@@ -7,5 +7,6 @@ export default defineConfig({
     hookTimeout: 120_000,
     // Two cores on every machine, CI's included.
     maxWorkers: 2,
+    reporters: ['default', './test/support/plainSummaryReporter.ts'],
   },
 });
