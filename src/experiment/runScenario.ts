@@ -2,7 +2,7 @@ import { createCacheStore } from '../cache/registry.js';
 import type { CacheStore } from '../cache/cacheStore.js';
 import { EDGE_ORIGIN_LAYERS, EdgeOriginFlow, type ServeOutcome } from '../cdn/edgeOriginFlow.js';
 import { RequestMetrics } from '../metrics/requestMetrics.js';
-import type { Scenario } from '../scenario/schema.js';
+import type { Scenario, Warmup } from '../scenario/schema.js';
 import { RandomStreams } from '../sim/random.js';
 import { Simulation } from '../sim/simulation.js';
 import { REGIONS } from '../topology/regions.js';
@@ -85,31 +85,19 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
     streams,
   );
 
-  const warmup = scenario.run.warmup;
-  const warmupRequests =
-    warmup.kind === 'requests'
-      ? warmup.requests
-      : warmup.kind === 'fraction' && requestLimit !== Infinity
-        ? Math.floor(warmup.fraction * requestLimit)
-        : Infinity;
-  const warmupUntilMs = warmup.kind === 'time' ? warmup.ms : warmup.kind === 'fraction' && requestLimit === Infinity ? warmup.fraction * horizonMs : -Infinity;
+  const { warmupCount, warmupUntilMs } = resolveWarmup(scenario.run.warmup, requestLimit, horizonMs);
 
   const simulation = new Simulation();
   const outcome: ServeOutcome = { layer: 0, latencyMs: 0 };
   let total = 0;
-  let warmedUpAt = -1;
-  const isWarmingUp = (request: ClientRequest, count: number): boolean =>
-    warmup.kind === 'requests' || (warmup.kind === 'fraction' && requestLimit !== Infinity) ? count < warmupRequests : request.timeMs < warmupUntilMs;
-
-  workload.attach(simulation, (request) => {
+  let measuredFrom = -1;
+  workload.attach(simulation, (request: ClientRequest) => {
     flow.serve(request, outcome);
-    if (isWarmingUp(request, total)) {
-      total++;
-    } else {
-      if (warmedUpAt < 0) warmedUpAt = total;
-      total++;
+    if (total >= warmupCount && request.timeMs >= warmupUntilMs) {
+      if (measuredFrom < 0) measuredFrom = total;
       metrics.record(request.region, outcome.layer, outcome.latencyMs, request.sizeBytes);
     }
+    total++;
     if (total >= requestLimit) simulation.stop();
   });
 
@@ -131,11 +119,29 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
     scenario,
     seed,
     totalRequests: total,
-    warmupRequests: warmedUpAt < 0 ? total : warmedUpAt,
+    warmupRequests: measuredFrom < 0 ? total : measuredFrom,
     simulatedMs: simulation.nowMs,
     stopReason,
     metrics,
     edges: edges.map((edge, i) => ({ name: latency.edgeNames[i], objects: edge.objectCount, bytes: edge.occupancy })),
     events: simulation.eventsProcessed,
   };
+}
+
+/**
+ * The warm-up as a request count and a simulated time, both of which must pass before
+ * requests are measured. A share of the run is a share of its request count when it has
+ * one, else of its duration.
+ */
+function resolveWarmup(warmup: Warmup, requestLimit: number, horizonMs: number): { warmupCount: number; warmupUntilMs: number } {
+  switch (warmup.kind) {
+    case 'requests':
+      return { warmupCount: warmup.requests, warmupUntilMs: -Infinity };
+    case 'time':
+      return { warmupCount: 0, warmupUntilMs: warmup.ms };
+    case 'fraction':
+      return requestLimit !== Infinity
+        ? { warmupCount: Math.floor(warmup.fraction * requestLimit), warmupUntilMs: -Infinity }
+        : { warmupCount: 0, warmupUntilMs: warmup.fraction * horizonMs };
+  }
 }

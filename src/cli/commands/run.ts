@@ -1,4 +1,4 @@
-import { join, relative } from 'node:path';
+import { basename, join, relative, resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { runScenario } from '../../experiment/runScenario.js';
 import { buildSummary, summaryJson } from '../../report/summary.js';
@@ -71,7 +71,7 @@ function executeRun(args: RunArgs): void {
   const wallSeconds = (performance.now() - wallStart) / 1000;
 
   const summary = buildSummary(result);
-  const { runId, folder } = args.out ? { runId: 'custom', folder: args.out } : newRunFolder('results', scenario.name, result.seed, startedAt);
+  const { runId, folder } = args.out ? { runId: basename(resolve(args.out)), folder: args.out } : newRunFolder('results', scenario.name, result.seed, startedAt);
   const info = packageInfo();
   const runInfo = {
     runId,

@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { runScenario } from '../../src/experiment/runScenario.js';
+import { buildSummary, summaryJson } from '../../src/report/summary.js';
+import { parseScenarioText } from '../../src/scenario/load.js';
+
+const scenario = (text: string) => parseScenarioText(text, 'scenarios/test.yaml');
+const SMALL = 'content: { objects: 5000 }\nedge: { capacity: 20MB }\n';
+
+describe('runScenario: run length and warm-up', () => {
+  it('stops after run.requests, warm-up included, and measures the rest', () => {
+    const summary = buildSummary(runScenario(scenario(`${SMALL}run: { requests: 40000, warmup: 10000 }\n`)));
+    expect(summary.requests).toBe(30_000);
+    expect(summary.warmupRequests).toBe(10_000);
+    expect(summary.stopReason).toBe('requests');
+    expect(summary.requestsByLayer.edge + summary.requestsByLayer.origin).toBe(30_000);
+    expect(summary.latencyMs.all.count).toBe(30_000);
+  });
+
+  it('a percentage warm-up is a share of the request count', () => {
+    const summary = buildSummary(runScenario(scenario(`${SMALL}run: { requests: 40000, warmup: 25% }\n`)));
+    expect(summary.warmupRequests).toBe(10_000);
+    expect(summary.requests).toBe(30_000);
+  });
+
+  it('a duration run stops at the horizon; a time warm-up skips the requests before it', () => {
+    const result = runScenario(scenario(`${SMALL}traffic: { rate: 1k/s }\nrun: { duration: 20s, warmup: 5s }\n`));
+    const summary = buildSummary(result);
+    expect(summary.simulatedSeconds).toBe(20);
+    expect(summary.stopReason).toBe('duration');
+    // Poisson at 1000/s: about 5,000 requests in the first 5 s and 15,000 after.
+    expect(summary.warmupRequests).toBeGreaterThan(4_700);
+    expect(summary.warmupRequests).toBeLessThan(5_300);
+    expect(result.totalRequests).toBeGreaterThan(19_400);
+    expect(result.totalRequests).toBeLessThan(20_600);
+    expect(summary.requests).toBe(result.totalRequests - summary.warmupRequests);
+  });
+
+  it('a percentage warm-up of a duration-only run is a share of the duration', () => {
+    const summary = buildSummary(runScenario(scenario(`${SMALL}traffic: { rate: 1k/s }\nrun: { duration: 20s, warmup: 50% }\n`)));
+    expect(summary.warmupRequests).toBeGreaterThan(9_500);
+    expect(summary.warmupRequests).toBeLessThan(10_500);
+  });
+
+  it('overrides replace the scenario: --requests wins over run.duration, --seed over seed', () => {
+    const result = runScenario(scenario(`${SMALL}seed: 3\nrun: { duration: 1h }\n`), { requests: 12_345, seed: 9 });
+    expect(result.totalRequests).toBe(12_345);
+    expect(result.seed).toBe(9);
+    expect(result.stopReason).toBe('requests');
+  });
+
+  it('reports progress with a growing fraction that ends at 1', () => {
+    const fractions: number[] = [];
+    runScenario(scenario(`${SMALL}run: { requests: 50000 }\n`), { onProgress: (p) => fractions.push(p.fraction), progressEvery: 10_000 });
+    expect(fractions.length).toBeGreaterThanOrEqual(5);
+    expect(fractions[fractions.length - 1]).toBe(1);
+    for (let i = 1; i < fractions.length; i++) expect(fractions[i]).toBeGreaterThanOrEqual(fractions[i - 1]);
+  });
+});
+
+describe('runScenario: determinism and regions', () => {
+  it('same scenario and seed → identical summary JSON; progress reporting does not change it', () => {
+    const text = `${SMALL}run: { requests: 30000 }\n`;
+    const a = summaryJson(buildSummary(runScenario(scenario(text))));
+    const b = summaryJson(buildSummary(runScenario(scenario(text), { onProgress: () => {}, progressEvery: 777 })));
+    expect(a).toBe(b);
+  });
+
+  it('region shares (spec 1.1 regions) are honoured: a region with 0 % gets no request', () => {
+    const summary = buildSummary(
+      runScenario(scenario(`${SMALL}run: { requests: 100000 }\ntraffic:\n  regions: { Europe: 60%, Africa: 40% }\n`)),
+    );
+    const counts = summary.latencyMs.byRegion;
+    expect(counts['North America'].count).toBe(0);
+    expect(counts['Asia-Pacific'].count).toBe(0);
+    expect(counts.Europe.count / 100_000).toBeCloseTo(0.6, 2);
+    expect(counts.Africa.count / 100_000).toBeCloseTo(0.4, 2);
+  });
+
+  it('edge-hit latency per region sits inside the stated regional range of spec 1.1 with the default medians', () => {
+    // 100 objects and a large warm-up: every object is at every edge before measuring
+    // starts, so each region's latency is its edge-hit latency alone.
+    const allHits = buildSummary(
+      runScenario(scenario('content: { objects: 100 }\nedge: { capacity: 10GB }\nrun: { requests: 300000, warmup: 150000 }\n')),
+    );
+    expect(allHits.hitRatio.edge).toBe(1);
+    const stated: Record<string, [number, number]> = {
+      'North America': [15, 20],
+      Europe: [18, 25],
+      'Asia-Pacific': [22, 28],
+      'Latin America': [25, 35],
+      Africa: [30, 45],
+    };
+    for (const [region, [low, high]] of Object.entries(stated)) {
+      expect(allHits.latencyMs.byRegion[region].mean).toBeGreaterThanOrEqual(low);
+      expect(allHits.latencyMs.byRegion[region].mean).toBeLessThanOrEqual(high);
+    }
+  });
+
+  it('an origin response costs the fixed origin latency (100 ms) on top of the edge hop', () => {
+    const summary = buildSummary(runScenario(scenario(`${SMALL}run: { requests: 200000 }\n`)));
+    expect(summary.latencyMs.byLayer.origin.mean - summary.latencyMs.byLayer.edge.mean).toBeCloseTo(100, 0);
+  });
+});
