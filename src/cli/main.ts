@@ -14,10 +14,24 @@ export const EXIT_USAGE = 2;
 
 class UsageError extends Error {}
 
+const MISSING_POSITIONAL: Record<string, string> = {
+  run: '`cdnsim run` needs a scenario file, for example: cdnsim run scenarios/baseline.yaml',
+  validate: '`cdnsim validate` needs one or more scenario files, for example: cdnsim validate scenarios/*.yaml',
+};
+
+/** yargs' wording for a missing positional or a mistyped command says too little. */
+function clearerUsageMessage(message: string, argv: readonly string[]): string {
+  const command = argv.find((arg) => !arg.startsWith('-'));
+  if (message.startsWith('Not enough non-option arguments') && command && MISSING_POSITIONAL[command]) return MISSING_POSITIONAL[command];
+  if (message.startsWith('Did you mean') && command) return `unknown command '${command}'. ${message}`;
+  return message;
+}
+
 export async function main(argv: string[]): Promise<number> {
   let cli = yargs(argv)
     .scriptName('cdnsim')
-    .usage('$0 <command> [options]\n\nA discrete-event CDN simulator: layered HTTP caching, hit ratios and latency.')
+    .usage('$0 <command> [options]')
+    .epilogue('A discrete-event CDN simulator: layered HTTP caching, hit ratios and latency. See README.md.')
     .version(packageInfo().version)
     .strict()
     .demandCommand(1, 'name a command: run, validate or schema')
@@ -28,7 +42,7 @@ export async function main(argv: string[]): Promise<number> {
     .exitProcess(false)
     .fail((message, error) => {
       if (error) throw error;
-      throw new UsageError(message);
+      throw new UsageError(clearerUsageMessage(message, argv));
     });
   for (const add of [runCommand, validateCommand, schemaCommand]) cli = add(cli);
   try {

@@ -2,15 +2,7 @@ import type { RunResult } from '../experiment/runScenario.js';
 import type { LatencySummary } from '../metrics/latencyHistogram.js';
 
 /** Latency percentiles of one group of requests, in ms (see README, "summary.json"). */
-export interface LatencyFigures {
-  count: number;
-  mean: number;
-  p50: number;
-  p90: number;
-  p95: number;
-  p99: number;
-  p999: number;
-}
+export type LatencyFigures = Omit<LatencySummary, 'min' | 'max'>;
 
 /**
  * The deterministic result of a run: the same scenario and seed give byte-identical JSON.

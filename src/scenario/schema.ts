@@ -2,10 +2,12 @@ import { z } from 'zod';
 import { CACHE_POLICY_NAMES, type CachePolicyName } from '../cache/registry.js';
 import { REGIONS, type Region } from '../topology/regions.js';
 import {
+  COUNT_EXPECTED,
   DURATION_EXPECTED,
   FRACTION_EXPECTED,
   RATE_EXPECTED,
   SIZE_EXPECTED,
+  parseCount,
   parseDuration,
   parseFraction,
   parseRate,
@@ -111,7 +113,9 @@ export const DEFAULT_RUN_REQUESTS = 1_000_000;
 
 const runSection = z
   .strictObject({
-    requests: z.number().int().positive().optional().meta({ description: 'stop after this many requests' }),
+    requests: quantity(parseCount, COUNT_EXPECTED, 'stop after this many requests, warm-up included (2000000, 2M, 500k)')
+      .refine((n) => n > 0, { error: 'expected at least 1 request' })
+      .optional(),
     duration: duration('stop at this simulated time').optional(),
     warmup: warmup.default({ kind: 'requests', requests: 0 }),
   })

@@ -120,6 +120,20 @@ export function parseRate(input: unknown): Parsed {
   return Number.isFinite(value) && value > 0 ? { ok: true, value } : { ok: false, expected: RATE_EXPECTED };
 }
 
+export const COUNT_EXPECTED = 'a whole number such as 2000000, 2M, 500k or 1e6';
+
+/** A whole count: `2000000`, `2_000_000`, `2M`, `500k`, `1e6`. */
+export function parseCount(input: unknown): Parsed {
+  let value: number;
+  if (typeof input === 'number') value = input;
+  else if (typeof input === 'string') {
+    const match = new RegExp(`^${NUMBER}\\s*([kKmMgG]?)$`).exec(input.trim().replace(/_/g, ''));
+    if (!match) return { ok: false, expected: COUNT_EXPECTED };
+    value = Number(match[1]) * RATE_MULTIPLIERS[match[2].toLowerCase()];
+  } else return { ok: false, expected: COUNT_EXPECTED };
+  return Number.isSafeInteger(value) && value >= 0 ? { ok: true, value } : { ok: false, expected: COUNT_EXPECTED };
+}
+
 export const FRACTION_EXPECTED = 'a percentage such as 35% or a fraction between 0 and 1';
 
 /** A fraction in [0, 1] from `35%`, `0.35` or 0.35. */

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cdnsim, expectNoStackTrace, temporaryFolder } from './helpers.js';
 
-const SMALL_RUN = ['--requests', '200000', '--no-progress'];
+const SMALL_RUN = ['--requests', '200k', '--no-progress'];
 
 describe('cdnsim run (end to end, built CLI)', () => {
   it('same scenario and seed give a byte-identical summary.json; another seed gives a different one', () => {
@@ -105,9 +105,12 @@ describe('user mistakes exit 2 with a message and no stack trace', () => {
     ['missing scenario file', ['run', 'scenarios/nope.yaml'], /cannot read scenario file 'scenarios\/nope\.yaml': no such file\. Check the path/],
     ['unknown flag', ['run', 'scenarios/baseline.yaml', '--sead', '3'], /Unknown argument: sead/],
     ['no command', [], /name a command: run, validate or schema/],
-    ['bad --requests', ['run', 'scenarios/baseline.yaml', '--requests', '0'], /--requests: expected a whole number > 0, found 0/],
+    ['--requests 0', ['run', 'scenarios/baseline.yaml', '--requests', '0'], /--requests: expected at least 1 request, found "0"/],
+    ['--requests not a number', ['run', 'scenarios/baseline.yaml', '--requests', 'lots'], /--requests: expected a whole number such as 2000000, 2M, 500k or 1e6, found "lots"/],
+    ['run without a scenario', ['run'], /`cdnsim run` needs a scenario file, for example: cdnsim run scenarios\/baseline\.yaml/],
+    ['mistyped command', ['rn', 'scenarios/baseline.yaml'], /unknown command 'rn'\. Did you mean run\?/],
     ['bad --duration', ['run', 'scenarios/baseline.yaml', '--duration', '5 parsecs'], /--duration: expected a duration with a unit such as 250ms, 5s, 1h or 7d, or a number of seconds, found "5 parsecs"/],
-    ['bad --seed', ['run', 'scenarios/baseline.yaml', '--seed', '-4'], /--seed: expected a whole number ≥ 0, found -4/],
+    ['bad --seed', ['run', 'scenarios/baseline.yaml', '--seed', '1.5'], /--seed: expected a whole number ≥ 0, found "1\.5"/],
   ];
   it.each(cases)('%s', (_name, args, message) => {
     const result = cdnsim(args);

@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
+  COUNT_EXPECTED,
   DURATION_EXPECTED,
   FRACTION_EXPECTED,
   RATE_EXPECTED,
   SIZE_EXPECTED,
+  parseCount,
   parseDuration,
   parseFraction,
   parseRate,
@@ -401,3 +403,33 @@ describe('units: cases found in review', () => {
   });
 });
 
+
+describe('parseCount (run.requests, --requests)', () => {
+  it.each([
+    ['2000000', 2_000_000],
+    ['2_000_000', 2_000_000],
+    ['2M', 2_000_000],
+    ['500k', 500_000],
+    ['1.5k', 1_500],
+    ['1e6', 1_000_000],
+    [42, 42],
+    ['0', 0],
+  ])('%s → %d', (input, expected) => {
+    expect(parseCount(input)).toEqual({ ok: true, value: expected });
+  });
+
+  it.each(['1.5', '-3', 'lots', '2 millions', '', 1.5, -1, true, '1e400'])('%s is rejected', (input) => {
+    expect(parseCount(input)).toEqual({ ok: false, expected: COUNT_EXPECTED });
+  });
+
+  it('never throws and only returns safe whole numbers', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.anything(), fc.string(), fc.double()), (input) => {
+        const result = parseCount(input);
+        if (result.ok) expect(Number.isSafeInteger(result.value) && result.value >= 0).toBe(true);
+        else expect(result.expected).toBe(COUNT_EXPECTED);
+      }),
+      { seed: 20261121, numRuns: 2000 },
+    );
+  });
+});

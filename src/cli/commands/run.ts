@@ -6,15 +6,15 @@ import { summaryText } from '../../report/summaryText.js';
 import { newRunFolder } from '../../report/runFolder.js';
 import { writeFileAtomic } from '../../report/writeAtomic.js';
 import { loadScenarioFile } from '../../scenario/load.js';
-import { parseDuration } from '../../scenario/units.js';
+import { parseCount, parseDuration } from '../../scenario/units.js';
 import { UserError } from '../../userError.js';
 import { packageInfo } from '../packageInfo.js';
 import { createProgressReporter } from '../progressBar.js';
 
 interface RunArgs {
   scenario: string;
-  seed?: number;
-  requests?: number;
+  seed?: string;
+  requests?: string;
   duration?: string;
   out?: string;
   json: boolean;
@@ -28,8 +28,8 @@ export function runCommand(yargs: Argv): Argv {
     (command) =>
       command
         .positional('scenario', { type: 'string', describe: 'scenario file (YAML or JSON)', demandOption: true })
-        .option('seed', { type: 'number', describe: "master seed (replaces the scenario's seed)" })
-        .option('requests', { type: 'number', describe: 'stop after this many requests, warm-up included (replaces run.requests and run.duration)' })
+        .option('seed', { type: 'string', describe: "master seed, a whole number (replaces the scenario's seed)" })
+        .option('requests', { type: 'string', describe: 'stop after this many requests, warm-up included, e.g. 500000 or 2M (replaces run.requests and run.duration)' })
         .option('duration', { type: 'string', describe: 'stop at this simulated time, e.g. 10m or 3600 (seconds); replaces run.duration and run.requests' })
         .option('out', { type: 'string', describe: 'run folder to write (default results/<scenario>/<run-id>/)' })
         .option('json', { type: 'boolean', default: false, describe: 'print the summary JSON on stdout and nothing else' })
@@ -41,12 +41,14 @@ export function runCommand(yargs: Argv): Argv {
 function checkedOverrides(args: RunArgs): { seed?: number; requests?: number; durationMs?: number } {
   const overrides: { seed?: number; requests?: number; durationMs?: number } = {};
   if (args.seed !== undefined) {
-    if (!Number.isSafeInteger(args.seed) || args.seed < 0) throw new UserError(`--seed: expected a whole number ≥ 0, found ${String(args.seed)}`);
-    overrides.seed = args.seed;
+    const seed = /^\d+$/.test(args.seed.trim()) ? Number(args.seed) : NaN;
+    if (!Number.isSafeInteger(seed)) throw new UserError(`--seed: expected a whole number ≥ 0, found "${args.seed}"`);
+    overrides.seed = seed;
   }
   if (args.requests !== undefined) {
-    if (!Number.isSafeInteger(args.requests) || args.requests <= 0) throw new UserError(`--requests: expected a whole number > 0, found ${String(args.requests)}`);
-    overrides.requests = args.requests;
+    const parsed = parseCount(args.requests);
+    if (!parsed.ok || parsed.value === 0) throw new UserError(`--requests: expected ${parsed.ok ? 'at least 1 request' : parsed.expected}, found "${args.requests}"`);
+    overrides.requests = parsed.value;
   }
   if (args.duration !== undefined) {
     const parsed = parseDuration(args.duration, { bareUnit: 's' });
