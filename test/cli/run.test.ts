@@ -54,7 +54,7 @@ describe('cdnsim run (end to end, built CLI)', () => {
     expect(run.versions.node).toBe(process.versions.node);
     expect(run.commandLine[0]).toBe('cdnsim');
     // Written atomically: no temporary file is left behind.
-    expect(readdirSync(out).sort()).toEqual(['run.json', 'summary.json']);
+    expect(readdirSync(out).sort()).toEqual(['run.json', 'scenario.json', 'summary.json']);
   });
 
   it('--json prints only the summary JSON on stdout, identical to summary.json', () => {
@@ -128,5 +128,19 @@ describe('user mistakes exit 2 with a message and no stack trace', () => {
     expect(result.status).toBe(2);
     expect(result.stderr).toBe(`cdnsim: ${file}:2:3: \`edge.capacty\`: unknown key — did you mean \`capacity\`?\n`);
     expect(existsSync(join(folder, 'results'))).toBe(false);
+  });
+});
+
+describe('the run folder repeats the run', () => {
+  it('scenario.json (overrides applied) run again gives a byte-identical summary.json', () => {
+    const out = temporaryFolder('repeat');
+    const first = cdnsim(['run', 'scenarios/baseline.yaml', '--requests', '120k', '--seed', '77', '--no-progress', '--out', join(out, 'first')]);
+    expect(first.status).toBe(0);
+    const again = cdnsim(['run', join(out, 'first', 'scenario.json'), '--no-progress', '--out', join(out, 'again')]);
+    expect(again.status).toBe(0);
+    const scenario = JSON.parse(readFileSync(join(out, 'first', 'scenario.json'), 'utf8'));
+    expect(scenario.seed).toBe(77);
+    expect(scenario.run.requests).toBe(120_000);
+    expect(readFileSync(join(out, 'again', 'summary.json'), 'utf8')).toBe(readFileSync(join(out, 'first', 'summary.json'), 'utf8'));
   });
 });

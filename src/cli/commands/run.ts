@@ -1,6 +1,8 @@
 import { basename, join, relative, resolve } from 'node:path';
 import type { Argv } from 'yargs';
-import { runScenario } from '../../experiment/runScenario.js';
+import { runScenario, type RunResult } from '../../experiment/runScenario.js';
+import type { Scenario } from '../../scenario/schema.js';
+import { scenarioToInput } from '../../scenario/serialize.js';
 import { buildSummary, summaryJson } from '../../report/summary.js';
 import { summaryText } from '../../report/summaryText.js';
 import { newRunFolder } from '../../report/runFolder.js';
@@ -58,6 +60,16 @@ function checkedOverrides(args: RunArgs): { seed?: number; requests?: number; du
   return overrides;
 }
 
+/** The scenario with the command line's seed and run length in place of its own. */
+function asRun(scenario: Scenario, result: RunResult): Scenario {
+  const byRequests = result.stopReason === 'requests';
+  return {
+    ...scenario,
+    seed: result.seed,
+    run: { ...scenario.run, requests: byRequests ? result.totalRequests : undefined, durationMs: byRequests ? undefined : result.simulatedMs },
+  };
+}
+
 function executeRun(args: RunArgs): void {
   const overrides = checkedOverrides(args);
   const scenario = loadScenarioFile(args.scenario);
@@ -91,6 +103,9 @@ function executeRun(args: RunArgs): void {
     commandLine: ['cdnsim', ...process.argv.slice(2)],
   };
   writeFileAtomic(join(folder, 'summary.json'), summaryJson(summary));
+  // The scenario as it ran (defaults filled, units resolved, overrides applied), so the run
+  // folder alone is enough to repeat the run.
+  writeFileAtomic(join(folder, 'scenario.json'), `${JSON.stringify(scenarioToInput(asRun(scenario, result)), null, 2)}\n`);
   writeFileAtomic(join(folder, 'run.json'), `${JSON.stringify(runInfo, null, 2)}\n`);
 
   const written = `written: ${relative(process.cwd(), join(folder, 'summary.json')) || folder}, run.json (${runInfo.wallSeconds} s wall, ${runInfo.requestsPerSecond.toLocaleString('en-US')} requests/s)`;

@@ -1,0 +1,29 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { parseScenarioText } from '../../src/scenario/load.js';
+import { scenarioToInput } from '../../src/scenario/serialize.js';
+
+const roundTrip = (text: string, file = 'scenarios/x.yaml') => {
+  const scenario = parseScenarioText(text, file);
+  const again = parseScenarioText(JSON.stringify(scenarioToInput(scenario)), 'scenario.json');
+  return { scenario, again };
+};
+
+describe('scenarioToInput: a resolved scenario loads back to itself', () => {
+  it('the shipped baseline', () => {
+    const { scenario, again } = roundTrip(readFileSync('scenarios/baseline.yaml', 'utf8'), 'scenarios/baseline.yaml');
+    expect(again).toEqual(scenario);
+  });
+
+  it.each([
+    ['defaults only', '{}'],
+    ['duration run, time warm-up, single edge', 'run: { duration: 1h30m, warmup: 90s }\ntopology: { edgeSites: single }\n'],
+    ['duration run, percentage warm-up', 'run: { duration: 10m, warmup: 12.5% }\n'],
+    ['partial regions and odd units', 'traffic: { rate: 3M/h, regions: { Europe: 70%, Africa: 0.3 } }\nedge: { capacity: 193MiB }\nlatency: { clientToEdge: { Africa: 0.04s }, jitter: 0 }\norigin: { latency: 1.5s }\n'],
+    ['description and both limits', 'description: two limits\nrun: { requests: 2M, duration: 7d, warmup: 1000 }\n'],
+  ])('%s', (_name, text) => {
+    const { scenario, again } = roundTrip(text);
+    // The name came from the file name the first time and from the name key the second.
+    expect(again).toEqual(scenario);
+  });
+});
