@@ -28,7 +28,8 @@ export interface CacheStore {
   /**
    * Admits `key` with `size` bytes, fresh until `expiresAtMs` (Infinity: no expiry),
    * evicting as needed. Returns false when the object is not admitted (larger than the
-   * whole cache). Inserting a present key replaces its entry.
+   * whole cache). Inserting a present key replaces its entry; the old entry is gone even
+   * when the new one is not admitted (it is an older version of the object).
    */
   insert(key: number, size: number, expiresAtMs: number): boolean;
 

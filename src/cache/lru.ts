@@ -63,6 +63,7 @@ export class LruStore implements CacheStore {
   }
 
   insert(key: number, size: number, expiresAtMs: number): boolean {
+    if (!(size >= 0)) throw new RangeError(`object size must be ≥ 0 bytes, got ${size}`);
     const charge = this.countMode ? 1 : size;
     if (key >= this.sizes.length) this.grow(key + 1);
     if (this.sizes[key] >= 0) this.unlinkAndForget(key);

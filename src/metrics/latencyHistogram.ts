@@ -63,7 +63,8 @@ export class LatencyHistogram {
    */
   quantile(q: number): number {
     if (this.total === 0) return 0;
-    const rank = Math.max(1, Math.ceil(q * this.total));
+    // q·n in floating point can land just above a whole number (0.07 × 100 = 7.000000000000001).
+    const rank = Math.max(1, Math.ceil(q * this.total - 1e-9));
     let seen = 0;
     for (let i = 0; i < BUCKETS; i++) {
       seen += this.counts[i];

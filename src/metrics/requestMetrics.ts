@@ -54,8 +54,8 @@ export class RequestMetrics {
 
   /**
    * Hit ratios as DESIGN.md defines them: per cache layer, served here / reaching here;
-   * `cdn`, served by any of `cdnLayers` / reaching the first of them. Layers no request
-   * reached are left out rather than reported as 0.
+   * `cdn`, served by any of `cdnLayers` / reaching the first of them. A layer no request
+   * reached reports 0, so the keys are the same in every run.
    */
   hitRatios(cacheLayers: readonly string[], cdnLayers: readonly string[]): { requests: Record<string, number>; bytes: Record<string, number> } {
     const requests: Record<string, number> = {};

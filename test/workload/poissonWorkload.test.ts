@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import { mean, standardDeviation } from 'simple-statistics';
+import { PoissonWorkload } from '../../src/workload/poissonWorkload.js';
+import { Catalogue } from '../../src/workload/catalogue.js';
+import type { ClientRequest } from '../../src/workload/request.js';
+import { RandomStreams } from '../../src/sim/random.js';
+import { Simulation } from '../../src/sim/simulation.js';
+import { REGIONS } from '../../src/topology/regions.js';
+
+interface Run {
+  requests: ClientRequest[];
+  catalogue: Catalogue;
+  outcome: string;
+  clockMs: number;
+  /** Distinct record objects the sink was handed. */
+  records: number;
+}
+
+/** Attaches a PoissonWorkload to a fresh Simulation, runs to the horizon and copies every request. */
+function run(options: { seed: number; ratePerSecond: number; shares: number[]; horizonMs: number }): Run {
+  const streams = new RandomStreams(options.seed);
+  const catalogue = new Catalogue(
+    { objects: 10_000, zipfExponent: 0.8, objectSize: { median: 32_000, sigma: 1, min: 100, max: 1e8 } },
+    streams.stream('catalogue.sizes'),
+  );
+  const workload = new PoissonWorkload(
+    { ratePerSecond: options.ratePerSecond, regionShares: options.shares, regionNames: REGIONS },
+    catalogue,
+    streams,
+  );
+  const simulation = new Simulation();
+  const requests: ClientRequest[] = [];
+  const records = new Set<ClientRequest>();
+  workload.attach(simulation, (request) => {
+    records.add(request);
+    requests.push({ timeMs: request.timeMs, region: request.region, objectId: request.objectId, sizeBytes: request.sizeBytes });
+  });
+  const outcome = simulation.run({ untilMs: options.horizonMs });
+  return { requests, catalogue, outcome, clockMs: simulation.nowMs, records: records.size };
+}
+
+const SHARES = [0.5, 0.3, 0.2, 0, 0];
+const baseline = run({ seed: 1, ratePerSecond: 1_000, shares: SHARES, horizonMs: 100_000 });
+
+function interArrivals(requests: ClientRequest[], region: number): number[] {
+  const times = requests.filter((r) => r.region === region).map((r) => r.timeMs);
+  return times.map((t, i) => t - (i === 0 ? 0 : times[i - 1]));
+}
+
+describe('PoissonWorkload driven by a Simulation', () => {
+  it('1000 requests/s for 100 simulated seconds gives 100,000 requests within 2%; the run ends at the horizon', () => {
+    expect(baseline.outcome).toBe('horizon');
+    expect(baseline.clockMs).toBe(100_000);
+    expect(Math.abs(baseline.requests.length / 100_000 - 1)).toBeLessThan(0.02);
+  });
+
+  it('timestamps are non-decreasing and within [0, 100,000] ms', () => {
+    const { requests } = baseline;
+    let decreases = 0;
+    for (let i = 1; i < requests.length; i++) if (requests[i].timeMs < requests[i - 1].timeMs) decreases++;
+    expect(decreases).toBe(0);
+    expect(requests[0].timeMs).toBeGreaterThan(0);
+    expect(requests[requests.length - 1].timeMs).toBeLessThanOrEqual(100_000);
+  });
+
+  it('region shares [0.5, 0.3, 0.2, 0, 0] are matched within 0.01; regions with share 0 get no request', () => {
+    const counts = [0, 0, 0, 0, 0];
+    for (const r of baseline.requests) counts[r.region]++;
+    const n = baseline.requests.length;
+    for (let region = 0; region < 5; region++) expect(Math.abs(counts[region] / n - SHARES[region])).toBeLessThan(0.01);
+    expect(counts[3]).toBe(0);
+    expect(counts[4]).toBe(0);
+  });
+
+  it('inter-arrival times per region are exponential: mean within 2% of 1/(rate·share) (2, 3.33, 5 ms), coefficient of variation within 0.03 of 1', () => {
+    for (const region of [0, 1, 2]) {
+      const gaps = interArrivals(baseline.requests, region);
+      const expectedMean = 1 / ((1_000 * SHARES[region]) / 1_000);
+      expect(Math.abs(mean(gaps) / expectedMean - 1)).toBeLessThan(0.02);
+      expect(Math.abs(standardDeviation(gaps) / mean(gaps) - 1)).toBeLessThan(0.03);
+    }
+  });
+
+  it('each request carries its object size from the catalogue, and object 0 gets its Zipf share (≈3.7%) within 0.003', () => {
+    const { requests, catalogue } = baseline;
+    expect(requests.every((r) => r.sizeBytes === catalogue.objectSizes[r.objectId])).toBe(true);
+    expect(requests.every((r) => Number.isInteger(r.objectId) && r.objectId >= 0 && r.objectId < 10_000)).toBe(true);
+    const zero = requests.filter((r) => r.objectId === 0).length / requests.length;
+    expect(Math.abs(zero - catalogue.popularity[0])).toBeLessThan(0.003);
+  });
+
+  it('the sink is handed one reused record (copy it to keep it)', () => {
+    expect(baseline.records).toBe(1);
+  });
+
+  it('is deterministic for a seed: identical requests for seed 1 twice; seed 2 differs', () => {
+    const again = run({ seed: 1, ratePerSecond: 1_000, shares: SHARES, horizonMs: 10_000 });
+    const first = baseline.requests.filter((r) => r.timeMs <= 10_000);
+    expect(again.requests).toEqual(first);
+    const other = run({ seed: 2, ratePerSecond: 1_000, shares: SHARES, horizonMs: 10_000 });
+    expect(other.requests.slice(0, 10).map((r) => r.timeMs)).not.toEqual(first.slice(0, 10).map((r) => r.timeMs));
+  });
+
+  it("stream independence: changing region 2's share (0.2 → 0.1, region 3 0 → 0.1) leaves regions 0 and 1's requests unchanged", () => {
+    const changed = run({ seed: 1, ratePerSecond: 1_000, shares: [0.5, 0.3, 0.1, 0.1, 0], horizonMs: 100_000 });
+    for (const region of [0, 1]) {
+      const before = baseline.requests.filter((r) => r.region === region);
+      const after = changed.requests.filter((r) => r.region === region);
+      expect(after.length).toBe(before.length);
+      expect(after).toEqual(before);
+    }
+    const region2 = changed.requests.filter((r) => r.region === 2).length / changed.requests.length;
+    const region3 = changed.requests.filter((r) => r.region === 3).length / changed.requests.length;
+    expect(Math.abs(region2 - 0.1)).toBeLessThan(0.01);
+    expect(Math.abs(region3 - 0.1)).toBeLessThan(0.01);
+  });
+
+  it('a run of zero rate schedules nothing: no requests and an empty queue ends at the horizon', () => {
+    const idle = run({ seed: 1, ratePerSecond: 0, shares: SHARES, horizonMs: 5_000 });
+    expect(idle.requests).toEqual([]);
+    expect(idle.outcome).toBe('horizon');
+    expect(idle.clockMs).toBe(5_000);
+  });
+});
