@@ -18,7 +18,8 @@ export function createProgressReporter(enabled: boolean): ProgressReporter {
       stream: process.stderr,
       format: ' {bar} {percentage}% | sim {simulated} | {requests} requests | {rate} req/s | ETA {eta_formatted}',
       barsize: 30,
-      hideCursor: true,
+      // The run is synchronous, so a Ctrl-C kills it before any handler could show the cursor again.
+      hideCursor: false,
       clearOnComplete: true,
       etaBuffer: 50,
       fps: 10,

@@ -130,6 +130,9 @@ const trafficSection = z.strictObject({
   regions: regionShares.default({ ...DEFAULT_REGION_SHARES }).meta({ description: 'share of requests per region; the shares add up to 100%' }),
 });
 
+/** Largest catalogue a scenario may ask for. */
+export const MAX_CATALOGUE_OBJECTS = 20_000_000;
+
 const objectSizeSection = z
   .strictObject({
     median: size('median object size').default(32_000),
@@ -145,7 +148,9 @@ const objectSizeSection = z
   });
 
 const contentSection = z.strictObject({
-  objects: z.number().int().positive().default(100_000).meta({ description: 'number of distinct objects in the catalogue' }),
+  // About 60 bytes per object for the catalogue plus 24 per object per edge cache: 20 M
+  // objects stay within a few GB. More is a mistake rather than a plan.
+  objects: z.number().int().positive().max(MAX_CATALOGUE_OBJECTS).default(100_000).meta({ description: 'number of distinct objects in the catalogue' }),
   zipfExponent: z.number().min(0).max(5).default(0.8).meta({ description: 'Zipf popularity exponent (0.6–1.0 is typical of web traffic)' }),
   objectSize: objectSizeSection.prefault({}),
 });

@@ -171,6 +171,7 @@ describe('scenario errors: values', () => {
   it('numeric bounds: run.requests 0, content.zipfExponent 9, objectSize.sigma -1', () => {
     expect(problemsOf('run:\n  requests: 0\n')).toEqual([problem(2, 13, 'run.requests', 'expected at least 1 request, found 0')]);
     expect(parseScenarioText('run:\n  requests: 2M\n', YAML_FILE).run.requests).toBe(2_000_000);
+    expect(problemsOf('content:\n  objects: 1e9\n')).toEqual([problem(2, 12, 'content.objects', 'expected a number ≤ 20000000, found 1000000000')]);
     expect(problemsOf('content:\n  zipfExponent: 9\n')).toEqual([problem(2, 17, 'content.zipfExponent', 'expected a number ≤ 5, found 9')]);
     expect(problemsOf('content:\n  objectSize:\n    sigma: -1\n')).toEqual([problem(3, 12, 'content.objectSize.sigma', 'expected a number ≥ 0, found -1')]);
   });
