@@ -46,6 +46,8 @@ export interface RunResult {
   warmupRequests: number;
   simulatedMs: number;
   stopReason: 'requests' | 'duration';
+  /** The run length in force (scenario, or overrides): a request count and/or a horizon. */
+  limits: { requests?: number; durationMs?: number };
   metrics: RequestMetrics;
   edges: EdgeNodeState[];
   events: number;
@@ -122,6 +124,10 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
     warmupRequests: measuredFrom < 0 ? total : measuredFrom,
     simulatedMs: simulation.nowMs,
     stopReason,
+    limits: {
+      ...(requestLimit === Infinity ? {} : { requests: requestLimit }),
+      ...(horizonMs === Infinity ? {} : { durationMs: horizonMs }),
+    },
     metrics,
     edges: edges.map((edge, i) => ({ name: latency.edgeNames[i], objects: edge.objectCount, bytes: edge.occupancy })),
     events: simulation.eventsProcessed,

@@ -108,6 +108,7 @@ describe('user mistakes exit 2 with a message and no stack trace', () => {
     ['--requests 0', ['run', 'scenarios/baseline.yaml', '--requests', '0'], /--requests: expected at least 1 request, found "0"/],
     ['--requests not a number', ['run', 'scenarios/baseline.yaml', '--requests', 'lots'], /--requests: expected a whole number such as 2000000, 2M, 500k or 1e6, found "lots"/],
     ['run without a scenario', ['run'], /`cdnsim run` needs a scenario file, for example: cdnsim run scenarios\/baseline\.yaml/],
+    ['--out names a file', ['run', 'scenarios/baseline.yaml', '--out', 'scenarios/baseline.yaml'], /cannot create the run folder 'scenarios\/baseline\.yaml': a file of that name is in the way\. Choose another folder with --out\./],
     ['mistyped command', ['rn', 'scenarios/baseline.yaml'], /unknown command 'rn'\. Did you mean run\?/],
     ['bad --duration', ['run', 'scenarios/baseline.yaml', '--duration', '5 parsecs'], /--duration: expected a duration with a unit such as 250ms, 5s, 1h or 7d, or a number of seconds, found "5 parsecs"/],
     ['bad --seed', ['run', 'scenarios/baseline.yaml', '--seed', '1.5'], /--seed: expected a whole number ≥ 0, found "1\.5"/],
@@ -141,6 +142,23 @@ describe('the run folder repeats the run', () => {
     const scenario = JSON.parse(readFileSync(join(out, 'first', 'scenario.json'), 'utf8'));
     expect(scenario.seed).toBe(77);
     expect(scenario.run.requests).toBe(120_000);
+    expect(readFileSync(join(out, 'again', 'summary.json'), 'utf8')).toBe(readFileSync(join(out, 'first', 'summary.json'), 'utf8'));
+  });
+
+  it('keeps both run limits, so a percentage warm-up means the same on the second run', () => {
+    const out = temporaryFolder('limits');
+    const scenario = join(out, 'both.yaml');
+    writeFileSync(scenario, 'content: { objects: 2000 }\nrun: { requests: 1M, duration: 4s, warmup: 50% }\n');
+    const firstRun = cdnsim(['run', scenario, '--no-progress', '--out', join(out, 'first')]);
+    expect(firstRun.status).toBe(0);
+    expect(firstRun.stderr).toMatch(/^warning: no request was measured: the run ended after [\d,]+ requests and 4 simulated seconds, before its warm-up was over\. Shorten run\.warmup or lengthen the run\.\n$/);
+    const saved = JSON.parse(readFileSync(join(out, 'first', 'scenario.json'), 'utf8'));
+    expect(saved.run).toEqual({ requests: 1_000_000, duration: '4000ms', warmup: '50%' });
+    expect(cdnsim(['run', join(out, 'first', 'scenario.json'), '--no-progress', '--out', join(out, 'again')]).status).toBe(0);
+    const first = JSON.parse(readFileSync(join(out, 'first', 'summary.json'), 'utf8'));
+    // Stopped by the 4 s horizon with the warm-up being half of the 1M request budget: nothing measured.
+    expect(first.stopReason).toBe('duration');
+    expect(first.requests).toBe(0);
     expect(readFileSync(join(out, 'again', 'summary.json'), 'utf8')).toBe(readFileSync(join(out, 'first', 'summary.json'), 'utf8'));
   });
 });

@@ -1,3 +1,4 @@
+import { accessSync, constants, mkdirSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { runScenario, type RunResult } from '../../experiment/runScenario.js';
@@ -60,20 +61,30 @@ function checkedOverrides(args: RunArgs): { seed?: number; requests?: number; du
   return overrides;
 }
 
-/** The scenario with the command line's seed and run length in place of its own. */
+/** The scenario with the seed and run length the run used (the command line's, if given). */
 function asRun(scenario: Scenario, result: RunResult): Scenario {
-  const byRequests = result.stopReason === 'requests';
-  return {
-    ...scenario,
-    seed: result.seed,
-    run: { ...scenario.run, requests: byRequests ? result.totalRequests : undefined, durationMs: byRequests ? undefined : result.simulatedMs },
-  };
+  return { ...scenario, seed: result.seed, run: { ...scenario.run, requests: result.limits.requests, durationMs: result.limits.durationMs } };
+}
+
+/** Creates the run folder before the run, so a bad --out fails at once, not after it. */
+function prepareRunFolder(folder: string): void {
+  try {
+    mkdirSync(folder, { recursive: true });
+    accessSync(folder, constants.W_OK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason = code === 'EEXIST' || code === 'ENOTDIR' ? 'a file of that name is in the way' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (error as Error).message;
+    throw new UserError(`cannot create the run folder '${folder}': ${reason}. Choose another folder with --out.`);
+  }
 }
 
 function executeRun(args: RunArgs): void {
   const overrides = checkedOverrides(args);
   const scenario = loadScenarioFile(args.scenario);
   const startedAt = new Date();
+  const seed = overrides.seed ?? scenario.seed;
+  const { runId, folder } = args.out ? { runId: basename(resolve(args.out)), folder: args.out } : newRunFolder('results', scenario.name, seed, startedAt);
+  prepareRunFolder(folder);
   const wallStart = performance.now();
   const progress = createProgressReporter(args.progress);
   let result;
@@ -85,7 +96,6 @@ function executeRun(args: RunArgs): void {
   const wallSeconds = (performance.now() - wallStart) / 1000;
 
   const summary = buildSummary(result);
-  const { runId, folder } = args.out ? { runId: basename(resolve(args.out)), folder: args.out } : newRunFolder('results', scenario.name, result.seed, startedAt);
   const info = packageInfo();
   const runInfo = {
     runId,
@@ -108,6 +118,12 @@ function executeRun(args: RunArgs): void {
   writeFileAtomic(join(folder, 'scenario.json'), `${JSON.stringify(scenarioToInput(asRun(scenario, result)), null, 2)}\n`);
   writeFileAtomic(join(folder, 'run.json'), `${JSON.stringify(runInfo, null, 2)}\n`);
 
+  if (summary.requests === 0) {
+    process.stderr.write(
+      `warning: no request was measured: the run ended after ${result.totalRequests.toLocaleString('en-US')} requests and ${summary.simulatedSeconds} simulated seconds, ` +
+        'before its warm-up was over. Shorten run.warmup or lengthen the run.\n',
+    );
+  }
   const written = `written: ${relative(process.cwd(), join(folder, 'summary.json')) || folder}, run.json (${runInfo.wallSeconds} s wall, ${runInfo.requestsPerSecond.toLocaleString('en-US')} requests/s)`;
   if (args.json) {
     process.stdout.write(summaryJson(summary));
