@@ -6,17 +6,19 @@
  * Each event carries a small integer `kind` and two numeric arguments; there are no
  * per-event objects, so scheduling costs no allocation once the arrays have grown.
  *
- * Layout: event data live in slots (parallel typed arrays); the binary heap orders slot
- * indices, so a sift moves one int instead of five fields.
+ * Layout: a binary heap whose entries keep their ordering key (time, sequence) inline in
+ * two parallel arrays, so a sift compares neighbouring memory instead of chasing slot
+ * indices; the payload (kind, arguments) lives in slots that never move.
  */
 export class EventQueue {
-  private times: Float64Array;
-  private seqs: Float64Array;
+  // Heap order, position 0 the earliest: the key inline, plus the payload's slot.
+  private heapTimes: Float64Array;
+  private heapSeqs: Float64Array;
+  private heapSlots: Int32Array;
+  // Payload by slot.
   private kinds: Int32Array;
   private args0: Float64Array;
   private args1: Float64Array;
-  /** heap[i] is a slot index; heap[0] is the earliest event. */
-  private heap: Int32Array;
   private freeSlots: Int32Array;
   private freeCount = 0;
   private slotHighWater = 0;
@@ -31,12 +33,12 @@ export class EventQueue {
 
   constructor(initialCapacity = 1024) {
     const capacity = Math.max(16, initialCapacity | 0);
-    this.times = new Float64Array(capacity);
-    this.seqs = new Float64Array(capacity);
+    this.heapTimes = new Float64Array(capacity);
+    this.heapSeqs = new Float64Array(capacity);
+    this.heapSlots = new Int32Array(capacity);
     this.kinds = new Int32Array(capacity);
     this.args0 = new Float64Array(capacity);
     this.args1 = new Float64Array(capacity);
-    this.heap = new Int32Array(capacity);
     this.freeSlots = new Int32Array(capacity);
   }
 
@@ -46,7 +48,7 @@ export class EventQueue {
 
   /** Time of the earliest event, or +Infinity when the queue is empty. */
   peekTime(): number {
-    return this.count === 0 ? Infinity : this.times[this.heap[0]];
+    return this.count === 0 ? Infinity : this.heapTimes[0];
   }
 
   push(time: number, kind: number, arg0 = 0, arg1 = 0): void {
@@ -55,29 +57,26 @@ export class EventQueue {
     if (this.freeCount > 0) {
       slot = this.freeSlots[--this.freeCount];
     } else {
-      if (this.slotHighWater === this.times.length) this.grow();
+      if (this.slotHighWater === this.kinds.length) this.grow();
       slot = this.slotHighWater++;
     }
-    this.times[slot] = time;
-    this.seqs[slot] = this.nextSeq++;
     this.kinds[slot] = kind;
     this.args0[slot] = arg0;
     this.args1[slot] = arg1;
-    this.siftUp(this.count++, slot);
+    this.siftUp(this.count++, time, this.nextSeq++, slot);
   }
 
   /** Removes the earliest event into the popped* fields; returns false when empty. */
   pop(): boolean {
     if (this.count === 0) return false;
-    const heap = this.heap;
-    const top = heap[0];
-    this.poppedTime = this.times[top];
-    this.poppedKind = this.kinds[top];
-    this.poppedArg0 = this.args0[top];
-    this.poppedArg1 = this.args1[top];
-    this.freeSlots[this.freeCount++] = top;
-    const last = heap[--this.count];
-    if (this.count > 0) this.siftDown(0, last);
+    const slot = this.heapSlots[0];
+    this.poppedTime = this.heapTimes[0];
+    this.poppedKind = this.kinds[slot];
+    this.poppedArg0 = this.args0[slot];
+    this.poppedArg1 = this.args1[slot];
+    this.freeSlots[this.freeCount++] = slot;
+    const last = --this.count;
+    if (last > 0) this.siftDown(this.heapTimes[last], this.heapSeqs[last], this.heapSlots[last]);
     return true;
   }
 
@@ -87,43 +86,57 @@ export class EventQueue {
     this.slotHighWater = 0;
   }
 
-  private before(slotA: number, slotB: number): boolean {
-    const ta = this.times[slotA];
-    const tb = this.times[slotB];
-    return ta < tb || (ta === tb && this.seqs[slotA] < this.seqs[slotB]);
-  }
-
-  private siftUp(position: number, slot: number): void {
-    const heap = this.heap;
+  private siftUp(position: number, time: number, seq: number, slot: number): void {
+    const times = this.heapTimes;
+    const seqs = this.heapSeqs;
+    const slots = this.heapSlots;
     let i = position;
     while (i > 0) {
       const parent = (i - 1) >> 1;
-      const parentSlot = heap[parent];
-      if (!this.before(slot, parentSlot)) break;
-      heap[i] = parentSlot;
+      const parentTime = times[parent];
+      if (time > parentTime || (time === parentTime && seq > seqs[parent])) break;
+      times[i] = parentTime;
+      seqs[i] = seqs[parent];
+      slots[i] = slots[parent];
       i = parent;
     }
-    heap[i] = slot;
+    times[i] = time;
+    seqs[i] = seq;
+    slots[i] = slot;
   }
 
-  private siftDown(position: number, slot: number): void {
-    const heap = this.heap;
+  /** Places (time, seq, slot) from the root down; the heap has `count` entries. */
+  private siftDown(time: number, seq: number, slot: number): void {
+    const times = this.heapTimes;
+    const seqs = this.heapSeqs;
+    const slots = this.heapSlots;
     const n = this.count;
-    let i = position;
+    let i = 0;
     for (;;) {
       let child = 2 * i + 1;
       if (child >= n) break;
+      let childTime = times[child];
       const right = child + 1;
-      if (right < n && this.before(heap[right], heap[child])) child = right;
-      if (!this.before(heap[child], slot)) break;
-      heap[i] = heap[child];
+      if (right < n) {
+        const rightTime = times[right];
+        if (rightTime < childTime || (rightTime === childTime && seqs[right] < seqs[child])) {
+          child = right;
+          childTime = rightTime;
+        }
+      }
+      if (childTime > time || (childTime === time && seqs[child] > seq)) break;
+      times[i] = childTime;
+      seqs[i] = seqs[child];
+      slots[i] = slots[child];
       i = child;
     }
-    heap[i] = slot;
+    times[i] = time;
+    seqs[i] = seq;
+    slots[i] = slot;
   }
 
   private grow(): void {
-    const capacity = this.times.length * 2;
+    const capacity = this.kinds.length * 2;
     const growF64 = (old: Float64Array): Float64Array => {
       const next = new Float64Array(capacity);
       next.set(old);
@@ -134,12 +147,12 @@ export class EventQueue {
       next.set(old);
       return next;
     };
-    this.times = growF64(this.times);
-    this.seqs = growF64(this.seqs);
+    this.heapTimes = growF64(this.heapTimes);
+    this.heapSeqs = growF64(this.heapSeqs);
+    this.heapSlots = growI32(this.heapSlots);
+    this.kinds = growI32(this.kinds);
     this.args0 = growF64(this.args0);
     this.args1 = growF64(this.args1);
-    this.kinds = growI32(this.kinds);
-    this.heap = growI32(this.heap);
     this.freeSlots = growI32(this.freeSlots);
   }
 }

@@ -124,7 +124,7 @@ function executeRun(args: RunArgs): void {
         'before its warm-up was over. Shorten run.warmup or lengthen the run.\n',
     );
   }
-  const written = `written: ${relative(process.cwd(), join(folder, 'summary.json')) || folder}, run.json (${runInfo.wallSeconds} s wall, ${runInfo.requestsPerSecond.toLocaleString('en-US')} requests/s)`;
+  const written = `written: ${relative(process.cwd(), join(folder, 'summary.json')) || folder}, scenario.json, run.json (${runInfo.wallSeconds} s wall, ${runInfo.requestsPerSecond.toLocaleString('en-US')} requests/s)`;
   if (args.json) {
     process.stdout.write(summaryJson(summary));
     process.stderr.write(`${written}\n`);
