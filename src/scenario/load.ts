@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { basename, extname } from 'node:path';
-import { LineCounter, isMap, isScalar, isSeq, parseDocument, type Document, type Node as YamlNode } from 'yaml';
+import { LineCounter, isMap, isScalar, isSeq, parseDocument, visit, type Document, type Node as YamlNode } from 'yaml';
 import { z } from 'zod';
 import { UserError } from '../userError.js';
 import { scenarioSchema, type Scenario } from './schema.js';
@@ -70,25 +70,35 @@ export function parseScenarioText(text: string, file: string): Scenario {
       document.errors.map((error) => ({ file, ...at(error.pos[0]), keyPath: '', message: `${isJsonFile(file) ? 'JSON' : 'YAML'} syntax error: ${error.message}` })),
     );
   }
+  const unresolved: ScenarioProblem[] = [];
+  visit(document, {
+    Alias(_key, alias) {
+      if (alias.resolve(document) === undefined) {
+        unresolved.push({ file, ...at(alias.range?.[0] ?? 0), keyPath: '', message: `YAML error: the alias *${alias.source} has no anchor &${alias.source} before it` });
+      }
+    },
+  });
+  if (unresolved.length > 0) throw new ScenarioError(unresolved);
+
+  let data: unknown;
+  try {
+    data = document.toJS();
+  } catch (error) {
+    // Whatever else the YAML library cannot turn into data (aliases are checked above).
+    throw new ScenarioError([{ file, line: 1, column: 1, keyPath: '', message: `${isJsonFile(file) ? 'JSON' : 'YAML'} error: ${(error as Error).message}` }]);
+  }
   const contents = document.contents;
-  if (contents === null || (isScalar(contents) && (contents.value === null || contents.value === ''))) {
+  if (data === null || data === undefined || data === '') {
     throw new ScenarioError([
       { file, line: 1, column: 1, keyPath: '', message: 'the file is empty; expected a scenario mapping with keys such as traffic, content and edge (see scenarios/baseline.yaml)' },
     ]);
   }
-  if (!isMap(contents)) {
+  if (!isMap(contents) || typeof data !== 'object' || Array.isArray(data)) {
     throw new ScenarioError([
-      { file, ...at(contents.range?.[0] ?? 0), keyPath: '', message: `expected a mapping of keys such as traffic, content and edge at the top level, found ${describe(document.toJS())}` },
+      { file, ...at(contents?.range?.[0] ?? 0), keyPath: '', message: `expected a mapping of keys such as traffic, content and edge at the top level, found ${describe(data)}` },
     ]);
   }
-
-  let raw: Record<string, unknown>;
-  try {
-    raw = document.toJS() as Record<string, unknown>;
-  } catch (error) {
-    // e.g. an alias whose anchor is not defined before it
-    throw new ScenarioError([{ file, line: 1, column: 1, keyPath: '', message: `${isJsonFile(file) ? 'JSON' : 'YAML'} error: ${(error as Error).message}` }]);
-  }
+  const raw = data as Record<string, unknown>;
   emptySectionsToDefaults(raw, []);
   const result = scenarioSchema.safeParse(raw);
   if (!result.success) {

@@ -367,8 +367,10 @@ describe('scenario errors: cases found in review', () => {
   });
 
   it('an alias without its anchor is a located user error, not a crash', () => {
-    expect(() => parseScenarioText('x: &a 1\ny: *b\n', YAML_FILE)).toThrow(ScenarioError);
-    expect(problemsOf('x: &a 1\ny: *b\n')[0].message).toMatch(/^YAML (syntax )?error: .*alias/i);
+    expect(problemsOf('x: &a 1\ny: *b\n')).toEqual([problem(2, 4, '', 'YAML error: the alias *b has no anchor &b before it')]);
+    // At the top level and as a key, too.
+    expect(problemsOf('*!')).toEqual([problem(1, 1, '', 'YAML error: the alias *! has no anchor &! before it')]);
+    expect(problemsOf('edge:\n  *a : 1\n')).toEqual([problem(2, 3, '', 'YAML error: the alias *a has no anchor &a before it')]);
   });
 
   it('a section with nothing under it (every key commented out) takes the defaults', () => {
