@@ -11,6 +11,8 @@ export const ORIGIN_LAYER = 1;
 export interface ServeOutcome {
   layer: number;
   latencyMs: number;
+  /** The edge node the request went to. */
+  edge: number;
 }
 
 /**
@@ -42,5 +44,6 @@ export class EdgeOriginFlow {
       outcome.layer = ORIGIN_LAYER;
     }
     outcome.latencyMs = latencyMs;
+    outcome.edge = edgeIndex;
   }
 }

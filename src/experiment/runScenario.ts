@@ -1,6 +1,8 @@
 import { createCacheStore } from '../cache/registry.js';
 import type { CacheStore } from '../cache/cacheStore.js';
-import { EDGE_ORIGIN_LAYERS, EdgeOriginFlow, type ServeOutcome } from '../cdn/edgeOriginFlow.js';
+import { cheApproximation } from '../cache/che.js';
+import { EDGE_LAYER, EDGE_ORIGIN_LAYERS, EdgeOriginFlow, type ServeOutcome } from '../cdn/edgeOriginFlow.js';
+import { NodeCounters, type NodeFigures } from '../metrics/nodeCounters.js';
 import { RequestMetrics } from '../metrics/requestMetrics.js';
 import type { Scenario, Warmup } from '../scenario/schema.js';
 import { RandomStreams } from '../sim/random.js';
@@ -32,10 +34,19 @@ export interface RunOptions extends RunOverrides {
   progressEvery?: number;
 }
 
-export interface EdgeNodeState {
+export interface EdgeNodeState extends NodeFigures {
   name: string;
-  objects: number;
-  bytes: number;
+  /** Objects and bytes stored at the end of the run. */
+  storedObjects: number;
+  storedBytes: number;
+}
+
+/** What theory predicts for the edge caches, where a model applies. */
+export interface EdgeTheory {
+  /** Che's approximation for LRU under independent requests with the catalogue's popularity (steady state). */
+  model: 'che-lru';
+  hitRatio: number;
+  byteHitRatio: number;
 }
 
 export interface RunResult {
@@ -50,6 +61,8 @@ export interface RunResult {
   limits: { requests?: number; durationMs?: number };
   metrics: RequestMetrics;
   edges: EdgeNodeState[];
+  /** Present when the edge policy has a model (LRU: Che's approximation). */
+  theory?: EdgeTheory;
   events: number;
 }
 
@@ -81,6 +94,7 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
   );
   const flow = new EdgeOriginFlow(edges, latency);
   const metrics = new RequestMetrics(EDGE_ORIGIN_LAYERS, REGIONS);
+  const edgeCounters = new NodeCounters(edges.length);
   const workload = new PoissonWorkload(
     { ratePerSecond: scenario.traffic.rate, regionShares: REGIONS.map((region) => scenario.traffic.regions[region]), regionNames: REGIONS },
     catalogue,
@@ -90,7 +104,7 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
   const { warmupCount, warmupUntilMs } = resolveWarmup(scenario.run.warmup, requestLimit, horizonMs);
 
   const simulation = new Simulation();
-  const outcome: ServeOutcome = { layer: 0, latencyMs: 0 };
+  const outcome: ServeOutcome = { layer: 0, latencyMs: 0, edge: 0 };
   let total = 0;
   let measuredFrom = -1;
   workload.attach(simulation, (request: ClientRequest) => {
@@ -98,6 +112,7 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
     if (total >= warmupCount && request.timeMs >= warmupUntilMs) {
       if (measuredFrom < 0) measuredFrom = total;
       metrics.record(request.region, outcome.layer, outcome.latencyMs, request.sizeBytes);
+      edgeCounters.record(outcome.edge, outcome.layer === EDGE_LAYER, request.sizeBytes);
     }
     total++;
     if (total >= requestLimit) simulation.stop();
@@ -129,7 +144,8 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
       ...(horizonMs === Infinity ? {} : { durationMs: horizonMs }),
     },
     metrics,
-    edges: edges.map((edge, i) => ({ name: latency.edgeNames[i], objects: edge.objectCount, bytes: edge.occupancy })),
+    edges: edges.map((edge, i) => ({ name: latency.edgeNames[i], ...edgeCounters.figures(i), storedObjects: edge.objectCount, storedBytes: edge.occupancy })),
+    theory: scenario.edge.policy === 'lru' ? cheTheory(catalogue, scenario.edge.capacity) : undefined,
     events: simulation.eventsProcessed,
   };
 }
@@ -151,3 +167,13 @@ function resolveWarmup(warmup: Warmup, requestLimit: number, horizonMs: number):
         : { warmupCount: 0, warmupUntilMs: warmup.fraction * horizonMs };
   }
 }
+
+/**
+ * Every edge sees the same popularity (each region draws from the whole catalogue) and has
+ * the same capacity, so one steady-state prediction holds for each edge and for all of them.
+ */
+function cheTheory(catalogue: Catalogue, capacity: number): EdgeTheory {
+  const che = cheApproximation(catalogue.popularity, catalogue.objectSizes, capacity);
+  return { model: 'che-lru', hitRatio: che.hitRatio, byteHitRatio: che.byteHitRatio };
+}
+

@@ -26,7 +26,23 @@ export interface Summary {
     byRegion: Record<string, LatencyFigures>;
     byLayer: Record<string, LatencyFigures>;
   };
-  edges: { name: string; objects: number; bytes: number }[];
+  /** Per edge cache: measured requests and hit ratios, and what it holds at the end. */
+  edges: EdgeFigures[];
+  /**
+   * What theory predicts for each edge cache in steady state, where a model applies
+   * (LRU: Che's approximation). A simulated edge hit ratio below it usually means the
+   * warm-up was too short for that edge to fill.
+   */
+  theory?: { model: 'che-lru'; edgeHitRatio: number; edgeByteHitRatio: number };
+}
+
+export interface EdgeFigures {
+  name: string;
+  requests: number;
+  hitRatio: number;
+  byteHitRatio: number;
+  storedObjects: number;
+  storedBytes: number;
 }
 
 const CACHE_LAYERS = ['edge'];
@@ -73,7 +89,17 @@ export function buildSummary(result: RunResult): Summary {
       byRegion: mapValues(latency.byRegion, figures),
       byLayer: mapValues(latency.byLayer, figures),
     },
-    edges: result.edges.map((edge) => ({ name: edge.name, objects: edge.objects, bytes: edge.bytes })),
+    edges: result.edges.map((edge) => ({
+      name: edge.name,
+      requests: edge.requests,
+      hitRatio: round(edge.requests === 0 ? 0 : edge.hits / edge.requests, 6),
+      byteHitRatio: round(edge.bytes === 0 ? 0 : edge.hitBytes / edge.bytes, 6),
+      storedObjects: edge.storedObjects,
+      storedBytes: edge.storedBytes,
+    })),
+    ...(result.theory
+      ? { theory: { model: result.theory.model, edgeHitRatio: round(result.theory.hitRatio, 6), edgeByteHitRatio: round(result.theory.byteHitRatio, 6) } }
+      : {}),
   };
 }
 

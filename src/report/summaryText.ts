@@ -43,7 +43,22 @@ export function summaryText(summary: Summary): string {
   );
   lines.push('');
   lines.push(
-    `edge caches: ${summary.edges.map((edge) => `${edge.name} ${formatBytes(edge.bytes)} in ${formatCount(edge.objects)} objects`).join('; ')}`,
+    formatTable(
+      ['edge cache', 'requests', 'hit ratio', 'byte hit ratio', 'stored'],
+      summary.edges.map((edge) => [
+        edge.name,
+        formatCount(edge.requests),
+        formatPercent(edge.hitRatio),
+        formatPercent(edge.byteHitRatio),
+        `${formatBytes(edge.storedBytes)} in ${formatCount(edge.storedObjects)} objects`,
+      ]),
+    ),
   );
+  if (summary.theory) {
+    lines.push(
+      `theory (Che's approximation, LRU in steady state): each edge ${formatPercent(summary.theory.edgeHitRatio)} hit ratio, ` +
+        `${formatPercent(summary.theory.edgeByteHitRatio)} byte hit ratio`,
+    );
+  }
   return lines.join('\n');
 }

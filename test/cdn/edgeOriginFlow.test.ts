@@ -36,7 +36,7 @@ class StubLatency implements LatencyModel {
 const caches = (n: number, capacity = 1_000_000) => Array.from({ length: n }, () => new LruStore({ capacity, keySpace: 64 }));
 
 function serve(flow: EdgeOriginFlow, request: ClientRequest): ServeOutcome {
-  const outcome: ServeOutcome = { layer: -1, latencyMs: -1 };
+  const outcome: ServeOutcome = { layer: -1, latencyMs: -1, edge: -1 };
   flow.serve(request, outcome);
   return outcome;
 }
@@ -51,12 +51,12 @@ describe('EdgeOriginFlow', () => {
   it('the first request for an object is served by the origin in 120 ms, the second by the edge in 20 ms', () => {
     const edges = caches(5);
     const flow = new EdgeOriginFlow(edges, new StubLatency(false));
-    expect(serve(flow, { timeMs: 0, region: 0, objectId: 42, sizeBytes: 5_000 })).toEqual({ layer: ORIGIN_LAYER, latencyMs: 120 });
-    expect(serve(flow, { timeMs: 10, region: 0, objectId: 42, sizeBytes: 5_000 })).toEqual({ layer: EDGE_LAYER, latencyMs: 20 });
+    expect(serve(flow, { timeMs: 0, region: 0, objectId: 42, sizeBytes: 5_000 })).toEqual({ layer: ORIGIN_LAYER, latencyMs: 120, edge: 0 });
+    expect(serve(flow, { timeMs: 10, region: 0, objectId: 42, sizeBytes: 5_000 })).toEqual({ layer: EDGE_LAYER, latencyMs: 20, edge: 0 });
     // The response was stored with its size and no expiry.
     expect(edges[0].occupancy).toBe(5_000);
     expect(edges[0].objectCount).toBe(1);
-    expect(serve(flow, { timeMs: 1e12, region: 0, objectId: 42, sizeBytes: 5_000 })).toEqual({ layer: EDGE_LAYER, latencyMs: 20 });
+    expect(serve(flow, { timeMs: 1e12, region: 0, objectId: 42, sizeBytes: 5_000 })).toEqual({ layer: EDGE_LAYER, latencyMs: 20, edge: 0 });
   });
 
   it('routing: a request from region 3 uses edge 3 only; region 1 then misses on its own edge', () => {
@@ -67,8 +67,8 @@ describe('EdgeOriginFlow', () => {
     expect(edges.map((edge) => edge.contains(7, 0))).toEqual([false, false, false, true, false]);
     expect(edges.map((edge) => edge.occupancy)).toEqual([0, 0, 0, 800, 0]);
     expect(latency.originFetchesByEdge).toEqual([0, 0, 0, 1, 0]);
-    expect(serve(flow, { timeMs: 1, region: 1, objectId: 7, sizeBytes: 800 })).toEqual({ layer: ORIGIN_LAYER, latencyMs: 120 });
-    expect(serve(flow, { timeMs: 2, region: 3, objectId: 7, sizeBytes: 800 })).toEqual({ layer: EDGE_LAYER, latencyMs: 20 });
+    expect(serve(flow, { timeMs: 1, region: 1, objectId: 7, sizeBytes: 800 })).toEqual({ layer: ORIGIN_LAYER, latencyMs: 120, edge: 1 });
+    expect(serve(flow, { timeMs: 2, region: 3, objectId: 7, sizeBytes: 800 })).toEqual({ layer: EDGE_LAYER, latencyMs: 20, edge: 3 });
     expect(latency.originFetchesByEdge).toEqual([0, 1, 0, 1, 0]);
   });
 
@@ -78,7 +78,7 @@ describe('EdgeOriginFlow', () => {
     const flow = new EdgeOriginFlow(edges, latency);
     expect(serve(flow, { timeMs: 0, region: 0, objectId: 9, sizeBytes: 100 }).layer).toBe(ORIGIN_LAYER);
     for (const region of [1, 2, 3, 4]) {
-      expect(serve(flow, { timeMs: region, region, objectId: 9, sizeBytes: 100 })).toEqual({ layer: EDGE_LAYER, latencyMs: 20 });
+      expect(serve(flow, { timeMs: region, region, objectId: 9, sizeBytes: 100 })).toEqual({ layer: EDGE_LAYER, latencyMs: 20, edge: 0 });
     }
     expect(latency.originFetchesByEdge).toEqual([1]);
     expect(edges[0].objectCount).toBe(1);
@@ -87,7 +87,7 @@ describe('EdgeOriginFlow', () => {
   it('an object larger than the edge cache is fetched from the origin every time', () => {
     const flow = new EdgeOriginFlow(caches(5, 1_000), new StubLatency(false));
     for (let t = 0; t < 3; t++) {
-      expect(serve(flow, { timeMs: t, region: 2, objectId: 1, sizeBytes: 1_001 })).toEqual({ layer: ORIGIN_LAYER, latencyMs: 120 });
+      expect(serve(flow, { timeMs: t, region: 2, objectId: 1, sizeBytes: 1_001 })).toEqual({ layer: ORIGIN_LAYER, latencyMs: 120, edge: 2 });
     }
   });
 
@@ -112,8 +112,8 @@ describe('EdgeOriginFlow', () => {
       new RandomStreams(1).stream('latency'),
     );
     const flow = new EdgeOriginFlow(caches(5), model);
-    expect(serve(flow, { timeMs: 0, region: 4, objectId: 3, sizeBytes: 10 })).toEqual({ layer: ORIGIN_LAYER, latencyMs: 128 });
-    expect(serve(flow, { timeMs: 1, region: 4, objectId: 3, sizeBytes: 10 })).toEqual({ layer: EDGE_LAYER, latencyMs: 38 });
-    expect(serve(flow, { timeMs: 2, region: 0, objectId: 3, sizeBytes: 10 })).toEqual({ layer: ORIGIN_LAYER, latencyMs: 107 });
+    expect(serve(flow, { timeMs: 0, region: 4, objectId: 3, sizeBytes: 10 })).toEqual({ layer: ORIGIN_LAYER, latencyMs: 128, edge: 4 });
+    expect(serve(flow, { timeMs: 1, region: 4, objectId: 3, sizeBytes: 10 })).toEqual({ layer: EDGE_LAYER, latencyMs: 38, edge: 4 });
+    expect(serve(flow, { timeMs: 2, region: 0, objectId: 3, sizeBytes: 10 })).toEqual({ layer: ORIGIN_LAYER, latencyMs: 107, edge: 0 });
   });
 });

@@ -41,7 +41,9 @@ describe('thin slice: edge LRU hit ratio against Che\'s approximation', () => {
     expect(che.hitRatio).toBeCloseTo(0.4687, 3);
     expect(summary.requests).toBe(1_000_000);
     expect(Math.abs(summary.hitRatio.edge - che.hitRatio)).toBeLessThan(0.01);
-    expect(summary.edges[0].objects).toBe(10_000);
+    expect(summary.edges[0].storedObjects).toBe(10_000);
+    // The run reports the same prediction in summary.json.
+    expect(summary.theory).toEqual({ model: "che-lru", edgeHitRatio: Number(che.hitRatio.toFixed(6)), edgeByteHitRatio: Number(che.byteHitRatio.toFixed(6)) });
   });
 
   it('lognormal sizes (byte capacity): within 0.01 of Che generalised to unequal sizes', () => {

@@ -101,3 +101,24 @@ describe('runScenario: determinism and regions', () => {
     expect(summary.latencyMs.byLayer.origin.mean - summary.latencyMs.byLayer.edge.mean).toBeCloseTo(100, 0);
   });
 });
+
+describe('runScenario: per-edge figures', () => {
+  it('per-edge requests and hits add up to the layer totals; each edge reports its own hit ratio', () => {
+    const summary = buildSummary(runScenario(scenario(`${SMALL}run: { requests: 100000, warmup: 20000 }\n`)));
+    expect(summary.edges.map((edge) => edge.name)).toEqual(['North America', 'Europe', 'Asia-Pacific', 'Latin America', 'Africa']);
+    const requests = summary.edges.reduce((sum, edge) => sum + edge.requests, 0);
+    expect(requests).toBe(80_000);
+    const hits = summary.edges.reduce((sum, edge) => sum + Math.round(edge.hitRatio * edge.requests), 0);
+    expect(hits).toBe(summary.requestsByLayer.edge);
+    // Per-region edges: an edge's requests are its region's requests.
+    for (const edge of summary.edges) expect(edge.requests).toBe(summary.latencyMs.byRegion[edge.name].count);
+    for (const edge of summary.edges) expect(edge.storedBytes).toBeLessThanOrEqual(20e6);
+  });
+
+  it('a single edge serves every region', () => {
+    const summary = buildSummary(runScenario(scenario(`${SMALL}run: { requests: 30000 }\ntopology: { edgeSites: single }\n`)));
+    expect(summary.edges).toHaveLength(1);
+    expect(summary.edges[0]).toMatchObject({ name: 'global', requests: 30_000 });
+    expect(summary.edges[0].hitRatio).toBe(summary.hitRatio.edge);
+  });
+});
