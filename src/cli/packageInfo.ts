@@ -5,7 +5,6 @@ import { fileURLToPath } from 'node:url';
 export interface PackageInfo {
   name: string;
   version: string;
-  dependencies: Record<string, string>;
 }
 
 /** cdnsim's own package.json, found by walking up from this module (src/ or dist/src/). */
@@ -15,9 +14,9 @@ export function packageInfo(): PackageInfo {
     const candidate = join(folder, 'package.json');
     if (existsSync(candidate)) {
       const parsed = JSON.parse(readFileSync(candidate, 'utf8')) as Partial<PackageInfo>;
-      if (parsed.name === 'cdnsim') return { name: parsed.name, version: parsed.version ?? '0.0.0', dependencies: parsed.dependencies ?? {} };
+      if (parsed.name === 'cdnsim') return { name: parsed.name, version: parsed.version ?? '0.0.0' };
     }
     folder = dirname(folder);
   }
-  return { name: 'cdnsim', version: 'unknown', dependencies: {} };
+  return { name: 'cdnsim', version: 'unknown' };
 }

@@ -1,5 +1,6 @@
 import type { RunResult } from '../experiment/runScenario.js';
 import type { LatencySummary } from '../metrics/latencyHistogram.js';
+import { ratio } from '../metrics/requestMetrics.js';
 
 /** Latency percentiles of one group of requests, in ms (see README, "summary.json"). */
 export type LatencyFigures = Omit<LatencySummary, 'min' | 'max'>;
@@ -82,7 +83,7 @@ export function buildSummary(result: RunResult): Summary {
     stopReason: result.stopReason,
     hitRatio: mapValues(ratios.requests, (v) => round(v, 6)),
     byteHitRatio: mapValues(ratios.bytes, (v) => round(v, 6)),
-    originOffload: round(metrics.requests === 0 ? 0 : 1 - origin / metrics.requests, 6),
+    originOffload: round(metrics.requests === 0 ? 0 : 1 - ratio(origin, metrics.requests), 6),
     requestsByLayer: Object.fromEntries(metrics.layerNames.map((name, i) => [name, metrics.servedBy(i).requests])),
     latencyMs: {
       all: figures(latency.all),
@@ -92,8 +93,8 @@ export function buildSummary(result: RunResult): Summary {
     edges: result.edges.map((edge) => ({
       name: edge.name,
       requests: edge.requests,
-      hitRatio: round(edge.requests === 0 ? 0 : edge.hits / edge.requests, 6),
-      byteHitRatio: round(edge.bytes === 0 ? 0 : edge.hitBytes / edge.bytes, 6),
+      hitRatio: round(ratio(edge.hits, edge.requests), 6),
+      byteHitRatio: round(ratio(edge.hitBytes, edge.bytes), 6),
       storedObjects: edge.storedObjects,
       storedBytes: edge.storedBytes,
     })),

@@ -3,8 +3,6 @@ export const REGIONS = ['North America', 'Europe', 'Asia-Pacific', 'Latin Americ
 
 export type Region = (typeof REGIONS)[number];
 
-export const REGION_COUNT = REGIONS.length;
-
 /** Stated average latency per region in ms (spec 1.1), as [low, high]. */
 export const STATED_REGION_LATENCY_MS: Readonly<Record<Region, readonly [number, number]>> = {
   'North America': [15, 20],

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { runScenario } from '../../src/experiment/runScenario.js';
 import { buildSummary, summaryJson } from '../../src/report/summary.js';
 import { parseScenarioText } from '../../src/scenario/load.js';
+import { STATED_REGION_LATENCY_MS } from '../../src/topology/regions.js';
 
 const scenario = (text: string) => parseScenarioText(text, 'scenarios/test.yaml');
 const SMALL = 'content: { objects: 5000 }\nedge: { capacity: 20MB }\n';
@@ -83,14 +84,7 @@ describe('runScenario: determinism and regions', () => {
       runScenario(scenario('content: { objects: 100 }\nedge: { capacity: 10GB }\nrun: { requests: 300000, warmup: 150000 }\n')),
     );
     expect(allHits.hitRatio.edge).toBe(1);
-    const stated: Record<string, [number, number]> = {
-      'North America': [15, 20],
-      Europe: [18, 25],
-      'Asia-Pacific': [22, 28],
-      'Latin America': [25, 35],
-      Africa: [30, 45],
-    };
-    for (const [region, [low, high]] of Object.entries(stated)) {
+    for (const [region, [low, high]] of Object.entries(STATED_REGION_LATENCY_MS)) {
       expect(allHits.latencyMs.byRegion[region].mean).toBeGreaterThanOrEqual(low);
       expect(allHits.latencyMs.byRegion[region].mean).toBeLessThanOrEqual(high);
     }
