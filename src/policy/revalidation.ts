@@ -1,0 +1,86 @@
+import { splitList, type HeaderFields } from './headers.js';
+import { reason, type PolicyReason } from './reason.js';
+
+/**
+ * Conditional request headers from a stored response's validators (RFC 9111 §4.3.1):
+ * If-None-Match from its ETag, If-Modified-Since from its Last-Modified.
+ */
+export function conditionalRequestHeaders(stored: HeaderFields): Map<string, string> {
+  const conditional = new Map<string, string>();
+  const etag = stored.get('etag');
+  if (etag !== undefined) conditional.set('if-none-match', etag);
+  const lastModified = stored.get('last-modified');
+  if (lastModified !== undefined) conditional.set('if-modified-since', lastModified);
+  return conditional;
+}
+
+export function hasValidator(stored: HeaderFields): boolean {
+  return stored.has('etag') || stored.has('last-modified');
+}
+
+/** Hop-by-hop fields are never stored (RFC 9111 §3.1, RFC 9110 §7.6.1). */
+const HOP_BY_HOP = new Set(['connection', 'proxy-connection', 'keep-alive', 'te', 'transfer-encoding', 'upgrade', 'proxy-authenticate', 'proxy-authorization']);
+
+/**
+ * The header fields a cache keeps (RFC 9111 §3.1): without hop-by-hop fields, fields named
+ * in Connection, and at a shared cache the fields named by qualified `private="…"` or
+ * `no-cache="…"` (RFC 9111 §5.2.2.4, §5.2.2.7).
+ */
+export function storedHeaderFields(fields: HeaderFields, excluded: readonly string[] = []): Map<string, string> {
+  const drop = new Set([...HOP_BY_HOP, ...excluded.map((name) => name.toLowerCase())]);
+  for (const name of splitList(fields.get('connection') ?? '')) drop.add(name.toLowerCase());
+  const kept = new Map<string, string>();
+  for (const [name, value] of fields) if (!drop.has(name)) kept.set(name, value);
+  return kept;
+}
+
+/**
+ * Does a 304 (or a HEAD response) refresh this stored response (RFC 9111 §4.3.4)? When the
+ * 304 carries a strong ETag it must match the stored one; with only Last-Modified, that must
+ * match; with neither, the single stored response is the one validated.
+ */
+export function notModifiedSelects(stored: HeaderFields, notModified: HeaderFields): boolean {
+  const etag = notModified.get('etag');
+  if (etag !== undefined) return stored.get('etag') === etag;
+  const lastModified = notModified.get('last-modified');
+  if (lastModified !== undefined) return stored.get('last-modified') === lastModified;
+  return true;
+}
+
+/**
+ * The stored fields updated from a 304 (RFC 9111 §3.2, §4.3.4): every field of the 304
+ * replaces the stored one, except Content-Length and the fields never stored.
+ */
+export function mergeNotModified(stored: HeaderFields, notModified: HeaderFields): Map<string, string> {
+  const merged = new Map(stored);
+  for (const [name, value] of storedHeaderFields(notModified)) {
+    if (name === 'content-length') continue;
+    merged.set(name, value);
+  }
+  return merged;
+}
+
+/** Unsafe methods (RFC 9110 §9.2.1). */
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
+
+/**
+ * Which URLs an unsafe request invalidates (RFC 9111 §4.4): a non-error response (2xx, 3xx)
+ * to an unsafe method invalidates the target URI, and the Location and Content-Location
+ * URIs when they share its origin.
+ */
+export function invalidatedUrls(method: string, targetUrl: string, status: number, responseHeaders: HeaderFields): { urls: string[]; reasons: PolicyReason[] } {
+  if (SAFE_METHODS.has(method.toUpperCase()) || status < 200 || status >= 400) return { urls: [], reasons: [] };
+  const base = new URL(targetUrl, 'http://cdnsim.invalid');
+  const urls = [base.href];
+  for (const field of ['location', 'content-location']) {
+    const value = responseHeaders.get(field);
+    if (value === undefined) continue;
+    try {
+      const resolved = new URL(value, base);
+      if (resolved.origin === base.origin) urls.push(resolved.href);
+    } catch {
+      // An unparsable Location names nothing to invalidate.
+    }
+  }
+  return { urls, reasons: [reason('RFC 9111 §4.4', `${method.toUpperCase()} with status ${status} invalidates ${urls.length} stored URL(s)`)] };
+}
