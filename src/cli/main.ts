@@ -2,6 +2,7 @@
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { isUserError } from '../userError.js';
+import { explainCommand } from './commands/explain.js';
 import { runCommand } from './commands/run.js';
 import { schemaCommand } from './commands/schema.js';
 import { validateCommand } from './commands/validate.js';
@@ -34,7 +35,7 @@ export async function main(argv: string[]): Promise<number> {
     .epilogue('A discrete-event CDN simulator: layered HTTP caching, hit ratios and latency. See README.md.')
     .version(packageInfo().version)
     .strict()
-    .demandCommand(1, 'name a command: run, validate or schema')
+    .demandCommand(1, 'name a command: run, explain, validate or schema')
     .recommendCommands()
     .help()
     .alias('h', 'help')
@@ -44,7 +45,7 @@ export async function main(argv: string[]): Promise<number> {
       if (error) throw error;
       throw new UsageError(clearerUsageMessage(message, argv));
     });
-  for (const add of [runCommand, validateCommand, schemaCommand]) cli = add(cli);
+  for (const add of [runCommand, explainCommand, validateCommand, schemaCommand]) cli = add(cli);
   try {
     await cli.parseAsync();
     return EXIT_OK;

@@ -89,8 +89,8 @@ export function decide(input: DecisionInput): CacheDecision {
     ...key.reasons,
   ];
   const base = { layer, key: key.key, initialAgeSeconds: 0, immutable: cc.immutable, errorCaching: false, reasons };
-  const notStored = (why: PolicyReason): CacheDecision => {
-    reasons.push(why);
+  const notStored = (why?: PolicyReason): CacheDecision => {
+    if (why) reasons.push(why);
     return { ...base, store: false, freshnessLifetimeSeconds: 0, ttlSeconds: 0, revalidateAlways: false, neverServeStale: false, staleWhileRevalidateSeconds: 0, staleIfErrorSeconds: 0 };
   };
 
@@ -118,7 +118,8 @@ export function decide(input: DecisionInput): CacheDecision {
   if (shared && cc.privateFields) reasons.push(reason('RFC 9111 §5.2.2.7', `private=${cc.privateFields.join(',')}: those fields are not stored, the rest is`));
 
   const lifetime = chooseLifetime(facts, input, options, reasons);
-  if (!lifetime) return notStored(reason('spec 4.1', 'nothing allows this layer to store the response'));
+  // chooseLifetime has already said why nothing allows storing.
+  if (!lifetime) return notStored();
   reasons.push(lifetime.reason);
 
   const age = initialAgeSeconds(facts, input.requestTimeMs ?? nowMs, nowMs);

@@ -48,13 +48,23 @@ export function notModifiedSelects(stored: HeaderFields, notModified: HeaderFiel
 }
 
 /**
+ * Fields that describe the stored content bytes themselves, so a 304 never changes them
+ * (RFC 9111 §3.2): Content-Length (excepted by name); Content-Encoding, whose update "would
+ * be problematic" because the stored bytes keep their coding; Content-Range, which the
+ * recipient may ignore in a 304; and Content-MD5, a digest of the stored bytes (RFC 1864).
+ * Updating any of them would leave the stored response contradicting its own content.
+ */
+const CONTENT_DESCRIBING_FIELDS = new Set(['content-length', 'content-encoding', 'content-range', 'content-md5']);
+
+/**
  * The stored fields updated from a 304 (RFC 9111 §3.2, §4.3.4): every field of the 304
- * replaces the stored one, except Content-Length and the fields never stored.
+ * replaces the stored one, except the fields that describe the stored bytes and the fields
+ * never stored.
  */
 export function mergeNotModified(stored: HeaderFields, notModified: HeaderFields): Map<string, string> {
   const merged = new Map(stored);
   for (const [name, value] of storedHeaderFields(notModified)) {
-    if (name === 'content-length') continue;
+    if (CONTENT_DESCRIBING_FIELDS.has(name)) continue;
     merged.set(name, value);
   }
   return merged;

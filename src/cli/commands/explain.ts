@@ -1,0 +1,125 @@
+import type { Argv } from 'yargs';
+import { decide, type CacheDecision } from '../../policy/decision.js';
+import { CACHE_LAYERS, DEPLOYMENT_KINDS, type CacheLayer, type Deployment, type DeploymentKind } from '../../policy/deployment.js';
+import { normaliseHeaders } from '../../policy/headers.js';
+import { formatHttpDate, parseHttpDate } from '../../policy/httpDate.js';
+import { HEADER_PROFILES } from '../../policy/profiles.js';
+import { explainRecord, explainText } from '../../report/explainReport.js';
+import { nearest } from '../../scenario/suggest.js';
+import { UserError } from '../../userError.js';
+
+interface ExplainArgs {
+  url: string;
+  deployment: DeploymentKind;
+  framework: string;
+  cdn: boolean;
+  layer: CacheLayer | 'all';
+  status: number;
+  method: string;
+  reqHeader: string[];
+  resHeader: string[];
+  profile?: string;
+  now?: string;
+  json: boolean;
+}
+
+export function explainCommand(yargs: Argv): Argv {
+  return yargs.command<ExplainArgs>(
+    'explain',
+    "show how one response is cached at a layer, and which rules of the spec and RFC 9111 decided it",
+    (command) =>
+      command
+        .option('url', { type: 'string', demandOption: 'name the request, e.g. --url /_next/static/app.js', describe: 'request URL, absolute or /path?query' })
+        .option('deployment', { choices: DEPLOYMENT_KINDS, default: 'full-stack' as DeploymentKind, describe: 'deployment kind (spec 1.3)' })
+        .option('framework', { type: 'string', default: 'next', describe: "framework path segment without the underscore (spec 4.3: /_<framework>/static/*)" })
+        .option('cdn', { type: 'boolean', default: true, describe: 'CDN enabled; --no-cdn disables it, which only a container deployment allows (spec 1.3)' })
+        .option('layer', { choices: [...CACHE_LAYERS, 'all'] as const, default: 'edge' as const, describe: 'which cache decides (spec 4.9); all = browser, edge and regional' })
+        .option('status', { type: 'number', default: 200, describe: 'response status' })
+        .option('method', { type: 'string', default: 'GET', describe: 'request method' })
+        .option('req-header', { type: 'string', array: true, default: [] as string[], describe: "request header, 'Name: value' (repeatable)" })
+        .option('res-header', { type: 'string', array: true, default: [] as string[], describe: "response header, 'Name: value' (repeatable); replaces the same header of --profile" })
+        .option('profile', { type: 'string', describe: `response headers from a named profile: ${[...HEADER_PROFILES.keys()].join(', ')}` })
+        .option('now', { type: 'string', describe: "the response's arrival time, an HTTP-date or ISO 8601 (default: its Date header, else the current time)" })
+        .option('json', { type: 'boolean', default: false, describe: 'print the decision as JSON (an array with --layer all)' })
+        .example("$0 explain --url /_next/static/chunks/app.js --res-header 'Cache-Control: public, max-age=31536000, immutable'", 'a versioned asset at the edge')
+        .example('$0 explain --url /about --profile framework-static-pages --layer all', 'a static page at every layer') as unknown as Argv<ExplainArgs>,
+    (args) => executeExplain(args),
+  );
+}
+
+function executeExplain(args: ExplainArgs): void {
+  const deployment = deploymentOf(args);
+  const status = args.status;
+  if (!Number.isInteger(status) || status < 100 || status > 599) throw new UserError(`--status: expected an HTTP status from 100 to 599, got ${String(status)}`);
+  const method = args.method.toUpperCase();
+  if (!/^[!#$%&'*+.^_`|~0-9A-Z-]+$/.test(method)) throw new UserError(`--method: expected a method token such as GET or POST, got '${args.method}'`);
+  const url = checkedUrl(args.url);
+  const requestHeaders = normaliseHeaders(args.reqHeader.map((text) => parseHeaderArgument('--req-header', text)));
+  const responseHeaders = normaliseHeaders(responsePairs(args));
+  const nowMs = resolveNow(args.now, responseHeaders.get('date'));
+  const layers = args.layer === 'all' ? CACHE_LAYERS : [args.layer];
+  const decisions: CacheDecision[] = layers.map((layer) =>
+    decide({ request: { method, url, headers: requestHeaders }, response: { status, headers: responseHeaders }, deployment, layer, nowMs }),
+  );
+  if (args.json) {
+    const records = decisions.map(explainRecord);
+    process.stdout.write(`${JSON.stringify(args.layer === 'all' ? records : records[0], null, 2)}\n`);
+    return;
+  }
+  process.stdout.write(explainText(decisions, { method, url, status, deployment, nowText: formatHttpDate(nowMs) }));
+}
+
+function deploymentOf(args: ExplainArgs): Deployment {
+  if (!args.cdn && args.deployment !== 'container') {
+    throw new UserError(`--no-cdn: only a container deployment can run without the CDN (spec 1.3); add --deployment container`);
+  }
+  if (!/^[A-Za-z0-9._-]+$/.test(args.framework)) throw new UserError(`--framework: expected a path segment such as next or nuxt, got '${args.framework}'`);
+  return { kind: args.deployment, framework: args.framework, cdnEnabled: args.cdn };
+}
+
+function checkedUrl(text: string): string {
+  if (text.startsWith('/')) return text;
+  try {
+    const parsed = new URL(text);
+    if (parsed.protocol === 'http:' || parsed.protocol === 'https:') return text;
+  } catch {
+    // Reported below.
+  }
+  throw new UserError(`--url: expected an absolute http(s) URL or a path starting with '/', got '${text}' (for example --url /images/hero.jpg?w=800)`);
+}
+
+/** 'Name: value' → [name, value]; the name must be a field-name token (RFC 9110 §5.1). */
+export function parseHeaderArgument(flag: string, text: string): [string, string] {
+  const colon = text.indexOf(':');
+  const name = colon < 0 ? '' : text.slice(0, colon).trim();
+  if (colon < 0 || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) {
+    throw new UserError(`${flag}: expected 'Name: value', got '${text}' (for example ${flag} 'Cache-Control: max-age=60')`);
+  }
+  return [name, text.slice(colon + 1).trim()];
+}
+
+function responsePairs(args: ExplainArgs): [string, string][] {
+  const given = args.resHeader.map((text) => parseHeaderArgument('--res-header', text));
+  if (args.profile === undefined) return given;
+  const profile = HEADER_PROFILES.get(args.profile);
+  if (!profile) {
+    const names = [...HEADER_PROFILES.keys()];
+    const guess = nearest(args.profile, names);
+    throw new UserError(`--profile: no header profile named '${args.profile}'${guess ? `; did you mean '${guess}'?` : ''} Known profiles: ${names.join(', ')}`);
+  }
+  const overridden = new Set(given.map(([name]) => name.toLowerCase()));
+  const fromProfile = Object.entries(profile.headers).filter(([name]) => !overridden.has(name.toLowerCase()));
+  return [...fromProfile, ...given];
+}
+
+function resolveNow(text: string | undefined, dateHeader: string | undefined): number {
+  if (text === undefined) {
+    const fromDate = dateHeader === undefined ? undefined : parseHttpDate(dateHeader, Date.now());
+    return fromDate ?? Date.now();
+  }
+  const parsed = parseHttpDate(text, Date.now()) ?? (/^\d{4}-\d{2}-\d{2}/.test(text) ? Date.parse(text) : NaN);
+  if (!Number.isFinite(parsed)) {
+    throw new UserError(`--now: expected an HTTP-date such as 'Sat, 21 Nov 2026 12:00:00 GMT' or ISO 8601 such as 2026-11-21T12:00:00Z, got '${text}'`);
+  }
+  return parsed;
+}

@@ -1,0 +1,107 @@
+import type { CacheDecision } from '../policy/decision.js';
+import type { Deployment } from '../policy/deployment.js';
+import { formatReason } from '../policy/reason.js';
+
+/** What `cdnsim explain --json` prints for one layer. Keys are stable. */
+export interface ExplainRecord {
+  readonly layer: string;
+  readonly cacheable: boolean;
+  readonly ttlSeconds: number;
+  readonly freshnessLifetimeSeconds: number;
+  readonly freshnessSource: string | null;
+  readonly initialAgeSeconds: number;
+  readonly staleWhileRevalidateSeconds: number;
+  readonly staleIfErrorSeconds: number;
+  readonly revalidateAlways: boolean;
+  readonly neverServeStale: boolean;
+  readonly immutable: boolean;
+  readonly errorCaching: boolean;
+  readonly key: string;
+  readonly reasons: readonly string[];
+}
+
+export function explainRecord(decision: CacheDecision): ExplainRecord {
+  return {
+    layer: decision.layer,
+    cacheable: decision.store,
+    ttlSeconds: roundSeconds(decision.ttlSeconds),
+    freshnessLifetimeSeconds: decision.freshnessLifetimeSeconds,
+    freshnessSource: decision.freshnessSource ?? null,
+    initialAgeSeconds: roundSeconds(decision.initialAgeSeconds),
+    staleWhileRevalidateSeconds: decision.staleWhileRevalidateSeconds,
+    staleIfErrorSeconds: decision.staleIfErrorSeconds,
+    revalidateAlways: decision.revalidateAlways,
+    neverServeStale: decision.neverServeStale,
+    immutable: decision.immutable,
+    errorCaching: decision.errorCaching,
+    key: decision.key,
+    reasons: decision.reasons.map(formatReason),
+  };
+}
+
+/** Millisecond precision is all a simulated clock has; Infinity (an invalid Age) stays a large finite number in JSON. */
+function roundSeconds(seconds: number): number {
+  if (!Number.isFinite(seconds)) return Number.MAX_SAFE_INTEGER;
+  return Math.round(seconds * 1000) / 1000;
+}
+
+export interface ExplainContext {
+  readonly method: string;
+  readonly url: string;
+  readonly status: number;
+  readonly deployment: Deployment;
+  readonly nowText: string;
+}
+
+/** The human form: the decision in a few lines, then every rule that fired with its source. */
+export function explainText(decisions: readonly CacheDecision[], context: ExplainContext): string {
+  const { deployment } = context;
+  const kind = deployment.kind === 'full-stack' ? `full-stack (framework segment /_${deployment.framework}/)` : deployment.kind;
+  const lines = [
+    `${context.method} ${context.url} → ${context.status}`,
+    `deployment: ${kind}${deployment.cdnEnabled ? '' : ', CDN disabled'}; now: ${context.nowText}`,
+  ];
+  for (const decision of decisions) {
+    lines.push('', `${decision.layer} (${decision.layer === 'browser' ? 'private' : 'shared'} cache)`);
+    lines.push(`  key:    ${decision.key}`);
+    lines.push(`  stored: ${storedLine(decision)}`);
+    if (decision.store) {
+      lines.push(`  stale:  ${staleLine(decision)}`);
+    }
+    lines.push('  why:');
+    decision.reasons.forEach((entry, index) => lines.push(`    ${String(index + 1).padStart(2)}. ${entry.rule} [${entry.source}]`));
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function storedLine(decision: CacheDecision): string {
+  if (!decision.store) return 'no';
+  if (decision.revalidateAlways) return 'yes, but revalidated with the origin before every reuse (ttl 0 s)';
+  const age = decision.initialAgeSeconds > 0 ? `, ${formatDuration(decision.initialAgeSeconds)} old on arrival` : '';
+  const source = decision.freshnessSource ? ` [${decision.freshnessSource}]` : '';
+  if (decision.ttlSeconds <= 0) return `yes, already stale (lifetime ${formatDuration(decision.freshnessLifetimeSeconds)}${age})${source}`;
+  const lifetime = decision.ttlSeconds === decision.freshnessLifetimeSeconds ? '' : ` of a ${formatDuration(decision.freshnessLifetimeSeconds)} lifetime${age}`;
+  return `yes, fresh for ${formatDuration(decision.ttlSeconds)}${lifetime}${source}${decision.immutable ? ', immutable' : ''}`;
+}
+
+function staleLine(decision: CacheDecision): string {
+  if (decision.neverServeStale) return 'never served stale';
+  return `served stale for ${formatDuration(decision.staleWhileRevalidateSeconds)} while revalidating, ${formatDuration(decision.staleIfErrorSeconds)} when the origin fails`;
+}
+
+const UNITS: readonly [number, string][] = [
+  [31_536_000, 'y'],
+  [86_400, 'd'],
+  [3_600, 'h'],
+  [60, 'min'],
+];
+
+/** "31536000 s (1 y)": seconds always, the largest whole unit alongside when it helps. */
+export function formatDuration(seconds: number): string {
+  if (!Number.isFinite(seconds)) return '∞ s';
+  const whole = Math.round(seconds * 1000) / 1000;
+  for (const [size, unit] of UNITS) {
+    if (whole >= size && whole % size === 0) return `${whole} s (${whole / size} ${unit})`;
+  }
+  return `${whole} s`;
+}

@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import { cdnsim, expectNoStackTrace } from './helpers.js';
+
+/** `cdnsim explain` end to end: the built CLI, human and --json output, and user mistakes. */
+
+function explainJson(args: string[]): Record<string, unknown> {
+  const result = cdnsim(['explain', '--json', '--now', 'Sat, 21 Nov 2026 12:00:00 GMT', ...args]);
+  expect(result.stderr).toBe('');
+  expect(result.status).toBe(0);
+  return JSON.parse(result.stdout) as Record<string, unknown>;
+}
+
+describe('cdnsim explain --json', () => {
+  it('spec 4.3 / 8.1 row 1: a versioned framework asset is stored at the edge for one year, immutable', () => {
+    const record = explainJson(['--url', '/_next/static/chunks/app.js', '--res-header', 'Cache-Control: public, max-age=31536000, immutable']);
+    expect(record).toMatchObject({
+      layer: 'edge',
+      cacheable: true,
+      ttlSeconds: 31_536_000,
+      staleWhileRevalidateSeconds: 0,
+      staleIfErrorSeconds: 86_400,
+      immutable: true,
+      key: '/_next/static/chunks/app.js',
+    });
+    expect(record.reasons).toContain('Cache-Control max-age=31536000 sets the lifetime (RFC 9111 §5.2.2.1)');
+  });
+
+  it('spec 4.1.2: a full-stack HTML page without headers is not cached (ttl 0) and says why', () => {
+    const record = explainJson(['--url', '/dashboard', '--res-header', 'Content-Type: text/html; charset=utf-8']);
+    expect(record.cacheable).toBe(false);
+    expect(record.ttlSeconds).toBe(0);
+    expect(record.reasons).toContain('text/html is not cached without headers in a full-stack deployment (spec 4.2)');
+  });
+
+  it('spec 4.3.1 + 4.4: the key sorts the query and carries the AVIF variant', () => {
+    const record = explainJson(['--url', 'https://shop.example/img/hero.jpg?w=800&fmt=auto', '--req-header', 'Accept: image/avif,image/webp,*/*;q=0.8']);
+    expect(record.key).toBe('/img/hero.jpg?fmt=auto&w=800:avif-support:desktop');
+  });
+
+  it('spec 7.1: --status 500 without headers is cached for 5 s at the edge (error caching)', () => {
+    const record = explainJson(['--url', '/api/cart', '--status', '500']);
+    expect(record).toMatchObject({ cacheable: true, ttlSeconds: 5, errorCaching: true, staleIfErrorSeconds: 0 });
+  });
+
+  it('RFC 9213 §2.1: CDN-Cache-Control overrides Cache-Control at the edge; the browser follows Cache-Control', () => {
+    const args = ['--url', '/news', '--res-header', 'Cache-Control: no-store', '--res-header', 'CDN-Cache-Control: max-age=60', '--layer', 'all'];
+    const result = cdnsim(['explain', '--json', '--now', '2026-11-21T12:00:00Z', ...args]);
+    expect(result.status).toBe(0);
+    const records = JSON.parse(result.stdout) as { layer: string; cacheable: boolean; ttlSeconds: number }[];
+    expect(records.map(({ layer, cacheable, ttlSeconds }) => ({ layer, cacheable, ttlSeconds }))).toEqual([
+      { layer: 'browser', cacheable: false, ttlSeconds: 0 },
+      { layer: 'edge', cacheable: true, ttlSeconds: 60 },
+      { layer: 'regional', cacheable: true, ttlSeconds: 60 },
+    ]);
+  });
+
+  it('RFC 9111 §4.2.1 + §4.2.3: Expires − Date with an Age header leaves 3600 − 600 s', () => {
+    const record = explainJson([
+      '--url',
+      '/report.pdf',
+      '--res-header',
+      'Date: Sat, 21 Nov 2026 12:00:00 GMT',
+      '--res-header',
+      'Expires: Sat, 21 Nov 2026 13:00:00 GMT',
+      '--res-header',
+      'Age: 600',
+    ]);
+    expect(record).toMatchObject({ cacheable: true, freshnessLifetimeSeconds: 3600, initialAgeSeconds: 600, ttlSeconds: 3000, freshnessSource: 'expires' });
+  });
+
+  it('spec 8.1 row 4 via --profile: private content is not stored at the edge', () => {
+    const record = explainJson(['--url', '/account', '--profile', 'guidance-private']);
+    expect(record.cacheable).toBe(false);
+    expect(record.reasons).toContain('private: cacheable by browsers only (spec 2.2, RFC 9111 §5.2.2.7)');
+  });
+
+  it('--res-header replaces the same header of --profile (spec 8.1 row 2 with a shorter max-age)', () => {
+    const record = explainJson(['--url', '/', '--profile', 'guidance-dynamic-html', '--res-header', 'Cache-Control: public, max-age=120']);
+    expect(record).toMatchObject({ ttlSeconds: 120, staleWhileRevalidateSeconds: 0 });
+  });
+
+  it('spec 1.3: a container deployment with --no-cdn stores nothing at the edge', () => {
+    const record = explainJson(['--url', '/', '--deployment', 'container', '--no-cdn', '--res-header', 'Cache-Control: public, max-age=600']);
+    expect(record.cacheable).toBe(false);
+    expect(record.reasons).toContain('the CDN is disabled for this container deployment (spec 1.3)');
+  });
+});
+
+describe('cdnsim explain (human output)', () => {
+  it('prints the key, the decision and numbered reasons with their sources', () => {
+    const result = cdnsim(['explain', '--url', '/about', '--profile', 'framework-static-pages', '--now', 'Sat, 21 Nov 2026 12:00:00 GMT']);
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain('GET /about → 200');
+    expect(result.stdout).toContain('edge (shared cache)');
+    expect(result.stdout).toContain('stored: yes, fresh for 3600 s (1 h) [max-age]');
+    expect(result.stdout).toContain('served stale for 86400 s (1 d) while revalidating');
+    expect(result.stdout).toMatch(/ 1\. edge is a shared cache \[RFC 9111 §1, spec 4\.9\]/);
+  });
+});
+
+describe('cdnsim explain: user mistakes exit 2 with a clear message', () => {
+  const cases: [string, string[], RegExp][] = [
+    ['a header without a colon', ['--url', '/', '--res-header', 'Cache-Control max-age=5'], /--res-header: expected 'Name: value', got 'Cache-Control max-age=5'/],
+    ['a mistyped profile', ['--url', '/', '--profile', 'guidence-private'], /did you mean 'guidance-private'\?/],
+    ['a status out of range', ['--url', '/', '--status', '700'], /--status: expected an HTTP status from 100 to 599, got 700/],
+    ['a URL that is neither absolute nor a path', ['--url', 'example.com/a'], /--url: expected an absolute http\(s\) URL or a path starting with '\/'/],
+    ['an unparsable --now', ['--url', '/', '--now', 'yesterday'], /--now: expected an HTTP-date/],
+    ['--no-cdn outside a container deployment', ['--url', '/', '--no-cdn'], /only a container deployment can run without the CDN \(spec 1\.3\)/],
+    ['an unknown layer', ['--url', '/', '--layer', 'origin'], /Invalid values:[\s\S]*layer/],
+    ['a missing --url', [], /name the request, e\.g\. --url/],
+  ];
+  it.each(cases)('%s', (_name, args, message) => {
+    const result = cdnsim(['explain', ...args]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(message);
+    expect(expectNoStackTrace(result.stderr)).toBe(true);
+  });
+});
