@@ -8,6 +8,7 @@ import { Simulation } from '../src/sim/simulation.js';
 import { AliasTable } from '../src/workload/aliasTable.js';
 import { zipfProbabilities } from '../src/workload/zipf.js';
 import { measure, report } from './harness.js';
+import { runPolicyBenchmarks } from './policyBench.js';
 
 /**
  * `npm run bench`: one JSON line per benchmark. Rates are operations per second (best
@@ -126,3 +127,5 @@ for (const objects of [1_000, 1_000_000]) {
   });
   report({ name, requests, objects, requestsPerSecond: result.bestPerSecond, medianRequestsPerSecond: result.medianPerSecond, eventsPerRequest: events / requests });
 }
+
+runPolicyBenchmarks(wanted);

@@ -15,18 +15,33 @@ export interface ServeOutcome {
   edge: number;
 }
 
+/** The edge's compiled policy decision for the content (src/policy/compile.ts). */
+export interface EdgeFreshness {
+  /** Does the edge store the response at all. */
+  readonly store: boolean;
+  /** How long a stored copy is served without the origin; Infinity never expires. */
+  readonly ttlMs: number;
+}
+
 /**
  * The first request flow: a client's request goes to its edge cache (spec 4.9 layer 2);
- * a miss goes to the origin (layer 4) and the response is stored at the edge. Every
- * response is stored without expiry here: which responses may be stored and for how long
- * is the policy engine's to say (spec 4.1), and the layered flow replaces this class.
- * The object is stored when the request is handled, as trace-driven simulators do.
+ * a miss goes to the origin (layer 4) and the response is stored at the edge when the
+ * policy engine says so, fresh for the TTL it assigned. Revalidation, stale serving and the
+ * other layers belong to the layered flow that replaces this class. The object is stored
+ * when the request is handled, as trace-driven simulators do.
  */
 export class EdgeOriginFlow {
+  private readonly storeAtEdge: boolean;
+  private readonly ttlMs: number;
+
   constructor(
     private readonly edges: readonly CacheStore[],
     private readonly latency: LatencyModel,
+    freshness: EdgeFreshness = { store: true, ttlMs: Infinity },
   ) {
+    // A copy with no freshness left would only be revalidated, which this flow does not model: not storing it is the same.
+    this.storeAtEdge = freshness.store && freshness.ttlMs > 0;
+    this.ttlMs = freshness.ttlMs;
     if (edges.length !== latency.edgeCount) {
       throw new Error(`the latency model routes to ${latency.edgeCount} edges but ${edges.length} caches were given`);
     }
@@ -40,7 +55,7 @@ export class EdgeOriginFlow {
       outcome.layer = EDGE_LAYER;
     } else {
       latencyMs += this.latency.edgeToOriginMs(edgeIndex);
-      edge.insert(request.objectId, request.sizeBytes, Infinity);
+      if (this.storeAtEdge) edge.insert(request.objectId, request.sizeBytes, request.timeMs + this.ttlMs);
       outcome.layer = ORIGIN_LAYER;
     }
     outcome.latencyMs = latencyMs;

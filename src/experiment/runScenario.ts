@@ -1,7 +1,9 @@
 import { createCacheStore } from '../cache/registry.js';
 import type { CacheStore } from '../cache/cacheStore.js';
 import { cheApproximation } from '../cache/che.js';
+import { ttlCacheHitRatio } from '../cache/ttlTheory.js';
 import { EDGE_LAYER, EDGE_ORIGIN_LAYERS, EdgeOriginFlow, type ServeOutcome } from '../cdn/edgeOriginFlow.js';
+import { compileContentCaching, type ContentCaching } from './contentCaching.js';
 import { NodeCounters, type NodeFigures } from '../metrics/nodeCounters.js';
 import { RequestMetrics } from '../metrics/requestMetrics.js';
 import type { Scenario, Warmup } from '../scenario/schema.js';
@@ -43,8 +45,12 @@ export interface EdgeNodeState extends NodeFigures {
 
 /** What theory predicts for the edge caches, where a model applies. */
 export interface EdgeTheory {
-  /** Che's approximation for LRU under independent requests with the catalogue's popularity (steady state). */
-  model: 'che-lru';
+  /**
+   * `che-lru`: Che's approximation for LRU without expiry under independent requests
+   * (steady state, each edge). `ttl`: the TTL-cache formula λT/(1+λT) per object, for edges
+   * with room for the whole catalogue (all edges together).
+   */
+  model: 'che-lru' | 'ttl';
   hitRatio: number;
   byteHitRatio: number;
 }
@@ -61,7 +67,9 @@ export interface RunResult {
   limits: { requests?: number; durationMs?: number };
   metrics: RequestMetrics;
   edges: EdgeNodeState[];
-  /** Present when the edge policy has a model (LRU: Che's approximation). */
+  /** What the policy engine decided for the content at the edge. */
+  contentCaching: ContentCaching;
+  /** Present when the edge policy has a model (LRU without expiry within the run: Che's approximation). */
   theory?: EdgeTheory;
   events: number;
 }
@@ -92,7 +100,8 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
   const edges: CacheStore[] = latency.edgeNames.map(() =>
     createCacheStore(scenario.edge.policy, { capacity: scenario.edge.capacity, keySpace: catalogue.size }),
   );
-  const flow = new EdgeOriginFlow(edges, latency);
+  const contentCaching = compileContentCaching(scenario);
+  const flow = new EdgeOriginFlow(edges, latency, contentCaching.edge);
   const metrics = new RequestMetrics(EDGE_ORIGIN_LAYERS, REGIONS);
   const edgeCounters = new NodeCounters(edges.length);
   const workload = new PoissonWorkload(
@@ -145,7 +154,8 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
     },
     metrics,
     edges: edges.map((edge, i) => ({ name: latency.edgeNames[i], ...edgeCounters.figures(i), storedObjects: edge.objectCount, storedBytes: edge.occupancy })),
-    theory: scenario.edge.policy === 'lru' ? cheTheory(catalogue, scenario.edge.capacity) : undefined,
+    contentCaching,
+    theory: edgeTheory(scenario, catalogue, contentCaching, simulation.nowMs),
     events: simulation.eventsProcessed,
   };
 }
@@ -166,6 +176,28 @@ function resolveWarmup(warmup: Warmup, requestLimit: number, horizonMs: number):
         ? { warmupCount: Math.floor(warmup.fraction * requestLimit), warmupUntilMs: -Infinity }
         : { warmupCount: 0, warmupUntilMs: warmup.fraction * horizonMs };
   }
+}
+
+/**
+ * Che's approximation models LRU without expiry: it applies while no stored copy can expire
+ * within the run. The TTL formula models expiry without eviction: it applies when every
+ * edge can hold the whole catalogue, whatever its policy.
+ */
+function edgeTheory(scenario: Scenario, catalogue: Catalogue, caching: ContentCaching, runMs: number): EdgeTheory | undefined {
+  if (!caching.edge.store || caching.edge.ttlMs <= 0) return undefined;
+  if (caching.edge.ttlMs >= runMs) return scenario.edge.policy === 'lru' ? cheTheory(catalogue, scenario.edge.capacity) : undefined;
+  if (catalogue.totalBytes() > scenario.edge.capacity) return undefined;
+  // Each edge sees its share of the traffic; with one edge for everyone the share is 1.
+  const shares = scenario.topology.edgeSites === 'single' ? [1] : REGIONS.map((region) => scenario.traffic.regions[region]);
+  let hitRatio = 0;
+  let byteHitRatio = 0;
+  for (const share of shares) {
+    if (share === 0) continue;
+    const prediction = ttlCacheHitRatio(catalogue.popularity, scenario.traffic.rate * share, caching.edge.ttlMs / 1000, catalogue.objectSizes);
+    hitRatio += share * prediction.hitRatio;
+    byteHitRatio += share * prediction.byteHitRatio;
+  }
+  return { model: 'ttl', hitRatio, byteHitRatio };
 }
 
 /**

@@ -27,6 +27,14 @@ export interface Summary {
     byRegion: Record<string, LatencyFigures>;
     byLayer: Record<string, LatencyFigures>;
   };
+  /** What the policy engine decided for the content at the edge, and why (each reason cites its source). */
+  edgeCaching: {
+    responseHeaders: Record<string, string>;
+    cacheable: boolean;
+    /** Infinity is written as null (never expires within any run). */
+    ttlSeconds: number | null;
+    reasons: readonly string[];
+  };
   /** Per edge cache: measured requests and hit ratios, and what it holds at the end. */
   edges: EdgeFigures[];
   /**
@@ -34,7 +42,7 @@ export interface Summary {
    * (LRU: Che's approximation). A simulated edge hit ratio below it usually means the
    * warm-up was too short for that edge to fill.
    */
-  theory?: { model: 'che-lru'; edgeHitRatio: number; edgeByteHitRatio: number };
+  theory?: { model: 'che-lru' | 'ttl'; edgeHitRatio: number; edgeByteHitRatio: number };
 }
 
 export interface EdgeFigures {
@@ -89,6 +97,12 @@ export function buildSummary(result: RunResult): Summary {
       all: figures(latency.all),
       byRegion: mapValues(latency.byRegion, figures),
       byLayer: mapValues(latency.byLayer, figures),
+    },
+    edgeCaching: {
+      responseHeaders: { ...result.contentCaching.responseHeaders },
+      cacheable: result.contentCaching.edge.store,
+      ttlSeconds: Number.isFinite(result.contentCaching.edge.ttlMs) ? result.contentCaching.edge.ttlMs / 1000 : null,
+      reasons: result.contentCaching.edgeReasons,
     },
     edges: result.edges.map((edge) => ({
       name: edge.name,

@@ -54,11 +54,23 @@ export function summaryText(summary: Summary): string {
       ]),
     ),
   );
-  if (summary.theory) {
+  if (summary.theory?.model === 'che-lru') {
     lines.push(
       `theory (Che's approximation, LRU in steady state): each edge ${formatPercent(summary.theory.edgeHitRatio)} hit ratio, ` +
         `${formatPercent(summary.theory.edgeByteHitRatio)} byte hit ratio`,
     );
+  } else if (summary.theory?.model === 'ttl') {
+    lines.push(
+      `theory (TTL cache, λT/(1+λT) per object): all edges ${formatPercent(summary.theory.edgeHitRatio)} hit ratio, ` +
+        `${formatPercent(summary.theory.edgeByteHitRatio)} byte hit ratio`,
+    );
   }
+  lines.push(`edge caching (policy engine): ${edgeCachingLine(summary.edgeCaching)}`);
   return lines.join('\n');
+}
+
+function edgeCachingLine(caching: Summary['edgeCaching']): string {
+  const headers = Object.entries(caching.responseHeaders).map(([name, value]) => `${name}: ${value}`).join('; ') || 'no caching headers';
+  if (!caching.cacheable) return `${headers} → not stored (cdnsim explain shows why)`;
+  return `${headers} → stored for ${caching.ttlSeconds === null ? 'ever' : `${caching.ttlSeconds} s`}`;
 }

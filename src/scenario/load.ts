@@ -158,6 +158,13 @@ function locateIssues(
       }
       continue;
     }
+    if (issue.code === 'invalid_key') {
+      // A record key that fails its own check (a header field name, say): point at the key.
+      const key = path[path.length - 1];
+      const inner = issue.issues[0]?.message ?? issue.message;
+      problems.push({ file, ...at(keyOffset(document, path.slice(0, -1), String(key))), keyPath: formatKeyPath(path), message: `${inner}, found ${describe(String(key))}` });
+      continue;
+    }
     const value = valueAt(raw, path);
     problems.push({ file, ...at(valueOffset(document, path)), keyPath: formatKeyPath(path), message: describeIssue(issue, value, path) });
   }

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { CACHE_POLICY_NAMES, type CachePolicyName } from '../cache/registry.js';
+import { DEPLOYMENT_KINDS } from '../policy/deployment.js';
+import { HEADER_PROFILES } from '../policy/profiles.js';
 import { REGIONS, type Region } from '../topology/regions.js';
 import {
   COUNT_EXPECTED,
@@ -147,18 +149,47 @@ const objectSizeSection = z
     }
   });
 
+const HEADER_PROFILE_NAMES = [...HEADER_PROFILES.keys()] as [string, ...string[]];
+
+/** The response headers the origin sends for the catalogue's objects (spec 4.3, 8.1, 8.2 profiles). */
+const headersSection = z.strictObject({
+  profile: z.enum(HEADER_PROFILE_NAMES).default('guidance-static-assets').meta({
+    description: 'named header profile: spec 4.3 framework defaults, spec 8.1 guidance rows, spec 8.2 container rules, or no-cache-headers',
+  }),
+  fields: z
+    .record(z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, { error: 'expected a header field name such as Cache-Control' }), z.string())
+    .default({})
+    .meta({ description: 'response header fields that replace the same fields of the profile, e.g. {Cache-Control: "public, max-age=600"}' }),
+});
+
 const contentSection = z.strictObject({
   // About 60 bytes per object for the catalogue plus 24 per object per edge cache: 20 M
   // objects stay within a few GB. More is a mistake rather than a plan.
   objects: z.number().int().positive().max(MAX_CATALOGUE_OBJECTS).default(100_000).meta({ description: 'number of distinct objects in the catalogue' }),
   zipfExponent: z.number().min(0).max(5).default(0.8).meta({ description: 'Zipf popularity exponent (0.6–1.0 is typical of web traffic)' }),
   objectSize: objectSizeSection.prefault({}),
+  headers: headersSection.prefault({}),
 });
 
 const edgeSection = z.strictObject({
   policy: z.enum(CACHE_POLICY_NAMES as [CachePolicyName, ...CachePolicyName[]]).default('lru').meta({ description: 'eviction policy of each edge cache' }),
   capacity: size('byte capacity of each edge cache').default(1_000_000_000),
 });
+
+/** spec 1.3: what kind of deployment the CDN is in front of. */
+const deploymentSection = z
+  .strictObject({
+    kind: z.enum(DEPLOYMENT_KINDS as ['full-stack', 'static', 'container']).default('full-stack').meta({ description: 'full-stack framework, static site generation, or container (spec 1.3)' }),
+    framework: z.string().regex(/^[A-Za-z0-9._-]+$/, { error: 'expected a path segment such as next or nuxt' }).default('next').meta({
+      description: 'framework path segment without the underscore (spec 4.3: /_<framework>/static/*)',
+    }),
+    cdn: z.boolean().default(true).meta({ description: 'CDN enabled; only a container deployment may disable it (spec 1.3)' }),
+  })
+  .superRefine((deployment, ctx) => {
+    if (!deployment.cdn && deployment.kind !== 'container') {
+      ctx.addIssue({ code: 'custom', path: ['cdn'], message: 'expected cdn: true; only a container deployment can run without the CDN (spec 1.3)' });
+    }
+  });
 
 export const EDGE_SITE_LAYOUTS = ['per-region', 'single'] as const;
 
@@ -187,6 +218,7 @@ export const scenarioSchema = z
     seed: z.number().int().min(0).max(2 ** 53 - 1).default(1).meta({ description: 'master seed: the same scenario and seed give the same summary.json' }),
     run: runSection.prefault({}),
     traffic: trafficSection.prefault({}),
+    deployment: deploymentSection.prefault({}),
     content: contentSection.prefault({}),
     edge: edgeSection.prefault({}),
     topology: topologySection.prefault({}),

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { deviationsFor, EXPECTED_DEVIATIONS } from './expected-deviations.js';
 import { appliesTo, kindOf, PROFILES, runProfile, specSections, SUITES, type ProfileName, type ProfileTally } from './harness.js';
@@ -76,6 +78,9 @@ for (const profileName of PROFILE_NAMES) {
       );
       expect(required.total - required.passed).toBe(deviations.size);
       expect(required).toEqual(EXPECTED_REQUIRED_SCORE[profileName]);
+      // The README states the score; it must say what the suite measures.
+      const readme = readFileSync(resolve(import.meta.dirname, '../../README.md'), 'utf8');
+      expect(readme).toContain(`passes ${required.passed} of ${required.total} required tests (optimal: ${optimal.passed} of ${optimal.total}, check: ${check.passed} of ${check.total})`);
     });
   });
 }

@@ -6,7 +6,7 @@ const YAML_FILE = 'scenarios/bad.yaml';
 const JSON_FILE = 'scenarios/bad.json';
 
 const SIZE = 'expected a size such as 5MB, 193MiB, 10GB or a whole number of bytes';
-const TOP_LEVEL_KEYS = '`name`, `description`, `seed`, `run`, `traffic`, `content`, `edge`, `topology`, `latency`, `origin`';
+const TOP_LEVEL_KEYS = '`name`, `description`, `seed`, `run`, `traffic`, `deployment`, `content`, `edge`, `topology`, `latency`, `origin`';
 const EMPTY = 'the file is empty; expected a scenario mapping with keys such as traffic, content and edge (see scenarios/baseline.yaml)';
 
 /** Parses `text` and returns the problems of the ScenarioError it must throw. */
@@ -147,6 +147,25 @@ describe('scenario errors: values', () => {
 
   it('enum value with no close match lists the options only', () => {
     expect(problemsOf('edge:\n  policy: fifo\n')).toEqual([problem(2, 11, 'edge.policy', 'expected one of "lru", found "fifo"')]);
+  });
+
+  it('spec 8.1 header profiles: a mistyped profile name gets the nearest one', () => {
+    expect(problemsOf('content:\n  headers:\n    profile: guidance-privat\n')).toEqual([
+      expect.objectContaining({ line: 3, keyPath: 'content.headers.profile', message: expect.stringContaining('did you mean "guidance-private"?') }),
+    ]);
+  });
+
+  it('spec 1.3: only a container deployment may disable the CDN', () => {
+    expect(problemsOf('deployment:\n  kind: static\n  cdn: false\n')).toEqual([
+      problem(3, 8, 'deployment.cdn', 'expected cdn: true; only a container deployment can run without the CDN (spec 1.3), found false'),
+    ]);
+    expect(parseScenarioText('deployment:\n  kind: container\n  cdn: false\n', YAML_FILE).deployment).toEqual({ kind: 'container', framework: 'next', cdn: false });
+  });
+
+  it('content.headers.fields names must be header field names', () => {
+    expect(problemsOf('content:\n  headers:\n    fields: { "Cache Control": "max-age=60" }\n')).toEqual([
+      problem(3, 15, 'content.headers.fields["Cache Control"]', 'expected a header field name such as Cache-Control, found "Cache Control"'),
+    ]);
   });
 
   it('objectSize min above max is reported at min', () => {
@@ -309,7 +328,13 @@ describe('valid scenarios', () => {
       seed: 1,
       run: { requests: 1_000_000, durationMs: undefined, warmup: { kind: 'requests', requests: 0 } },
       traffic: { rate: 5000, regions: DEFAULT_REGIONS },
-      content: { objects: 100_000, zipfExponent: 0.8, objectSize: { median: 32_000, sigma: 1, min: 100, max: 100_000_000 } },
+      deployment: { kind: 'full-stack', framework: 'next', cdn: true },
+      content: {
+        objects: 100_000,
+        zipfExponent: 0.8,
+        objectSize: { median: 32_000, sigma: 1, min: 100, max: 100_000_000 },
+        headers: { profile: 'guidance-static-assets', fields: {} },
+      },
       edge: { policy: 'lru', capacity: 2e9 },
       topology: { edgeSites: 'per-region' },
       latency: { clientToEdge: DEFAULT_CLIENT_TO_EDGE, jitter: 0.35 },
@@ -342,7 +367,13 @@ describe('valid scenarios', () => {
       seed: 7,
       run: { requests: undefined, durationMs: 3_600_000, warmup: { kind: 'fraction', fraction: 0.1 } },
       traffic: { rate: 20_000, regions: { 'North America': 0, Europe: 0.6, 'Asia-Pacific': 0, 'Latin America': 0, Africa: 0.4 } },
-      content: { objects: 100_000, zipfExponent: 0.8, objectSize: { median: 65_536, sigma: 0, min: 1000, max: 1e9 } },
+      deployment: { kind: 'full-stack', framework: 'next', cdn: true },
+      content: {
+        objects: 100_000,
+        zipfExponent: 0.8,
+        objectSize: { median: 65_536, sigma: 0, min: 1000, max: 1e9 },
+        headers: { profile: 'guidance-static-assets', fields: {} },
+      },
       edge: { policy: 'lru', capacity: 1e9 },
       topology: { edgeSites: 'single' },
       latency: { clientToEdge: { ...DEFAULT_CLIENT_TO_EDGE, Europe: 12 }, jitter: 0 },

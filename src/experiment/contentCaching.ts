@@ -1,0 +1,40 @@
+import { compileDecision, type CompiledDecision } from '../policy/compile.js';
+import { decide } from '../policy/decision.js';
+import type { Deployment } from '../policy/deployment.js';
+import { normaliseHeaders } from '../policy/headers.js';
+import { HEADER_PROFILES } from '../policy/profiles.js';
+import { formatReason } from '../policy/reason.js';
+import type { Scenario } from '../scenario/schema.js';
+
+/**
+ * The catalogue's objects are one class of content: a path without an extension under
+ * /objects/, answered 200 with the scenario's header profile. The real policy engine decides
+ * once what the edge does with them; the run then applies the compiled numbers per request.
+ */
+export const CATALOGUE_OBJECT_URL = '/objects/object';
+
+export interface ContentCaching {
+  /** The response header fields the origin sends (profile plus the scenario's own fields). */
+  readonly responseHeaders: Readonly<Record<string, string>>;
+  readonly deployment: Deployment;
+  readonly edge: CompiledDecision;
+  /** The edge decision's reasons, each with its source. */
+  readonly edgeReasons: readonly string[];
+}
+
+export function compileContentCaching(scenario: Scenario): ContentCaching {
+  const profile = HEADER_PROFILES.get(scenario.content.headers.profile);
+  if (!profile) throw new Error(`unknown header profile ${scenario.content.headers.profile} (the schema should have rejected it)`);
+  const given = scenario.content.headers.fields;
+  const overridden = new Set(Object.keys(given).map((name) => name.toLowerCase()));
+  const responseHeaders = { ...Object.fromEntries(Object.entries(profile.headers).filter(([name]) => !overridden.has(name.toLowerCase()))), ...given };
+  const deployment: Deployment = { kind: scenario.deployment.kind, framework: scenario.deployment.framework, cdnEnabled: scenario.deployment.cdn };
+  const decision = decide({
+    request: { method: 'GET', url: CATALOGUE_OBJECT_URL, headers: normaliseHeaders(undefined) },
+    response: { status: 200, headers: normaliseHeaders(responseHeaders) },
+    deployment,
+    layer: 'edge',
+    nowMs: 0,
+  });
+  return { responseHeaders, deployment, edge: compileDecision(decision), edgeReasons: decision.reasons.map(formatReason) };
+}
