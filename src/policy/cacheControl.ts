@@ -115,7 +115,8 @@ export function formatCacheControl(cacheControl: CacheControl): string {
   const parts: string[] = [];
   for (const [name, argument] of cacheControl.directives) {
     if (argument === true) parts.push(name);
-    else if (TOKEN.test(argument)) parts.push(`${name}=${argument}`);
+    // Field-name lists of private/no-cache are sent quoted (RFC 9111 §5.2.2.4, §5.2.2.7).
+    else if (TOKEN.test(argument) && name !== 'private' && name !== 'no-cache') parts.push(`${name}=${argument}`);
     else parts.push(`${name}="${argument.replace(/(["\\])/g, '\\$1')}"`);
   }
   return parts.join(', ');

@@ -25,13 +25,15 @@ export function readCdnCacheControl(value: string | undefined): CdnCacheControlR
   } catch (error) {
     return { status: 'invalid', problem: error instanceof Error ? error.message : String(error) };
   }
+  // Only a valid, non-empty field takes the place of Cache-Control (RFC 9213 §2.1).
+  if (dictionary.size === 0) return { status: 'invalid', problem: 'the field is empty' };
   const directives = new Map<string, string | true>();
   const ignoredMembers: string[] = [];
   for (const [name, member] of dictionary) {
     const bare = Array.isArray(member[0]) ? undefined : member[0];
     if (INTEGER_DIRECTIVES.has(name)) {
       // A directive with a value of the wrong type is ignored, not the whole field.
-      if (typeof bare === 'number' && Number.isInteger(bare) && bare >= 0) directives.set(name, String(bare));
+      if (typeof bare === 'number' && Number.isInteger(bare) && bare >= 0 && !isDecimalMember(value, name)) directives.set(name, String(bare));
       else ignoredMembers.push(name);
     } else if (bare === true) {
       directives.set(name, true);
@@ -45,4 +47,13 @@ export function readCdnCacheControl(value: string | undefined): CdnCacheControlR
     }
   }
   return { status: 'valid', cacheControl: interpretDirectives(directives), ignoredMembers };
+}
+
+/**
+ * structured-headers gives Integers and Decimals alike as JS numbers, so `max-age=60.0`
+ * (a Decimal, RFC 8941 §3.3.2) would pass as 60; the member's own text tells them apart.
+ */
+function isDecimalMember(fieldValue: string, name: string): boolean {
+  // `name` is one of INTEGER_DIRECTIVES: letters and hyphens, nothing to escape.
+  return new RegExp(`(?:^|,)\\s*${name}=-?\\d+\\.`).test(fieldValue);
 }

@@ -66,6 +66,9 @@ export interface CacheDecision {
 /** The methods whose responses cdnsim's caches store (RFC 9111 §3: "the request method is understood by the cache"). */
 const STORABLE_METHODS = new Set(['GET']);
 
+/** Responses that carry the asset itself, for the static-asset default of spec 4.1.4 (not a 404 or a redirect at its path). */
+const ASSET_STATUSES = new Set([200, 203, 206]);
+
 /** Statuses this engine understands (RFC 9110 §15), for `must-understand` (RFC 9111 §5.2.2.3). */
 const UNDERSTOOD_STATUSES = new Set([
   200, 201, 202, 203, 204, 205, 206, 300, 301, 302, 303, 304, 305, 307, 308, 400, 401, 402, 403, 404, 405, 406, 407, 408, 409,
@@ -111,7 +114,8 @@ export function decide(input: DecisionInput): CacheDecision {
   if (shared && request.headers.has('authorization') && !(cc.public || cc.sMaxAge !== undefined || cc.mustRevalidate)) {
     return notStored(reason('RFC 9111 §3.5', 'a request with Authorization is stored by a shared cache only with public, s-maxage or must-revalidate'));
   }
-  if (shared && facts.hasSetCookie && !(cc.public || cc.sMaxAge !== undefined)) {
+  // private="Set-Cookie" keeps the cookie out of the shared copy (RFC 9111 §5.2.2.7), so the bypass is not needed.
+  if (shared && facts.hasSetCookie && !(cc.public || cc.sMaxAge !== undefined || cc.privateFields?.includes('set-cookie'))) {
     return notStored(reason('cdnsim reading (DESIGN)', 'a response with Set-Cookie bypasses shared caches unless it says public or s-maxage'));
   }
   if (facts.vary.includes('*')) return notStored(reason('RFC 9111 §4.1', 'Vary: * never matches a later request, so it is not stored'));
@@ -135,7 +139,8 @@ export function decide(input: DecisionInput): CacheDecision {
   if (staleWhileRevalidateSeconds > 0) {
     reasons.push(reason('spec 2.2, RFC 5861 §3', `stale-while-revalidate=${staleWhileRevalidateSeconds}: served stale for that long after expiry while one background revalidation runs`));
   }
-  const staleIfErrorSeconds = neverServeStale || errorCaching ? 0 : (cc.staleIfError ?? (shared ? options.staleIfUnreachableSeconds : 0));
+  // spec 4.7 serves the "last known good version": a stored 5xx is never served stale in its place.
+  const staleIfErrorSeconds = neverServeStale || facts.status >= 500 ? 0 : (cc.staleIfError ?? (shared ? options.staleIfUnreachableSeconds : 0));
   if (staleIfErrorSeconds > 0) {
     reasons.push(
       cc.staleIfError !== undefined
@@ -180,10 +185,18 @@ function chooseLifetime(facts: ResponseFacts, input: DecisionInput, options: Pol
       reason: reason('spec 7.1', `origin error ${facts.status} without explicit freshness is cached for ${options.errorCachingSeconds} s to protect the origin`),
     };
   }
-  const heuristicAllowed = HEURISTICALLY_CACHEABLE_STATUSES.has(facts.status) || facts.cacheControl.public;
-  if (!heuristicAllowed) {
+  const heuristicStatus = HEURISTICALLY_CACHEABLE_STATUSES.has(facts.status);
+  if (!heuristicStatus && !(facts.cacheControl.public && !shared)) {
+    // At CDN layers `public` alone does not open the deployment defaults to other statuses (a 502 is not an asset).
     reasons.push(reason('RFC 9110 §15.1, RFC 9111 §4.2.2', `status ${facts.status} is not cached without explicit freshness`));
     return undefined;
+  }
+  if (facts.cacheControl.noCache && !facts.cacheControl.noCacheFields) {
+    return {
+      seconds: 0,
+      source: 'no-cache',
+      reason: reason('RFC 9111 §5.2.2.4, DESIGN', 'no-cache without a lifetime: stored, and revalidated before every reuse'),
+    };
   }
   if (!shared) {
     const heuristic = heuristicFreshness(facts, nowMs, options);
@@ -201,6 +214,10 @@ function chooseLifetime(facts: ResponseFacts, input: DecisionInput, options: Pol
         return undefined;
       }
       const extension = fileExtension(new URL(input.request.url, 'http://cdnsim.invalid').pathname);
+      if (extension && CACHEABLE_EXTENSIONS.has(extension) && !ASSET_STATUSES.has(facts.status)) {
+        reasons.push(reason('spec 4.1.4', `the static-asset default is for the asset itself; a ${facts.status} at a .${extension} path is not cached without headers`));
+        return undefined;
+      }
       if (extension && CACHEABLE_EXTENSIONS.has(extension)) {
         return {
           seconds: options.staticAssetDefaultSeconds,

@@ -2,7 +2,7 @@ import { isSharedLayer, type CacheLayer, type PolicyOptions } from './deployment
 import { reason, type PolicyReason } from './reason.js';
 import type { ResponseFacts } from './responseFacts.js';
 
-export type FreshnessSource = 's-maxage' | 'max-age' | 'expires' | 'heuristic' | 'static-site default' | 'static-asset default' | 'error caching';
+export type FreshnessSource = 's-maxage' | 'max-age' | 'expires' | 'heuristic' | 'no-cache' | 'static-site default' | 'static-asset default' | 'error caching';
 
 export interface FreshnessLifetime {
   readonly seconds: number;

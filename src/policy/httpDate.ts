@@ -42,10 +42,11 @@ function build(dayName: string, days: readonly string[], year: number, monthName
   if (month < 0 || !days.includes(dayName.toLowerCase())) return undefined;
   // second 60 is a leap second (RFC 5322 §3.3); it names the same instant as :59 + 1 s.
   if (day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60) return undefined;
-  const ms = Date.UTC(year, month, day, hour, minute, second);
+  // Date.UTC maps years 0–99 to 1900–1999; setUTCFullYear takes the year as given.
+  const ms = new Date(Date.UTC(2000, month, day, hour, minute, Math.min(second, 59))).setUTCFullYear(year, month, day);
   // Date.UTC rolls 31 Feb into March; a calendar-invalid date is not a date.
-  if (new Date(ms - (second === 60 ? 1000 : 0)).getUTCDate() !== day) return undefined;
-  return ms;
+  if (new Date(ms).getUTCDate() !== day) return undefined;
+  return second === 60 ? ms + 1000 : ms;
 }
 
 /** IMF-fixdate, the form every sender must generate (RFC 9110 §5.6.7). */

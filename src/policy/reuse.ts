@@ -66,7 +66,8 @@ export function reuseVerdict(
   if (rcc.maxStale !== undefined && staleness <= rcc.maxStale) {
     return verdict('fresh', reason('RFC 9111 §5.2.1.2', `stale by ${Math.floor(staleness)} s, which the request's max-stale accepts`));
   }
-  if (staleness < stored.staleWhileRevalidateSeconds) {
+  // "up to N seconds" (RFC 5861 §3): inclusive, like stale-if-error below.
+  if (staleness <= stored.staleWhileRevalidateSeconds && stored.staleWhileRevalidateSeconds > 0) {
     return verdict('stale-while-revalidate', reason('RFC 5861 §3', `stale by ${Math.floor(staleness)} s, within stale-while-revalidate=${stored.staleWhileRevalidateSeconds}`));
   }
   return verdict('revalidate', reason('RFC 9111 §4.2', `stale by ${Math.floor(staleness)} s`));

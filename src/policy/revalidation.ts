@@ -36,15 +36,15 @@ export function storedHeaderFields(fields: HeaderFields, excluded: readonly stri
 
 /**
  * Does a 304 (or a HEAD response) refresh this stored response (RFC 9111 §4.3.4)? When the
- * 304 carries a strong ETag it must match the stored one; with only Last-Modified, that must
- * match; with neither, the single stored response is the one validated.
+ * 304 carries an ETag it must match the stored one; with only Last-Modified, that must
+ * match; with neither, only a stored response that also lacks a validator is selected.
  */
 export function notModifiedSelects(stored: HeaderFields, notModified: HeaderFields): boolean {
   const etag = notModified.get('etag');
   if (etag !== undefined) return stored.get('etag') === etag;
   const lastModified = notModified.get('last-modified');
   if (lastModified !== undefined) return stored.get('last-modified') === lastModified;
-  return true;
+  return !hasValidator(stored);
 }
 
 /**
