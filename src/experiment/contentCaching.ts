@@ -2,7 +2,7 @@ import { compileDecision, type CompiledDecision } from '../policy/compile.js';
 import { decide } from '../policy/decision.js';
 import type { Deployment } from '../policy/deployment.js';
 import { normaliseHeaders } from '../policy/headers.js';
-import { HEADER_PROFILES } from '../policy/profiles.js';
+import { HEADER_PROFILES, profileWithOverrides } from '../policy/profiles.js';
 import { formatReason } from '../policy/reason.js';
 import type { Scenario } from '../scenario/schema.js';
 
@@ -25,9 +25,7 @@ export interface ContentCaching {
 export function compileContentCaching(scenario: Scenario): ContentCaching {
   const profile = HEADER_PROFILES.get(scenario.content.headers.profile);
   if (!profile) throw new Error(`unknown header profile ${scenario.content.headers.profile} (the schema should have rejected it)`);
-  const given = scenario.content.headers.fields;
-  const overridden = new Set(Object.keys(given).map((name) => name.toLowerCase()));
-  const responseHeaders = { ...Object.fromEntries(Object.entries(profile.headers).filter(([name]) => !overridden.has(name.toLowerCase()))), ...given };
+  const responseHeaders = Object.fromEntries(profileWithOverrides(profile, Object.entries(scenario.content.headers.fields)));
   const deployment: Deployment = { kind: scenario.deployment.kind, framework: scenario.deployment.framework, cdnEnabled: scenario.deployment.cdn };
   const decision = decide({
     request: { method: 'GET', url: CATALOGUE_OBJECT_URL, headers: normaliseHeaders(undefined) },

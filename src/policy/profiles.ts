@@ -72,6 +72,16 @@ export const HEADER_PROFILES: ReadonlyMap<string, HeaderProfile> = new Map(
   ),
 );
 
+/**
+ * A profile's header fields with `overrides` applied: a field given in `overrides` replaces
+ * the profile's field of the same name (names compare case-insensitively); the rest are added.
+ */
+export function profileWithOverrides(profile: HeaderProfile, overrides: Iterable<readonly [string, string]>): [string, string][] {
+  const given = [...overrides].map(([name, value]): [string, string] => [name, value]);
+  const replaced = new Set(given.map(([name]) => name.toLowerCase()));
+  return [...Object.entries(profile.headers).filter(([name]) => !replaced.has(name.toLowerCase())), ...given];
+}
+
 export type PageRendering = 'server' | 'static';
 
 /**

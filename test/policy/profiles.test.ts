@@ -9,6 +9,7 @@ import {
   GUIDANCE_PROFILES,
   HEADER_PROFILES,
   NO_CACHE_HEADERS,
+  profileWithOverrides,
   type HeaderProfile,
 } from '../../src/policy/profiles.js';
 
@@ -221,5 +222,15 @@ describe('every profile through decide() at the edge and in the browser', () => 
     expect(ttlAtEdge('/about', 'static')).toMatchObject({ store: true, ttlSeconds: 3_600, staleWhileRevalidateSeconds: 86_400 });
     expect(ttlAtEdge('/favicon.ico')).toMatchObject({ store: true, ttlSeconds: 31_536_000, freshnessSource: 'static-asset default' });
     expect(ttlAtEdge('/robots.xml').store).toBe(false);
+  });
+});
+
+describe('profileWithOverrides (scenario content.headers.fields, explain --res-header)', () => {
+  it('replaces the profile field of the same name, case-insensitively, and adds the rest', () => {
+    expect(profileWithOverrides(GUIDANCE_PROFILES.dynamicHtml, [['cache-control', 'max-age=60'], ['Vary', 'Accept']])).toEqual([
+      ['cache-control', 'max-age=60'],
+      ['Vary', 'Accept'],
+    ]);
+    expect(profileWithOverrides(GUIDANCE_PROFILES.dynamicHtml, [])).toEqual([['Cache-Control', 'public, max-age=3600, stale-while-revalidate=86400']]);
   });
 });

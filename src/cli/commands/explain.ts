@@ -3,7 +3,7 @@ import { decide, type CacheDecision } from '../../policy/decision.js';
 import { CACHE_LAYERS, DEPLOYMENT_KINDS, type CacheLayer, type Deployment, type DeploymentKind } from '../../policy/deployment.js';
 import { normaliseHeaders } from '../../policy/headers.js';
 import { formatHttpDate, parseHttpDate } from '../../policy/httpDate.js';
-import { HEADER_PROFILES } from '../../policy/profiles.js';
+import { HEADER_PROFILES, profileWithOverrides } from '../../policy/profiles.js';
 import { explainRecord, explainText } from '../../report/explainReport.js';
 import { nearest } from '../../scenario/suggest.js';
 import { UserError } from '../../userError.js';
@@ -107,9 +107,7 @@ function responsePairs(args: ExplainArgs): [string, string][] {
     const guess = nearest(args.profile, names);
     throw new UserError(`--profile: no header profile named '${args.profile}'${guess ? `; did you mean '${guess}'?` : ''} Known profiles: ${names.join(', ')}`);
   }
-  const overridden = new Set(given.map(([name]) => name.toLowerCase()));
-  const fromProfile = Object.entries(profile.headers).filter(([name]) => !overridden.has(name.toLowerCase()));
-  return [...fromProfile, ...given];
+  return profileWithOverrides(profile, given);
 }
 
 function resolveNow(text: string | undefined, dateHeader: string | undefined): number {
