@@ -7,6 +7,7 @@ import { RandomStreams } from '../src/sim/random.js';
 import { Simulation } from '../src/sim/simulation.js';
 import { AliasTable } from '../src/workload/aliasTable.js';
 import { zipfProbabilities } from '../src/workload/zipf.js';
+import { runCacheZoo } from './cacheZoo.js';
 import { measure, report } from './harness.js';
 import { runPolicyBenchmarks } from './policyBench.js';
 
@@ -94,6 +95,9 @@ if (wanted('cache.lru')) {
   });
   report({ name: 'cache.lru.countMode.zipf0.8', objects, capacity: 100_000, requestsPerSecond: result.bestPerSecond, medianRequestsPerSecond: result.medianPerSecond, hitRatio: Number((hits / requests).toFixed(6)) });
 }
+
+// Every registered eviction policy on one trace, byte and count mode (bench/cacheZoo.ts).
+if (wanted('cache-zoo')) runCacheZoo();
 
 if (wanted('metrics.histogram')) {
   const samples = 10_000_000;

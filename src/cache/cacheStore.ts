@@ -35,6 +35,20 @@ export interface CacheStore {
 
   /** Removes `key` if present; returns whether it was. */
   remove(key: number): boolean;
+
+  /**
+   * Only on offline policies that need the future (Belady): the index, in the request
+   * sequence, of the next request for `key` (-1 or Infinity: never again), e.g. the
+   * `next_access` field of an oracleGeneral trace. A replay driver calls it before the
+   * lookup/insert of every request. Online policies leave it undefined, so they pay nothing;
+   * `needsFutureKnowledge` tells the two apart.
+   */
+  setNextAccess?(key: number, nextAccessIndex: number): void;
+}
+
+/** Whether the store must be driven with `setNextAccess` before each request. */
+export function needsFutureKnowledge(store: CacheStore): store is CacheStore & { setNextAccess(key: number, nextAccessIndex: number): void } {
+  return typeof store.setNextAccess === 'function';
 }
 
 export interface CacheStoreOptions {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CACHE_POLICY_NAMES, type CachePolicyName } from '../cache/registry.js';
+import { ONLINE_CACHE_POLICY_NAMES, type OnlineCachePolicyName } from '../cache/registry.js';
 import { DEPLOYMENT_KINDS } from '../policy/deployment.js';
 import { HEADER_PROFILES } from '../policy/profiles.js';
 import { REGIONS, type Region } from '../topology/regions.js';
@@ -172,7 +172,7 @@ const contentSection = z.strictObject({
 });
 
 const edgeSection = z.strictObject({
-  policy: z.enum(CACHE_POLICY_NAMES as [CachePolicyName, ...CachePolicyName[]]).default('lru').meta({ description: 'eviction policy of each edge cache' }),
+  policy: z.enum(ONLINE_CACHE_POLICY_NAMES as [OnlineCachePolicyName, ...OnlineCachePolicyName[]]).default('lru').meta({ description: 'eviction policy of each edge cache' }),
   capacity: size('byte capacity of each edge cache').default(1_000_000_000),
 });
 

@@ -35,7 +35,7 @@ describe('cdnsim schema', () => {
     expect(Object.keys(schema.properties)).toEqual(['$schema', 'name', 'description', 'seed', 'run', 'traffic', 'deployment', 'content', 'edge', 'topology', 'latency', 'origin']);
     expect(schema.additionalProperties).toBe(false);
     expect(schema.properties.edge.properties.capacity.type).toEqual(['string', 'number']);
-    expect(schema.properties.edge.properties.policy.enum).toEqual(['lru']);
+    expect(schema.properties.edge.properties.policy.enum).toEqual(['lru', 'fifo', 'clock', 'sieve', 's3fifo', 'lfu', 'arc', 'twoq', 's4lru', 'gdsf']);
     expect(schema.properties.traffic.properties.regions.additionalProperties).toBe(false);
   });
 

@@ -136,17 +136,21 @@ describe('scenario errors: values', () => {
   });
 
   it('enum typo gets a suggestion: edge.policy LRU → "lru", topology.edgeSites singel → "single"', () => {
-    expect(problemsOf('edge:\n  policy: LRU\n')).toEqual([problem(2, 11, 'edge.policy', 'expected one of "lru", found "LRU" — did you mean "lru"?')]);
+    expect(problemsOf('edge:\n  policy: LRU\n')).toEqual([problem(2, 11, 'edge.policy', 'expected one of "lru", "fifo", "clock", "sieve", "s3fifo", "lfu", "arc", "twoq", "s4lru", "gdsf", found "LRU" — did you mean "lru"?')]);
     // A swap of two letters is one edit.
-    expect(problemsOf('edge:\n  policy: lur\n')).toEqual([problem(2, 11, 'edge.policy', 'expected one of "lru", found "lur" — did you mean "lru"?')]);
-    expect(problemsOf('edge:\n  policy: lruu\n')).toEqual([problem(2, 11, 'edge.policy', 'expected one of "lru", found "lruu" — did you mean "lru"?')]);
+    expect(problemsOf('edge:\n  policy: lur\n')).toEqual([problem(2, 11, 'edge.policy', 'expected one of "lru", "fifo", "clock", "sieve", "s3fifo", "lfu", "arc", "twoq", "s4lru", "gdsf", found "lur" — did you mean "lru"?')]);
+    expect(problemsOf('edge:\n  policy: lruu\n')).toEqual([problem(2, 11, 'edge.policy', 'expected one of "lru", "fifo", "clock", "sieve", "s3fifo", "lfu", "arc", "twoq", "s4lru", "gdsf", found "lruu" — did you mean "lru"?')]);
     expect(problemsOf('topology:\n  edgeSites: singel\n')).toEqual([
       problem(2, 14, 'topology.edgeSites', 'expected one of "per-region", "single", found "singel" — did you mean "single"?'),
     ]);
   });
 
   it('enum value with no close match lists the options only', () => {
-    expect(problemsOf('edge:\n  policy: fifo\n')).toEqual([problem(2, 11, 'edge.policy', 'expected one of "lru", found "fifo"')]);
+    expect(problemsOf('edge:\n  policy: random\n')).toEqual([problem(2, 11, 'edge.policy', 'expected one of "lru", "fifo", "clock", "sieve", "s3fifo", "lfu", "arc", "twoq", "s4lru", "gdsf", found "random"')]);
+  });
+
+  it('belady needs the future, so a scenario cannot name it (replay can)', () => {
+    expect(problemsOf('edge:\n  policy: belady\n')).toEqual([problem(2, 11, 'edge.policy', 'expected one of "lru", "fifo", "clock", "sieve", "s3fifo", "lfu", "arc", "twoq", "s4lru", "gdsf", found "belady"')]);
   });
 
   it('spec 8.1 header profiles: a mistyped profile name gets the nearest one', () => {
