@@ -1,6 +1,7 @@
 import type { CacheStore, CacheStoreOptions } from './cacheStore.js';
 
 const NIL = -1;
+const RECORD_BYTES = 32;
 
 /**
  * Least-recently-used eviction on typed arrays: a doubly linked list threaded through
@@ -20,21 +21,24 @@ export class LruStore implements CacheStore {
   private count = 0;
   private head = NIL;
   private tail = NIL;
-  private prev: Int32Array;
-  private next: Int32Array;
-  /** Entry size in bytes (Float64: objects may exceed 4 GiB); -1 marks an absent key. */
-  private sizes: Float64Array;
-  private expiries: Float64Array;
+  /**
+   * One 32-byte record per key id, so that a lookup, an unlink and a relink each touch one
+   * cache line per key: i32 words [8k] prev, [8k+1] next; f64 slots [4k+1] size (-1 marks an
+   * absent key; Float64 since objects may exceed 4 GiB) and [4k+2] expiry.
+   */
+  private links: Int32Array;
+  private numbers: Float64Array;
+  private keySpace: number;
 
   constructor(options: CacheStoreOptions) {
     if (!(options.capacity >= 0)) throw new RangeError(`cache capacity must be ≥ 0, got ${options.capacity}`);
     this.capacity = options.capacity;
     this.countMode = options.countMode ?? false;
-    const keySpace = Math.max(16, options.keySpace ?? 1024);
-    this.prev = new Int32Array(keySpace);
-    this.next = new Int32Array(keySpace);
-    this.sizes = new Float64Array(keySpace).fill(-1);
-    this.expiries = new Float64Array(keySpace);
+    this.keySpace = Math.max(16, options.keySpace ?? 1024);
+    const buffer = new ArrayBuffer(this.keySpace * RECORD_BYTES);
+    this.links = new Int32Array(buffer);
+    this.numbers = new Float64Array(buffer);
+    for (let key = 0; key < this.keySpace; key++) this.numbers[key * 4 + 1] = -1;
   }
 
   get occupancy(): number {
@@ -46,8 +50,10 @@ export class LruStore implements CacheStore {
   }
 
   lookup(key: number, nowMs: number): boolean {
-    if (key >= this.sizes.length || this.sizes[key] < 0) return false;
-    if (this.expiries[key] <= nowMs) {
+    if (key >= this.keySpace) return false;
+    const slot = key * 4;
+    if (this.numbers[slot + 1] < 0) return false;
+    if (this.numbers[slot + 2] <= nowMs) {
       this.unlinkAndForget(key);
       return false;
     }
@@ -59,18 +65,18 @@ export class LruStore implements CacheStore {
   }
 
   contains(key: number, nowMs: number): boolean {
-    return key < this.sizes.length && this.sizes[key] >= 0 && this.expiries[key] > nowMs;
+    return key < this.keySpace && this.numbers[key * 4 + 1] >= 0 && this.numbers[key * 4 + 2] > nowMs;
   }
 
   insert(key: number, size: number, expiresAtMs: number): boolean {
     if (!(size >= 0)) throw new RangeError(`object size must be ≥ 0 bytes, got ${size}`);
     const charge = this.countMode ? 1 : size;
-    if (key >= this.sizes.length) this.grow(key + 1);
-    if (this.sizes[key] >= 0) this.unlinkAndForget(key);
+    if (key >= this.keySpace) this.grow(key + 1);
+    if (this.numbers[key * 4 + 1] >= 0) this.unlinkAndForget(key);
     if (charge > this.capacity) return false;
     while (this.used + charge > this.capacity) this.unlinkAndForget(this.tail);
-    this.sizes[key] = size;
-    this.expiries[key] = expiresAtMs;
+    this.numbers[key * 4 + 1] = size;
+    this.numbers[key * 4 + 2] = expiresAtMs;
     this.used += charge;
     this.count++;
     this.linkAtHead(key);
@@ -78,49 +84,45 @@ export class LruStore implements CacheStore {
   }
 
   remove(key: number): boolean {
-    if (key >= this.sizes.length || this.sizes[key] < 0) return false;
+    if (key >= this.keySpace || this.numbers[key * 4 + 1] < 0) return false;
     this.unlinkAndForget(key);
     return true;
   }
 
   private unlinkAndForget(key: number): void {
     this.unlink(key);
-    this.used -= this.countMode ? 1 : this.sizes[key];
+    this.used -= this.countMode ? 1 : this.numbers[key * 4 + 1];
     this.count--;
-    this.sizes[key] = -1;
+    this.numbers[key * 4 + 1] = -1;
   }
 
   private unlink(key: number): void {
-    const before = this.prev[key];
-    const after = this.next[key];
+    const links = this.links;
+    const before = links[key * 8];
+    const after = links[key * 8 + 1];
     if (before === NIL) this.head = after;
-    else this.next[before] = after;
+    else links[before * 8 + 1] = after;
     if (after === NIL) this.tail = before;
-    else this.prev[after] = before;
+    else links[after * 8] = before;
   }
 
   private linkAtHead(key: number): void {
-    this.prev[key] = NIL;
-    this.next[key] = this.head;
-    if (this.head !== NIL) this.prev[this.head] = key;
+    const links = this.links;
+    links[key * 8] = NIL;
+    links[key * 8 + 1] = this.head;
+    if (this.head !== NIL) links[this.head * 8] = key;
     this.head = key;
     if (this.tail === NIL) this.tail = key;
   }
 
   private grow(minimum: number): void {
-    let length = this.sizes.length;
+    let length = this.keySpace;
     while (length < minimum) length *= 2;
-    const prev = new Int32Array(length);
-    prev.set(this.prev);
-    const next = new Int32Array(length);
-    next.set(this.next);
-    const sizes = new Float64Array(length).fill(-1);
-    sizes.set(this.sizes);
-    const expiries = new Float64Array(length);
-    expiries.set(this.expiries);
-    this.prev = prev;
-    this.next = next;
-    this.sizes = sizes;
-    this.expiries = expiries;
+    const buffer = new ArrayBuffer(length * RECORD_BYTES);
+    new Uint8Array(buffer).set(new Uint8Array(this.links.buffer));
+    this.links = new Int32Array(buffer);
+    this.numbers = new Float64Array(buffer);
+    for (let key = this.keySpace; key < length; key++) this.numbers[key * 4 + 1] = -1;
+    this.keySpace = length;
   }
 }
