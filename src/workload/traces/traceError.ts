@@ -1,0 +1,20 @@
+import { UserError } from '../../userError.js';
+
+/**
+ * A trace the user has to fix or describe better: a missing file, an unknown format, a
+ * malformed record. The message names the file and the line (or, for binary traces, the
+ * record index and byte offset), what was expected and what was found, and a fix where one
+ * exists. Import it from traceReader.ts; it lives here only so that the reader modules can
+ * throw it without an import cycle through openTrace.
+ */
+export class TraceError extends UserError {
+  constructor(
+    message: string,
+    readonly file: string,
+    /** 1-based line of a text trace, or the 0-based record index of a binary trace. */
+    readonly line?: number,
+  ) {
+    super(message);
+    this.name = 'TraceError';
+  }
+}
