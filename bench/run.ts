@@ -10,6 +10,8 @@ import { zipfProbabilities } from '../src/workload/zipf.js';
 import { runCacheZoo } from './cacheZoo.js';
 import { measure, report } from './harness.js';
 import { runPolicyBenchmarks } from './policyBench.js';
+import { runReplayBenchmarks } from './replayBench.js';
+import { runTraceReaderBenchmarks } from './traceReaderBench.js';
 
 /**
  * `npm run bench`: one JSON line per benchmark. Rates are operations per second (best
@@ -133,3 +135,5 @@ for (const objects of [1_000, 1_000_000]) {
 }
 
 runPolicyBenchmarks(wanted);
+runTraceReaderBenchmarks(wanted);
+runReplayBenchmarks(wanted);

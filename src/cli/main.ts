@@ -3,6 +3,7 @@ import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { isUserError } from '../userError.js';
 import { explainCommand } from './commands/explain.js';
+import { replayCommand } from './commands/replay.js';
 import { runCommand } from './commands/run.js';
 import { schemaCommand } from './commands/schema.js';
 import { validateCommand } from './commands/validate.js';
@@ -18,6 +19,7 @@ class UsageError extends Error {}
 const MISSING_POSITIONAL: Record<string, string> = {
   run: '`cdnsim run` needs a scenario file, for example: cdnsim run scenarios/baseline.yaml',
   validate: '`cdnsim validate` needs one or more scenario files, for example: cdnsim validate scenarios/*.yaml',
+  replay: '`cdnsim replay` needs one or more trace files, for example: cdnsim replay trace.oracleGeneral.bin --cache-size 0.01,0.1',
 };
 
 /** yargs' wording for a missing positional or a mistyped command says too little. */
@@ -35,7 +37,7 @@ export async function main(argv: string[]): Promise<number> {
     .epilogue('A discrete-event CDN simulator: layered HTTP caching, hit ratios and latency. See README.md.')
     .version(packageInfo().version)
     .strict()
-    .demandCommand(1, 'name a command: run, explain, validate or schema')
+    .demandCommand(1, 'name a command: run, replay, explain, validate or schema')
     .recommendCommands()
     .help()
     .alias('h', 'help')
@@ -45,7 +47,7 @@ export async function main(argv: string[]): Promise<number> {
       if (error) throw error;
       throw new UsageError(clearerUsageMessage(message, argv));
     });
-  for (const add of [runCommand, explainCommand, validateCommand, schemaCommand]) cli = add(cli);
+  for (const add of [runCommand, replayCommand, explainCommand, validateCommand, schemaCommand]) cli = add(cli);
   try {
     await cli.parseAsync();
     return EXIT_OK;

@@ -1,24 +1,23 @@
 import cliProgress from 'cli-progress';
 import type { RunProgress } from '../experiment/runScenario.js';
+import type { ReplayProgress } from '../experiment/replay.js';
 
-export interface ProgressReporter {
-  update(progress: RunProgress): void;
+export interface ProgressReporter<P> {
+  update(progress: P): void;
   stop(): void;
 }
 
-/**
- * A progress bar on stderr (simulated time, requests, requests per second, ETA), shown
- * only on a terminal: on a pipe or with --no-progress nothing is drawn.
- */
-export function createProgressReporter(enabled: boolean): ProgressReporter {
-  if (!enabled || !process.stderr.isTTY) return { update: () => {}, stop: () => {} };
+const NO_PROGRESS = { update: () => {}, stop: () => {} };
+
+/** A bar on stderr with requests and requests per second; `extra` adds fields of its own. */
+function startBar<P extends { fraction: number; requests: number }>(format: string, extra: (progress: P) => Record<string, string>, initial: Record<string, string>): ProgressReporter<P> {
   const startedAt = performance.now();
   const bar = new cliProgress.SingleBar(
     {
       stream: process.stderr,
-      format: ' {bar} {percentage}% | sim {simulated} | {requests} requests | {rate} req/s | ETA {eta_formatted}',
+      format: ` {bar} {percentage}% | ${format}{requests} requests | {rate} req/s | ETA {eta_formatted}`,
       barsize: 30,
-      // The run is synchronous, so a Ctrl-C kills it before any handler could show the cursor again.
+      // The work is synchronous, so a Ctrl-C kills it before any handler could show the cursor again.
       hideCursor: false,
       clearOnComplete: true,
       etaBuffer: 50,
@@ -26,20 +25,35 @@ export function createProgressReporter(enabled: boolean): ProgressReporter {
     },
     cliProgress.Presets.shades_classic,
   );
-  bar.start(1000, 0, { simulated: '0 s', requests: '0', rate: '0' });
+  bar.start(1000, 0, { requests: '0', rate: '0', ...initial });
   return {
     update(progress) {
       const elapsedSeconds = (performance.now() - startedAt) / 1000;
       bar.update(Math.round(progress.fraction * 1000), {
-        simulated: formatSimulated(progress.simulatedMs),
         requests: progress.requests.toLocaleString('en-US'),
         rate: elapsedSeconds > 0 ? Math.round(progress.requests / elapsedSeconds).toLocaleString('en-US') : '0',
+        ...extra(progress),
       });
     },
     stop() {
       bar.stop();
     },
   };
+}
+
+/**
+ * A progress bar on stderr (simulated time, requests, requests per second, ETA), shown
+ * only on a terminal: on a pipe or with --no-progress nothing is drawn.
+ */
+export function createProgressReporter(enabled: boolean): ProgressReporter<RunProgress> {
+  if (!enabled || !process.stderr.isTTY) return NO_PROGRESS;
+  return startBar<RunProgress>('sim {simulated} | ', (progress) => ({ simulated: formatSimulated(progress.simulatedMs) }), { simulated: '0 s' });
+}
+
+/** The same for trace replay: share of the trace read (both passes when there are two). */
+export function createReplayProgressReporter(enabled: boolean): ProgressReporter<ReplayProgress> {
+  if (!enabled || !process.stderr.isTTY) return NO_PROGRESS;
+  return startBar<ReplayProgress>('', () => ({}), {});
 }
 
 function formatSimulated(ms: number): string {
