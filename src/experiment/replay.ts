@@ -91,7 +91,9 @@ export function replay(files: readonly string[], config: ReplayConfig, options: 
   // A first pass is needed for working-set fractions, a fractional warm-up, and future
   // knowledge the trace does not carry (every format but oracleGeneral).
   const probe = readers();
-  const traceHasFuture = probe.every((reader) => reader.hasNextAccess);
+  // A file's next-access field speaks of that file only ("−1: not again in this file"), so it
+  // holds for the whole replay only when there is one file; several are surveyed instead.
+  const traceHasFuture = probe.length === 1 && probe[0].hasNextAccess;
   for (const reader of probe) reader.close();
   const firstPassNeeded =
     config.cacheSizes.some((size) => size.kind === 'fraction') || config.warmup.kind === 'fraction' || (needsFuture && !traceHasFuture);
@@ -214,6 +216,7 @@ function scan(readers: TraceReader[], consume: (batch: DenseBatch) => void, onPr
       reader.close();
     }
   }
+  onProgress(1, index);
   return {
     requests: index,
     objects: interner.size,

@@ -166,10 +166,11 @@ function parseTtls(text: string): number[] {
 
 function parseWarmup(text: string): ReplayWarmup {
   const trimmed = text.trim();
-  if (trimmed.endsWith('%') || /^(0?\.\d+|0|1\.0*)$/.test(trimmed)) {
+  // A percentage or a number with a decimal point is a share (0 is the request count 0).
+  if (trimmed.endsWith('%') || /^(\d+\.\d*|\.\d+)$/.test(trimmed)) {
     const parsed = parseFraction(trimmed);
     if (parsed.ok && parsed.value < 1) return { kind: 'fraction', fraction: parsed.value };
-    if (parsed.ok && trimmed.endsWith('%')) throw new UserError(`--warmup: a share of the trace must be below 100 %, found "${text}"`);
+    throw new UserError(`--warmup: a share of the trace must be below 100 % (1.0), found "${text}"`);
   }
   const count = parseCount(trimmed);
   if (!count.ok) throw new UserError(`--warmup: expected a request count such as 100000 or 50k, or a share such as 20% or 0.2, found "${text}"`);
