@@ -1,8 +1,9 @@
 import { needsFutureKnowledge, type CacheStore } from '../cache/cacheStore.js';
 import { createCacheStore, OFFLINE_CACHE_POLICY_NAMES, type CachePolicyName } from '../cache/registry.js';
-import { IdInterner } from '../workload/idInterner.js';
-import { TraceBatch } from '../workload/traces/traceBatch.js';
-import { openTrace, type TraceReader, type TraceReaderOptions } from '../workload/traces/traceReader.js';
+import { openTrace, type TraceReaderOptions } from '../workload/traces/traceReader.js';
+import { scanTrace, type DenseBatch, type ScanOptions, type ScanProgress, type TraceFacts } from './traceScan.js';
+
+export type { TraceFacts } from './traceScan.js';
 
 /**
  * Trace replay: one pass over one or more trace files feeds every (policy × cache size ×
@@ -44,18 +45,6 @@ export interface ReplayRow {
   readonly byteMissRatio: number;
 }
 
-/** What the trace held (first-seen sizes; warm-up included). */
-export interface TraceFacts {
-  readonly requests: number;
-  readonly objects: number;
-  readonly distinctBytes: number;
-  readonly requestBytes: number;
-  readonly firstTimeSeconds: number;
-  readonly lastTimeSeconds: number;
-  /** Malformed records skipped under --skip-bad, per file. */
-  readonly skipped: readonly { file: string; count: number; examples: readonly { line: number; problem: string }[] }[];
-}
-
 export interface ReplayResult {
   readonly files: readonly string[];
   readonly trace: TraceFacts;
@@ -72,6 +61,8 @@ export interface ReplayProgress {
 export interface ReplayOptions {
   readonly reader?: TraceReaderOptions;
   readonly onProgress?: (progress: ReplayProgress) => void;
+  /** How the trace is read: in a worker thread (the default, when built) or in this one. */
+  readonly scan?: ScanOptions;
 }
 
 interface ReplayCache {
@@ -87,10 +78,10 @@ export function replay(files: readonly string[], config: ReplayConfig, options: 
   if (files.length === 0) throw new RangeError('replay needs at least one trace file');
   const readerOptions = options.reader ?? {};
   const needsFuture = config.policies.some((policy) => (OFFLINE_CACHE_POLICY_NAMES as readonly string[]).includes(policy));
-  const readers = () => files.map((file) => openTrace(file, readerOptions));
+  const pass = (consume: (batch: DenseBatch) => void, onProgress: ScanProgress): TraceFacts => scanTrace(files, readerOptions, consume, onProgress, options.scan);
   // A first pass is needed for working-set fractions, a fractional warm-up, and future
   // knowledge the trace does not carry (every format but oracleGeneral).
-  const probe = readers();
+  const probe = files.map((file) => openTrace(file, readerOptions));
   // A file's next-access field speaks of that file only ("−1: not again in this file"), so it
   // holds for the whole replay only when there is one file; several are surveyed instead.
   const traceHasFuture = probe.length === 1 && probe[0].hasNextAccess;
@@ -100,7 +91,7 @@ export function replay(files: readonly string[], config: ReplayConfig, options: 
   const passes = firstPassNeeded ? 2 : 1;
   const report = (pass: number, withinPass: number, requests: number) => options.onProgress?.({ fraction: (pass + withinPass) / passes, requests });
 
-  const survey = firstPassNeeded ? surveyTrace(readers(), needsFuture && !traceHasFuture, (f, n) => report(0, f, n)) : undefined;
+  const survey = firstPassNeeded ? surveyTrace(pass, needsFuture && !traceHasFuture, (f, n) => report(0, f, n)) : undefined;
   const warmupRequests =
     config.warmup.kind === 'requests' ? config.warmup.requests : Math.floor(config.warmup.fraction * (survey?.facts.requests ?? 0));
 
@@ -123,7 +114,7 @@ export function replay(files: readonly string[], config: ReplayConfig, options: 
     }
   }
 
-  const main = simulate(readers(), caches, warmupRequests, survey?.nextAccess, (f, n) => report(passes - 1, f, n));
+  const main = simulate(pass, caches, warmupRequests, survey?.nextAccess, (f, n) => report(passes - 1, f, n));
   const measured = Math.max(0, main.facts.requests - warmupRequests);
   const rows = caches.map((cache): ReplayRow => {
     const misses = measured - cache.hits;
@@ -146,95 +137,14 @@ interface PassFacts {
   measuredBytes: number;
 }
 
-/** One batch of requests as the caches see them: dense ids, first-seen sizes, times, next accesses. */
-interface DenseBatch {
-  readonly ids: Int32Array;
-  readonly sizes: Float64Array;
-  readonly timesMs: Float64Array;
-  /** 0-based index of the next request for the same object; Infinity: never; NaN: the trace does not say. */
-  readonly nextAccess: Float64Array;
-  count: number;
-  /** Index of the batch's first request in the whole replay. */
-  start: number;
-}
-
-/**
- * Reads every file in order and hands the requests on a batch at a time, ids interned and
- * sizes fixed to the first-seen size, so each consumer runs its own tight loop per cache.
- */
-function scan(readers: TraceReader[], consume: (batch: DenseBatch) => void, onProgress: (fraction: number, requests: number) => void): TraceFacts {
-  const batch = new TraceBatch();
-  const dense: DenseBatch = {
-    ids: new Int32Array(batch.capacity),
-    sizes: new Float64Array(batch.capacity),
-    timesMs: new Float64Array(batch.capacity),
-    nextAccess: new Float64Array(batch.capacity),
-    count: 0,
-    start: 0,
-  };
-  const interner = new IdInterner();
-  const totalBytes = readers.reduce((sum, reader) => sum + reader.fileBytes, 0) || 1;
-  let doneBytes = 0;
-  let index = 0;
-  let requestBytes = 0;
-  let distinctBytes = 0;
-  let firstTime = NaN;
-  let lastTime = NaN;
-  const skipped: TraceFacts['skipped'][number][] = [];
-  for (const reader of readers) {
-    // oracleGeneral's next_access_vtime is the 1-based position of the next request in its own
-    // file (−1: never); concatenated files shift it. The engine uses 0-based request indices.
-    const offset = index - 1;
-    try {
-      for (let n = reader.next(batch); n > 0; n = reader.next(batch)) {
-        const known = interner.size;
-        interner.internBatch(batch.idLow, batch.idHigh, batch.sizes, n, dense.ids, dense.sizes);
-        // New ids are numbered in order, so the batch's new objects are the ids ≥ known, each once, at its first request.
-        let nextNew = known;
-        for (let j = 0; j < n; j++) {
-          const size = dense.sizes[j];
-          if (dense.ids[j] === nextNew) {
-            distinctBytes += size;
-            nextNew++;
-          }
-          requestBytes += size;
-          dense.timesMs[j] = batch.timeSeconds[j] * 1000;
-          const next = batch.nextAccess[j];
-          dense.nextAccess[j] = next < 0 ? Infinity : next + offset;
-        }
-        if (index === 0) firstTime = batch.timeSeconds[0];
-        lastTime = batch.timeSeconds[n - 1];
-        dense.count = n;
-        dense.start = index;
-        consume(dense);
-        index += n;
-        onProgress((doneBytes + reader.bytesRead) / totalBytes, index);
-      }
-      if (reader.skippedCount > 0) skipped.push({ file: reader.file, count: reader.skippedCount, examples: reader.skipped.slice(0, 5) });
-      doneBytes += reader.fileBytes;
-    } finally {
-      reader.close();
-    }
-  }
-  onProgress(1, index);
-  return {
-    requests: index,
-    objects: interner.size,
-    distinctBytes,
-    requestBytes,
-    firstTimeSeconds: index === 0 ? 0 : firstTime,
-    lastTimeSeconds: index === 0 ? 0 : lastTime,
-    skipped,
-  };
-}
-
 /** The first pass: trace facts, and each request's next access when the trace does not say. */
-function surveyTrace(readers: TraceReader[], computeNextAccess: boolean, onProgress: (fraction: number, requests: number) => void): { facts: TraceFacts; nextAccess?: Float64Array } {
-  if (!computeNextAccess) return { facts: scan(readers, () => {}, onProgress) };
+type Pass = (consume: (batch: DenseBatch) => void, onProgress: ScanProgress) => TraceFacts;
+
+function surveyTrace(pass: Pass, computeNextAccess: boolean, onProgress: ScanProgress): { facts: TraceFacts; nextAccess?: Float64Array } {
+  if (!computeNextAccess) return { facts: pass(() => {}, onProgress) };
   let nextAccess = new Float64Array(1 << 16).fill(Infinity);
   let lastSeen = new Float64Array(1 << 16).fill(-1);
-  const facts = scan(
-    readers,
+  const facts = pass(
     (batch) => {
       if (batch.start + batch.count > nextAccess.length) nextAccess = grow(nextAccess, batch.start + batch.count, Infinity);
       for (let j = 0; j < batch.count; j++) {
@@ -257,16 +167,9 @@ function grow(array: Float64Array<ArrayBuffer>, minimum: number, fill: number): 
   return grown;
 }
 
-function simulate(
-  readers: TraceReader[],
-  caches: ReplayCache[],
-  warmupRequests: number,
-  precomputedNextAccess: Float64Array | undefined,
-  onProgress: (fraction: number, requests: number) => void,
-): PassFacts {
+function simulate(pass: Pass, caches: ReplayCache[], warmupRequests: number, precomputedNextAccess: Float64Array | undefined, onProgress: ScanProgress): PassFacts {
   let measuredBytes = 0;
-  const facts = scan(
-    readers,
+  const facts = pass(
     (batch) => {
       const { ids, sizes, timesMs, nextAccess, count, start } = batch;
       // Requests of this batch before `from` are warm-up.

@@ -27,6 +27,7 @@ interface ReplayArgs {
   out?: string;
   json: boolean;
   progress: boolean;
+  pipeline: boolean;
 }
 
 export function replayCommand(yargs: Argv): Argv {
@@ -55,6 +56,7 @@ export function replayCommand(yargs: Argv): Argv {
         .option('out', { type: 'string', describe: 'also write the rows as JSON to this file (atomically)' })
         .option('json', { type: 'boolean', default: false, describe: 'print the rows as a JSON array and nothing else' })
         .option('progress', { type: 'boolean', default: true, describe: 'progress bar on a terminal (--no-progress to hide)' })
+        .option('pipeline', { type: 'boolean', default: true, describe: 'read the trace in a worker thread while the caches run in this one (--no-pipeline: one thread; same numbers)' })
         .example('$0 replay trace.oracleGeneral.bin --policy lru,fifo,s3fifo --cache-size 0.01,0.1', 'three policies at 1 % and 10 % of the working set')
         .example('$0 replay access.log --cache-size 1GB --ttl 60,300 --json', 'an nginx log with two TTLs') as unknown as Argv<ReplayArgs>,
     (args) => executeReplay(args),
@@ -75,7 +77,7 @@ function executeReplay(args: ReplayArgs): void {
   const started = performance.now();
   let result: ReplayResult;
   try {
-    result = replay(args.traces, config, { reader, onProgress: (p) => progress.update(p) });
+    result = replay(args.traces, config, { reader, onProgress: (p) => progress.update(p), scan: { pipeline: args.pipeline } });
   } finally {
     progress.stop();
   }

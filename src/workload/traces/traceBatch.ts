@@ -14,6 +14,9 @@ const TWO_POW_32 = 4294967296;
  * [0, count) and hands the same batch back for the next chunk, so replaying a trace of any
  * length allocates nothing per request.
  */
+/** Requests per batch unless a reader is given another capacity. */
+export const DEFAULT_TRACE_BATCH_CAPACITY = 65_536;
+
 export class TraceBatch {
   readonly capacity: number;
   /** Filled entries. */
@@ -38,7 +41,7 @@ export class TraceBatch {
   /** Index into HTTP_METHODS (access logs); 0 when the format has none. */
   readonly method: Uint8Array;
 
-  constructor(capacity = 65_536) {
+  constructor(capacity = DEFAULT_TRACE_BATCH_CAPACITY) {
     if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`a trace batch needs a capacity ≥ 1, got ${capacity}`);
     this.capacity = capacity;
     this.timeSeconds = new Float64Array(capacity);
