@@ -7,8 +7,15 @@
  * dense id, so popular objects (seen early) share a small, warm region. No Map, no BigInt,
  * no allocation per lookup.
  */
+/** Marks a slot whose value is not a u32 below this (kept in `values` only). */
+const INLINE_NONE = 0xffffffff;
+
 export class IdInterner {
-  /** Four u32 words per slot, in one cache line: id low half, high half, dense id + 1 (0: empty), unused. */
+  /**
+   * Four u32 words per slot, in one cache line: id low half, high half, dense id + 1 (0:
+   * empty), and the value when it is a whole number below 2^32 − 1 (INLINE_NONE: look in
+   * `values`), so that the common case — trace sizes are u32 — reads one line.
+   */
   private table: Uint32Array;
   private mask: number;
   private count = 0;
@@ -53,6 +60,10 @@ export class IdInterner {
    * numbers by V8; read here straight from the typed arrays they stay unboxed.
    */
   internBatch(lows: Uint32Array, highs: Uint32Array, newValues: Float64Array, count: number, ids: Int32Array, values: Float64Array): void {
+    // Fields in locals: the loop reads them per request; only add() changes them.
+    let table = this.table;
+    let mask = this.mask;
+    let stored = this.values;
     for (let j = 0; j < count; j++) {
       const low = lows[j];
       const high = highs[j];
@@ -63,20 +74,29 @@ export class IdInterner {
       hash ^= hash >>> 13;
       hash = Math.imul(hash, 0xc2b2ae35);
       hash ^= hash >>> 16;
-      let slot = hash & this.mask;
+      let slot = hash & mask;
       let id = -1;
       for (;;) {
-        const stored = this.table[slot * 4 + 2];
-        if (stored === 0) break;
-        if (this.table[slot * 4] === low && this.table[slot * 4 + 1] === high) {
-          id = stored - 1;
+        const base = slot * 4;
+        const entry = table[base + 2];
+        if (entry === 0) break;
+        if (table[base] === low && table[base + 1] === high) {
+          id = entry - 1;
           break;
         }
-        slot = (slot + 1) & this.mask;
+        slot = (slot + 1) & mask;
       }
-      if (id < 0) id = this.add(slot, low, high, newValues[j]);
+      if (id < 0) {
+        id = this.add(slot, low, high, newValues[j]);
+        table = this.table;
+        mask = this.mask;
+        stored = this.values;
+        values[j] = stored[id];
+      } else {
+        const inline = table[slot * 4 + 3];
+        values[j] = inline === INLINE_NONE ? stored[id] : inline;
+      }
       ids[j] = id;
-      values[j] = this.values[id];
     }
   }
 
@@ -97,6 +117,7 @@ export class IdInterner {
     this.table[slot * 4] = low;
     this.table[slot * 4 + 1] = high;
     this.table[slot * 4 + 2] = id + 1;
+    this.table[slot * 4 + 3] = Number.isInteger(value) && value >= 0 && value < INLINE_NONE ? value : INLINE_NONE;
     if (id >= this.values.length) {
       const grown = new Float64Array(this.values.length * 2);
       grown.set(this.values);
@@ -119,6 +140,7 @@ export class IdInterner {
       this.table[slot * 4] = old[from];
       this.table[slot * 4 + 1] = old[from + 1];
       this.table[slot * 4 + 2] = old[from + 2];
+      this.table[slot * 4 + 3] = old[from + 3];
     }
   }
 }

@@ -53,3 +53,19 @@ describe('IdInterner values (the replay keeps first-seen sizes there)', () => {
     expect(interner.value).toBe(0.5);
   });
 });
+
+describe('IdInterner.internBatch (the replay path)', () => {
+  it('gives the same ids and values as intern, for sizes that fit a u32 and for larger or fractional ones', () => {
+    const lows = new Uint32Array([5, 0xffffffff, 5, 7, 0xffffffff, 7, 9, 9]);
+    const highs = new Uint32Array([0, 0xffffffff, 0, 1, 0xffffffff, 1, 0, 0]);
+    const sizes = new Float64Array([100, 2 ** 40, 1, 0.5, 3, 9, 0xffffffff, 1]);
+    const batch = new IdInterner(1);
+    const ids = new Int32Array(8);
+    const values = new Float64Array(8);
+    batch.internBatch(lows, highs, sizes, 8, ids, values);
+    expect([...ids]).toEqual([0, 1, 0, 2, 1, 2, 3, 3]);
+    expect([...values]).toEqual([100, 2 ** 40, 100, 0.5, 2 ** 40, 0.5, 0xffffffff, 0xffffffff]);
+    const single = new IdInterner(1);
+    expect([...lows].map((low, i) => [single.intern(low, highs[i], sizes[i]), single.value])).toEqual([...ids].map((id, i) => [id, values[i]]));
+  });
+});
