@@ -11,6 +11,7 @@ import { runCacheZoo } from './cacheZoo.js';
 import { measure, report } from './harness.js';
 import { runPolicyBenchmarks } from './policyBench.js';
 import { runReplayBenchmarks } from './replayBench.js';
+import { runTopologyBenchmarks } from './topologyBench.js';
 import { runTraceReaderBenchmarks } from './traceReaderBench.js';
 
 /**
@@ -135,5 +136,6 @@ for (const objects of [1_000, 1_000_000]) {
 }
 
 runPolicyBenchmarks(wanted);
+runTopologyBenchmarks(wanted);
 runTraceReaderBenchmarks(wanted);
 runReplayBenchmarks(wanted);

@@ -6,6 +6,7 @@ import { explainCommand } from './commands/explain.js';
 import { replayCommand } from './commands/replay.js';
 import { runCommand } from './commands/run.js';
 import { schemaCommand } from './commands/schema.js';
+import { topologyCommand } from './commands/topology.js';
 import { validateCommand } from './commands/validate.js';
 import { packageInfo } from './packageInfo.js';
 
@@ -37,7 +38,7 @@ export async function main(argv: string[]): Promise<number> {
     .epilogue('A discrete-event CDN simulator: layered HTTP caching, hit ratios and latency. See README.md.')
     .version(packageInfo().version)
     .strict()
-    .demandCommand(1, 'name a command: run, replay, explain, validate or schema')
+    .demandCommand(1, 'name a command: run, replay, explain, validate, schema or topology')
     .recommendCommands()
     .help()
     .alias('h', 'help')
@@ -47,7 +48,7 @@ export async function main(argv: string[]): Promise<number> {
       if (error) throw error;
       throw new UsageError(clearerUsageMessage(message, argv));
     });
-  for (const add of [runCommand, replayCommand, explainCommand, validateCommand, schemaCommand]) cli = add(cli);
+  for (const add of [runCommand, replayCommand, explainCommand, validateCommand, schemaCommand, topologyCommand]) cli = add(cli);
   try {
     await cli.parseAsync();
     return EXIT_OK;

@@ -1,0 +1,170 @@
+import type { RandomStream, RandomStreams } from '../sim/random.js';
+import { UserError } from '../userError.js';
+import { placeFor } from './clients.js';
+import { greatCircleKm } from './geo.js';
+import { propagationRttMs } from './latencyParameters.js';
+import type { LatencyModel } from './regionLatency.js';
+import { REGIONS } from './regions.js';
+import { Router } from './routing.js';
+import type { Topology } from './topology.js';
+
+/**
+ * The physical latency model (spec 4.9's layers on a map). Time to first byte is the sum
+ * of the hops a request takes:
+ *
+ *   edge hit      = client → PoP round trip + last mile + PoP processing
+ *   regional hit  = edge hit + PoP → regional round trip + regional processing
+ *   origin fetch  = regional hit path + regional → origin round trip + origin service
+ *                   (with the regional tier off: edge hit + PoP → origin + origin service)
+ *
+ * Everything deterministic is precomputed per client place, PoP and site, so a sample is a
+ * few array reads, one uniform draw (mobile or not) and one lognormal draw. Draws come
+ * from named streams of the run's RandomStreams, one per concern, so turning misrouting on
+ * does not shift the last-mile draws.
+ *
+ * It also implements the simulator's LatencyModel seam (regionLatency.ts), where requests
+ * carry only a region: `edgeFor(region)` draws a client place of that region (by
+ * population), routes it, and remembers the place for the `clientToEdgeMs(region)` call
+ * that follows for the same request.
+ */
+export class TopologyLatencyModel implements LatencyModel {
+  readonly edgeCount: number;
+  readonly edgeNames: readonly string[];
+  private readonly router: Router;
+  private readonly placeStream: RandomStream;
+  private readonly lastMileStream: RandomStream;
+  private readonly originStream: RandomStream;
+  private readonly popCount: number;
+  private readonly accessRttMs: Float64Array;
+  private readonly placeRegion: Int8Array;
+  /** Per region index: fixed-line and mobile last-mile medians, mobile share. */
+  private readonly fixedMedianMs: Float64Array;
+  private readonly mobileMedianMs: Float64Array;
+  private readonly mobileShare: Float64Array;
+  private readonly lastMileSigma: number;
+  private readonly edgeProcessingMs: number;
+  private readonly originMedianMs: number;
+  private readonly originSigma: number;
+  private readonly regionalOfPop: Int32Array;
+  /** Per PoP: round trip to its regional site + regional processing (0 with the tier off). */
+  private readonly popToRegionalFixedMs: Float64Array;
+  /** Per regional site: round trip to its origin. */
+  private readonly regionalToOriginRttMs: Float64Array;
+  /** Per PoP: round trip straight to its origin. */
+  private readonly popToOriginRttMs: Float64Array;
+  /** Per PoP: the deterministic part of an edge miss (everything but the origin service time). */
+  private readonly upstreamFixedMs: Float64Array;
+  private currentRegion = -1;
+  private currentPlace = -1;
+  private currentPop = -1;
+
+  constructor(
+    readonly topology: Topology,
+    streams: RandomStreams,
+  ) {
+    const { pops, regionalTier, origins, latency, clients, routing } = topology;
+    this.edgeCount = pops.length;
+    this.edgeNames = pops.map((pop) => pop.code);
+    this.router = new Router(routing, topology.routingParameters, streams.stream('topology.routing'));
+    this.placeStream = streams.stream('topology.clients');
+    this.lastMileStream = streams.stream('topology.lastMile');
+    this.originStream = streams.stream('topology.origin');
+    this.popCount = routing.popCount;
+    this.accessRttMs = routing.accessRttMs;
+    this.placeRegion = clients.regionOf;
+    this.fixedMedianMs = Float64Array.from(REGIONS, (region) => latency.lastMileMedianMs[region]);
+    this.mobileMedianMs = this.fixedMedianMs.map((median) => median * latency.mobileLastMileFactor);
+    this.mobileShare = topology.mobileShare;
+    this.lastMileSigma = latency.lastMileSigma;
+    this.edgeProcessingMs = latency.edgeProcessingMs;
+    this.originMedianMs = latency.originServiceMedianMs;
+    this.originSigma = latency.originServiceSigma;
+    const backbone = (km: number) => propagationRttMs(km, latency.backboneRouteInflation, latency.fibreKmPerMs);
+    this.regionalOfPop = regionalTier.siteOfPop;
+    this.regionalToOriginRttMs = Float64Array.from(regionalTier.sites, (site, s) => backbone(greatCircleKm(site, origins[topology.originOfRegional[s]])));
+    this.popToOriginRttMs = Float64Array.from(pops, (pop, p) => backbone(greatCircleKm(pop, origins[topology.originOfPop[p]])));
+    this.popToRegionalFixedMs = Float64Array.from(pops, (pop, p) =>
+      regionalTier.enabled ? backbone(greatCircleKm(pop, regionalTier.sites[regionalTier.siteOfPop[p]])) + latency.regionalProcessingMs : 0,
+    );
+    this.upstreamFixedMs = Float64Array.from(pops, (_pop, p) =>
+      regionalTier.enabled ? this.popToRegionalFixedMs[p] + this.regionalToOriginRttMs[this.regionalOfPop[p]] : this.popToOriginRttMs[p],
+    );
+  }
+
+  /** A client place of region `r` (index into REGIONS), drawn by population. */
+  samplePlace(r: number): number {
+    const place = placeFor(this.topology.clients, r, this.placeStream.next());
+    if (place < 0) throw new UserError(`topology: requests come from ${REGIONS[r] ?? `region ${r}`} but the topology has no client places there`);
+    return place;
+  }
+
+  /** The PoP a request from `place` reaches (nearest by RTT, or misrouted). */
+  route(place: number): number {
+    return this.router.route(place);
+  }
+
+  /** Whether a request from `place` comes from a mobile device (the region's mobile share). */
+  sampleMobile(place: number): boolean {
+    return this.lastMileStream.next() < this.mobileShare[this.placeRegion[place]];
+  }
+
+  /** Time to first byte of an edge hit: client ↔ PoP round trip + last mile + PoP processing. */
+  clientToPopMs(place: number, pop: number, mobile: boolean): number {
+    const r = this.placeRegion[place];
+    const lastMile = this.lastMileStream.lognormal(mobile ? this.mobileMedianMs[r] : this.fixedMedianMs[r], this.lastMileSigma);
+    return this.accessRttMs[place * this.popCount + pop] + lastMile + this.edgeProcessingMs;
+  }
+
+  /** What a regional hit adds to the edge path: PoP ↔ regional round trip + regional processing. 0 with the tier off. */
+  popToRegionalMs(pop: number): number {
+    return this.popToRegionalFixedMs[pop];
+  }
+
+  /** The regional site a PoP's misses go to; −1 with the tier off. */
+  regionalSiteOf(pop: number): number {
+    return this.regionalOfPop[pop];
+  }
+
+  /** What an origin fetch adds to the regional path: regional ↔ origin round trip + origin service time. */
+  regionalToOriginMs(site: number): number {
+    return this.regionalToOriginRttMs[site] + this.originServiceMs();
+  }
+
+  /** What an origin fetch adds to the edge path when it skips the regional tier: PoP ↔ origin + service time. */
+  popToOriginMs(pop: number): number {
+    return this.popToOriginRttMs[pop] + this.originServiceMs();
+  }
+
+  /** Origin service time: application work until its first byte (lognormal). */
+  originServiceMs(): number {
+    return this.originStream.lognormal(this.originMedianMs, this.originSigma);
+  }
+
+  /** Everything an edge miss adds, through the regional site when the tier is on, origin service included. */
+  upstreamMs(pop: number): number {
+    return this.upstreamFixedMs[pop] + this.originServiceMs();
+  }
+
+  // ---- LatencyModel (the simulator's current seam: requests carry a region only)
+
+  edgeFor(region: number): number {
+    this.currentRegion = region;
+    this.currentPlace = this.samplePlace(region);
+    this.currentPop = this.router.route(this.currentPlace);
+    return this.currentPop;
+  }
+
+  clientToEdgeMs(region: number): number {
+    if (region !== this.currentRegion || this.currentPlace < 0) this.edgeFor(region);
+    const place = this.currentPlace;
+    const latency = this.clientToPopMs(place, this.currentPop, this.sampleMobile(place));
+    // One edge hop per routed request: the next call with no edgeFor() in between draws a new client.
+    this.currentPlace = -1;
+    return latency;
+  }
+
+  /** An edge miss in the two-layer flow still travels through the regional site when the tier is on. */
+  edgeToOriginMs(edge: number): number {
+    return this.upstreamMs(edge);
+  }
+}

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { cdnsim, expectNoStackTrace } from './helpers.js';
+
+/** `cdnsim topology` end to end: the built CLI, human and --json output. */
+
+interface TopologyJson {
+  pops: { code: string; city: string; country: string; region: string; lat: number; lon: number; sizeClass: string; regionalSite: string | null }[];
+  regionalSites: { code: string; city: string; region: string; lat: number; lon: number }[];
+  origins: { code: string; city: string; region: string; lat: number; lon: number }[];
+}
+
+describe('cdnsim topology', () => {
+  it('--json prints {pops, regionalSites, origins}: 200+ PoPs, each mapped to a regional site', () => {
+    const result = cdnsim(['topology', '--json']);
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    const document = JSON.parse(result.stdout) as TopologyJson;
+    expect(Object.keys(document)).toEqual(['pops', 'regionalSites', 'origins']);
+    expect(document.pops.length).toBeGreaterThanOrEqual(200);
+    expect(Object.keys(document.pops[0])).toEqual(['code', 'city', 'country', 'region', 'lat', 'lon', 'sizeClass', 'regionalSite']);
+    const siteCodes = new Set(document.regionalSites.map((site) => site.code));
+    expect(siteCodes.size).toBe(14);
+    for (const pop of document.pops) expect(siteCodes.has(pop.regionalSite ?? '')).toBe(true);
+    expect(document.pops.find((pop) => pop.code === 'MEX')).toMatchObject({ region: 'Latin America', sizeClass: 'major' });
+    expect(document.pops.find((pop) => pop.code === 'CDG')?.regionalSite).toBe('FRA');
+    expect(document.origins).toEqual([{ code: 'IAD', city: 'Ashburn', region: 'North America', lat: 39.04, lon: -77.49 }]);
+  });
+
+  it('prints PoPs per region, the regional sites with the PoPs they serve, and nearest-PoP RTT percentiles', () => {
+    const result = cdnsim(['topology']);
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/^339 PoPs \(65 major, 274 minor\), 14 regional sites, origin IAD \(Ashburn, North America\)/);
+    expect(result.stdout).toMatch(/region\s+PoPs\s+major\s+demand\s+RTT p50\s+RTT p90\s+RTT p99\s+edge hit\s+stated\s+regional hit\s+origin fetch/);
+    expect(result.stdout).toMatch(/\nAfrica\s+34\s+5\s+11\.5 %/);
+    expect(result.stdout).toMatch(/\nglobal\s+339\s+65\s+100\.0 %.*\s25\.45\s/);
+    expect(result.stdout).toMatch(/\n {2}JNB {2}Johannesburg, Africa\s+17 PoPs: CPT DAR DUR/);
+    expect(result.stdout).toContain('Layers (spec 4.9): edge hit 24.8 ms (stated 5–25)');
+  });
+
+  it('an unknown option is a usage error (exit 2, no stack trace)', () => {
+    const result = cdnsim(['topology', '--scenarioo', 'x.yaml']);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/Unknown argument: scenarioo/);
+    expect(expectNoStackTrace(result.stderr)).toBe(true);
+  });
+});
