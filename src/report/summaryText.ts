@@ -1,4 +1,4 @@
-import { formatBytes } from '../scenario/units.js';
+import { formatBytes } from '../units.js';
 import { formatCount, formatMs, formatPercent, formatTable } from './consoleTable.js';
 import type { LatencyFigures, Summary } from './summary.js';
 

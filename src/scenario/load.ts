@@ -4,7 +4,7 @@ import { LineCounter, isMap, isScalar, isSeq, parseDocument, visit, type Documen
 import { z } from 'zod';
 import { UserError } from '../userError.js';
 import { scenarioSchema, type Scenario } from './schema.js';
-import { nearest } from './suggest.js';
+import { nearest } from '../suggest.js';
 
 /** One problem in a scenario file, located as precisely as the file allows. */
 export interface ScenarioProblem {

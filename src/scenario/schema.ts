@@ -15,7 +15,7 @@ import {
   parseRate,
   parseSize,
   type Parsed,
-} from './units.js';
+} from '../units.js';
 
 /**
  * The scenario file schema. Every object is strict (an unknown key is an error with a

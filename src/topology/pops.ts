@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { nearest } from '../scenario/suggest.js';
+import { nearest } from '../suggest.js';
 import { UserError } from '../userError.js';
 import { dataFilePath, describeIssues, readJsonFile } from './dataFiles.js';
 import { greatCircleKm } from './geo.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { nearest } from '../scenario/suggest.js';
+import { nearest } from '../suggest.js';
 import { UserError } from '../userError.js';
 import type { LatLon } from './geo.js';
 import { POP_CODE_PATTERN, type Pop } from './pops.js';

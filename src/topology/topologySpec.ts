@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DURATION_EXPECTED, FRACTION_EXPECTED, parseDuration, parseFraction, type Parsed } from '../scenario/units.js';
+import { DURATION_EXPECTED, FRACTION_EXPECTED, parseDuration, parseFraction, type Parsed } from '../units.js';
 import { UserError } from '../userError.js';
 import { clientCitySchema, DEFAULT_DEMAND_SHARES, DEFAULT_MOBILE_SHARES } from './clients.js';
 import { describeIssues } from './dataFiles.js';

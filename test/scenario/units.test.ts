@@ -12,7 +12,7 @@ import {
   parseRate,
   parseSize,
   type Parsed,
-} from '../../src/scenario/units.js';
+} from '../../src/units.js';
 
 const ok = (value: number): Parsed => ({ ok: true, value });
 const bad = (expected: string): Parsed => ({ ok: false, expected });

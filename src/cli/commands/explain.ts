@@ -5,7 +5,7 @@ import { normaliseHeaders } from '../../policy/headers.js';
 import { formatHttpDate, parseHttpDate } from '../../policy/httpDate.js';
 import { HEADER_PROFILES, profileWithOverrides } from '../../policy/profiles.js';
 import { explainRecord, explainText } from '../../report/explainReport.js';
-import { nearest } from '../../scenario/suggest.js';
+import { nearest } from '../../suggest.js';
 import { UserError } from '../../userError.js';
 
 interface ExplainArgs {

@@ -4,8 +4,8 @@ import { CACHE_POLICY_NAMES, type CachePolicyName } from '../../cache/registry.j
 import { replay, type CacheSizeSpec, type ReplayConfig, type ReplayResult, type ReplayWarmup } from '../../experiment/replay.js';
 import { formatCount, formatPercent, formatTable } from '../../report/consoleTable.js';
 import { writeFileAtomic } from '../../report/writeAtomic.js';
-import { nearest } from '../../scenario/suggest.js';
-import { formatBytes, parseCount, parseDuration, parseFraction, parseSize } from '../../scenario/units.js';
+import { nearest } from '../../suggest.js';
+import { formatBytes, parseCount, parseDuration, parseFraction, parseSize } from '../../units.js';
 import { UserError } from '../../userError.js';
 import { TRACE_FORMATS, type TraceFormat, type TraceReaderOptions } from '../../workload/traces/traceReader.js';
 import { createReplayProgressReporter } from '../progressBar.js';

@@ -9,7 +9,7 @@ import { summaryText } from '../../report/summaryText.js';
 import { newRunFolder } from '../../report/runFolder.js';
 import { writeFileAtomic } from '../../report/writeAtomic.js';
 import { loadScenarioFile } from '../../scenario/load.js';
-import { parseCount, parseDuration } from '../../scenario/units.js';
+import { parseCount, parseDuration } from '../../units.js';
 import { UserError } from '../../userError.js';
 import { packageInfo } from '../packageInfo.js';
 import { createProgressReporter } from '../progressBar.js';

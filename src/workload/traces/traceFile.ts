@@ -1,6 +1,6 @@
 import { closeSync, fstatSync, openSync, readdirSync, readSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
-import { nearest } from '../../scenario/suggest.js';
+import { nearest } from '../../suggest.js';
 import { DEFAULT_BLOCK_BYTES, LineSplitter } from './lineSplitter.js';
 import type { TraceBatch } from './traceBatch.js';
 import { TraceError } from './traceError.js';

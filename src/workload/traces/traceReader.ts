@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import { nearest } from '../../scenario/suggest.js';
+import { nearest } from '../../suggest.js';
 import { ClfReader } from './clfReader.js';
 import { CsvReader } from './csvReader.js';
 import { OracleGeneralReader } from './oracleGeneralReader.js';
