@@ -7,7 +7,7 @@
 
 /**
  * spec 4.8 / spec 8: "5 MB" chunks. MB = 10^6 bytes, as everywhere in cdnsim
- * (src/scenario/units.ts: decimal units are powers of 1000, binary ones are spelt MiB).
+ * (src/units.ts: decimal units are powers of 1000, binary ones are spelt MiB).
  */
 export const CHUNK_SIZE_BYTES = 5_000_000;
 
