@@ -1,6 +1,8 @@
+import { statSync } from 'node:fs';
 import { needsFutureKnowledge, type CacheStore } from '../cache/cacheStore.js';
 import { createCacheStore, OFFLINE_CACHE_POLICY_NAMES, type CachePolicyName } from '../cache/registry.js';
-import { openTrace, type TraceReaderOptions } from '../workload/traces/traceReader.js';
+import { UserError } from '../userError.js';
+import { formatFromFileName, openTrace, type TraceReaderOptions } from '../workload/traces/traceReader.js';
 import { scanTrace, type DenseBatch, type ScanOptions, type ScanProgress, type TraceFacts } from './traceScan.js';
 
 export type { TraceFacts } from './traceScan.js';
@@ -78,16 +80,23 @@ export function replay(files: readonly string[], config: ReplayConfig, options: 
   if (files.length === 0) throw new RangeError('replay needs at least one trace file');
   const readerOptions = options.reader ?? {};
   const needsFuture = config.policies.some((policy) => (OFFLINE_CACHE_POLICY_NAMES as readonly string[]).includes(policy));
-  const pass = (consume: (batch: DenseBatch) => void, onProgress: ScanProgress): TraceFacts => scanTrace(files, readerOptions, consume, onProgress, options.scan);
-  // A first pass is needed for working-set fractions, a fractional warm-up, and future
-  // knowledge the trace does not carry (every format but oracleGeneral).
-  const probe = files.map((file) => openTrace(file, readerOptions));
+  // A pipe (`<(zstd -dc trace.zst)`) can be read once only: no probing, no second pass, no worker re-opening it.
+  const streamed = files.some((file) => !isRegularFile(file));
+  const scanOptions: ScanOptions = streamed ? { ...options.scan, pipeline: false } : (options.scan ?? {});
+  const pass = (consume: (batch: DenseBatch) => void, onProgress: ScanProgress): TraceFacts => scanTrace(files, readerOptions, consume, onProgress, scanOptions);
   // A file's next-access field speaks of that file only ("−1: not again in this file"), so it
   // holds for the whole replay only when there is one file; several are surveyed instead.
-  const traceHasFuture = probe.length === 1 && probe[0].hasNextAccess;
-  for (const reader of probe) reader.close();
+  const traceHasFuture = files.length === 1 && hasNextAccess(files[0], readerOptions);
+  // A first pass is needed for working-set fractions, a fractional warm-up, and future
+  // knowledge the trace does not carry (every format but oracleGeneral).
   const firstPassNeeded =
     config.cacheSizes.some((size) => size.kind === 'fraction') || config.warmup.kind === 'fraction' || (needsFuture && !traceHasFuture);
+  if (firstPassNeeded && streamed) {
+    throw new UserError(
+      'a pipe can be read only once, and this replay needs two passes (for working-set fractions, a warm-up given as a share, or belady without next-access data): ' +
+        'give cache sizes in bytes or objects and the warm-up as a request count, or write the trace to a file first',
+    );
+  }
   const passes = firstPassNeeded ? 2 : 1;
   const report = (pass: number, withinPass: number, requests: number) => options.onProgress?.({ fraction: (pass + withinPass) / passes, requests });
 
@@ -199,4 +208,24 @@ function simulate(pass: Pass, caches: ReplayCache[], warmupRequests: number, pre
     onProgress,
   );
   return { facts, measuredBytes };
+}
+
+function isRegularFile(file: string): boolean {
+  try {
+    return statSync(file).isFile();
+  } catch {
+    // A missing file is reported by the reader, with its own message.
+    return true;
+  }
+}
+
+/** Whether the trace carries each request's next access (oracleGeneral), without reading a pipe. */
+function hasNextAccess(file: string, readerOptions: TraceReaderOptions): boolean {
+  if (!isRegularFile(file)) return (readerOptions.format ?? formatFromFileName(file)) === 'oracleGeneral';
+  const reader = openTrace(file, readerOptions);
+  try {
+    return reader.hasNextAccess;
+  } finally {
+    reader.close();
+  }
 }

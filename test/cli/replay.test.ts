@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { copyFileSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -264,5 +265,26 @@ describe('cdnsim replay: user mistakes exit 2 with a clear message and no stack 
 
   it('an unknown --format lists the formats', () => {
     expectUserMistake(cdnsim(['replay', ...base, '--cache-size', '1GB', '--format', 'parquet']), /format.*"parquet"[\s\S]*oracleGeneral.*webcachesim.*csv.*txt.*clf/);
+  });
+});
+
+describe('cdnsim replay from a pipe (a decompressor\'s output, read once)', () => {
+  const CLI_PATH = join(import.meta.dirname, '../../dist/src/cli/main.js');
+  const FIXTURE = join(import.meta.dirname, '../fixtures/traces/cloudPhysicsIO.oracleSizes.webcachesim.tr');
+  const viaPipe = (args: string) =>
+    spawnSync('bash', ['-c', `"${process.execPath}" "${CLI_PATH}" replay <(cat "${FIXTURE}") --format webcachesim ${args}`], { encoding: 'utf8' });
+
+  it('reads every request once: LRU at 134217728 B gives the libCacheSim row (93,374 misses)', () => {
+    const result = viaPipe('--cache-size 134217728 --json');
+    expect(result.status).toBe(0);
+    const [row] = JSON.parse(result.stdout) as { requests: number; misses: number }[];
+    expect(row).toMatchObject({ requests: 113_872, misses: 93_374 });
+  });
+
+  it('refuses a replay that needs two passes, saying why and what to do instead', () => {
+    const result = viaPipe('--cache-size 0.1');
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/a pipe can be read only once, and this replay needs two passes/);
+    expect(expectNoStackTrace(result.stderr)).toBe(true);
   });
 });
