@@ -33,10 +33,12 @@ export function scenarioToInput(scenario: Scenario): ScenarioInput {
       rate: scenario.traffic.rate,
       regions: Object.fromEntries(REGIONS.map((region) => [region, scenario.traffic.regions[region]])),
     },
+    deployment: { ...scenario.deployment },
     content: {
       objects: scenario.content.objects,
       zipfExponent: scenario.content.zipfExponent,
       objectSize: { ...scenario.content.objectSize },
+      headers: { profile: scenario.content.headers.profile, fields: { ...scenario.content.headers.fields } },
     },
     edge: { policy: scenario.edge.policy, capacity: scenario.edge.capacity },
     topology: { edgeSites: scenario.topology.edgeSites },

@@ -21,6 +21,10 @@ describe('scenarioToInput: a resolved scenario loads back to itself', () => {
     ['duration run, percentage warm-up', 'run: { duration: 10m, warmup: 12.5% }\n'],
     ['partial regions and odd units', 'traffic: { rate: 3M/h, regions: { Europe: 70%, Africa: 0.3 } }\nedge: { capacity: 193MiB }\nlatency: { clientToEdge: { Africa: 0.04s }, jitter: 0 }\norigin: { latency: 1.5s }\n'],
     ['description and both limits', 'description: two limits\nrun: { requests: 2M, duration: 7d, warmup: 1000 }\n'],
+    [
+      'a container deployment without the CDN, and a header profile with its own fields',
+      'deployment: { kind: container, framework: nuxt, cdn: false }\ncontent: { headers: { profile: guidance-frequent-api, fields: { Cache-Control: "public, max-age=60", Vary: Accept } } }\n',
+    ],
   ])('%s', (_name, text) => {
     const { scenario, again } = roundTrip(text);
     // The name came from the file name the first time and from the name key the second.
