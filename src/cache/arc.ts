@@ -1,7 +1,5 @@
-import type { CacheStore, CacheStoreOptions } from './cacheStore.js';
-import { EntryTable } from './entryTable.js';
-import { KeyLists, type KeyList } from './keyLists.js';
-import { grownLength } from './typedArrays.js';
+import { ListStore } from './entryStore.js';
+import type { KeyList } from './keyLists.js';
 
 /**
  * Adaptive Replacement Cache (Megiddo and Modha, "ARC: a self-tuning, low overhead
@@ -32,37 +30,14 @@ import { grownLength } from './typedArrays.js';
  * Removal (remove(), expiry, re-insertion) is not eviction: no ghost is made; an existing
  * ghost id outlives remove(). Re-insertion of a present key is a new insertion (case IV).
  */
-export class ArcStore implements CacheStore {
+export class ArcStore extends ListStore {
   readonly policy = 'arc';
-  readonly capacity: number;
-  readonly countMode: boolean;
-  private readonly entries: EntryTable;
-  private readonly links: KeyLists;
-  private readonly t1: KeyList;
-  private readonly t2: KeyList;
-  private readonly b1: KeyList;
-  private readonly b2: KeyList;
+  private readonly t1: KeyList = this.links.newList();
+  private readonly t2: KeyList = this.links.newList();
+  private readonly b1: KeyList = this.links.newList();
+  private readonly b2: KeyList = this.links.newList();
   /** Target size of T1, in charges. */
   private p = 0;
-
-  constructor(options: CacheStoreOptions) {
-    this.entries = new EntryTable(options);
-    this.capacity = this.entries.capacity;
-    this.countMode = this.entries.countMode;
-    this.links = new KeyLists(this.entries.keySpace);
-    this.t1 = this.links.newList();
-    this.t2 = this.links.newList();
-    this.b1 = this.links.newList();
-    this.b2 = this.links.newList();
-  }
-
-  get occupancy(): number {
-    return this.entries.used;
-  }
-
-  get objectCount(): number {
-    return this.entries.count;
-  }
 
   /** The adaptive target size of T1 (charges), for tests and reports. */
   get targetT1(): number {
@@ -70,25 +45,11 @@ export class ArcStore implements CacheStore {
   }
 
   /** Case I: a hit in T1 or T2 moves the object to the MRU end of T2. */
-  lookup(key: number, nowMs: number): boolean {
-    if (!this.entries.has(key)) return false;
-    if (this.entries.expiries[key] <= nowMs) {
-      this.forget(key);
-      return false;
-    }
+  protected onHit(key: number): void {
     this.links.moveToHead(this.t2, key);
-    return true;
   }
 
-  contains(key: number, nowMs: number): boolean {
-    return this.entries.isFresh(key, nowMs);
-  }
-
-  insert(key: number, size: number, expiresAtMs: number): boolean {
-    const charge = this.entries.chargeFor(size);
-    if (key >= this.entries.keySpace) this.grow(key + 1);
-    if (this.entries.has(key)) this.forget(key);
-    if (charge > this.capacity) return false;
+  protected admit(key: number, charge: number): boolean {
     const { links, t1, t2, b1, b2 } = this;
     const c = this.capacity;
     const ghost = links.listOf(key);
@@ -115,14 +76,7 @@ export class ArcStore implements CacheStore {
       while (b2.length > 0 && t1.total + t2.total + b1.total + b2.total + charge > 2 * c) links.unlink(b2.tail);
     }
     while (this.entries.used + charge > c) this.replace(inB2);
-    this.entries.add(key, size, charge, expiresAtMs);
     links.pushHead(inB1 || inB2 ? t2 : t1, key, charge);
-    return true;
-  }
-
-  remove(key: number): boolean {
-    if (!this.entries.has(key)) return false;
-    this.forget(key);
     return true;
   }
 
@@ -134,16 +88,5 @@ export class ArcStore implements CacheStore {
     const charge = this.links.weightOf(victim);
     this.forget(victim);
     this.links.pushHead(fromT1 ? this.b1 : this.b2, victim, charge);
-  }
-
-  private forget(key: number): void {
-    this.links.unlink(key);
-    this.entries.drop(key);
-  }
-
-  private grow(minimum: number): void {
-    const length = grownLength(this.entries.keySpace, minimum);
-    this.entries.grow(length);
-    this.links.growKeys(length);
   }
 }

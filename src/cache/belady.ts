@@ -1,7 +1,6 @@
-import type { CacheStore, CacheStoreOptions } from './cacheStore.js';
-import { EntryTable } from './entryTable.js';
+import { EntryStore } from './entryStore.js';
 import { KeyHeap } from './keyHeap.js';
-import { growFloat64, grownLength } from './typedArrays.js';
+import { growFloat64 } from './typedArrays.js';
 
 /**
  * Belady's offline optimum (Belady, "A study of replacement algorithms for a virtual-storage
@@ -27,30 +26,11 @@ import { growFloat64, grownLength } from './typedArrays.js';
  *
  * A max-heap on the next-access index (a KeyHeap on its negation), O(log n) per operation.
  */
-export class BeladyStore implements CacheStore {
+export class BeladyStore extends EntryStore {
   readonly policy = 'belady';
-  readonly capacity: number;
-  readonly countMode: boolean;
-  private readonly entries: EntryTable;
-  private readonly heap: KeyHeap;
+  private readonly heap: KeyHeap = new KeyHeap(this.entries.keySpace);
   /** Index of each key's next request; Infinity: never again (or not told). */
-  private nextAccess: Float64Array;
-
-  constructor(options: CacheStoreOptions) {
-    this.entries = new EntryTable(options);
-    this.capacity = this.entries.capacity;
-    this.countMode = this.entries.countMode;
-    this.heap = new KeyHeap(this.entries.keySpace);
-    this.nextAccess = new Float64Array(this.entries.keySpace).fill(Infinity);
-  }
-
-  get occupancy(): number {
-    return this.entries.used;
-  }
-
-  get objectCount(): number {
-    return this.entries.count;
-  }
+  private nextAccess: Float64Array = new Float64Array(this.entries.keySpace).fill(Infinity);
 
   setNextAccess(key: number, nextAccessIndex: number): void {
     const next = nextAccessIndex >= 0 ? nextAccessIndex : Infinity;
@@ -60,24 +40,9 @@ export class BeladyStore implements CacheStore {
   }
 
   /** Nothing to update on a hit: the driver has already told us the key's next access. */
-  lookup(key: number, nowMs: number): boolean {
-    if (!this.entries.has(key)) return false;
-    if (this.entries.expiries[key] <= nowMs) {
-      this.forget(key);
-      return false;
-    }
-    return true;
-  }
+  protected onHit(): void {}
 
-  contains(key: number, nowMs: number): boolean {
-    return this.entries.isFresh(key, nowMs);
-  }
-
-  insert(key: number, size: number, expiresAtMs: number): boolean {
-    const charge = this.entries.chargeFor(size);
-    if (key >= this.entries.keySpace) this.grow(key + 1);
-    if (this.entries.has(key)) this.forget(key);
-    if (charge > this.capacity) return false;
+  protected admit(key: number, charge: number): boolean {
     const next = this.nextAccess[key];
     if (next === Infinity) return false;
     if (this.entries.used + charge > this.capacity) {
@@ -86,25 +51,16 @@ export class BeladyStore implements CacheStore {
       do this.forget(this.heap.top());
       while (this.entries.used + charge > this.capacity);
     }
-    this.entries.add(key, size, charge, expiresAtMs);
     this.heap.push(key, -next);
     return true;
   }
 
-  remove(key: number): boolean {
-    if (!this.entries.has(key)) return false;
-    this.forget(key);
-    return true;
-  }
-
-  private forget(key: number): void {
+  protected forget(key: number): void {
     this.heap.remove(key);
     this.entries.drop(key);
   }
 
-  private grow(minimum: number): void {
-    const length = grownLength(this.entries.keySpace, minimum);
-    this.entries.grow(length);
+  protected growKeys(length: number): void {
     this.heap.growKeys(length);
     this.nextAccess = growFloat64(this.nextAccess, length, Infinity);
   }

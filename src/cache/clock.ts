@@ -1,7 +1,6 @@
-import type { CacheStore, CacheStoreOptions } from './cacheStore.js';
-import { EntryTable } from './entryTable.js';
-import { KeyLists, type KeyList } from './keyLists.js';
-import { growUint8, grownLength } from './typedArrays.js';
+import { ListStore } from './entryStore.js';
+import type { KeyList } from './keyLists.js';
+import { growUint8 } from './typedArrays.js';
 
 /**
  * CLOCK, in its FIFO-with-reinsertion form (the "second chance" algorithm): a FIFO queue
@@ -14,61 +13,19 @@ import { growUint8, grownLength } from './typedArrays.js';
  *
  * New and re-inserted entries start with the bit clear.
  */
-export class ClockStore implements CacheStore {
+export class ClockStore extends ListStore {
   readonly policy = 'clock';
-  readonly capacity: number;
-  readonly countMode: boolean;
-  private readonly entries: EntryTable;
-  private readonly links: KeyLists;
-  private readonly queue: KeyList;
-  private referenced: Uint8Array;
+  private readonly queue: KeyList = this.links.newList();
+  private referenced: Uint8Array = new Uint8Array(this.entries.keySpace);
 
-  constructor(options: CacheStoreOptions) {
-    this.entries = new EntryTable(options);
-    this.capacity = this.entries.capacity;
-    this.countMode = this.entries.countMode;
-    this.links = new KeyLists(this.entries.keySpace);
-    this.queue = this.links.newList();
-    this.referenced = new Uint8Array(this.entries.keySpace);
-  }
-
-  get occupancy(): number {
-    return this.entries.used;
-  }
-
-  get objectCount(): number {
-    return this.entries.count;
-  }
-
-  lookup(key: number, nowMs: number): boolean {
-    if (!this.entries.has(key)) return false;
-    if (this.entries.expiries[key] <= nowMs) {
-      this.forget(key);
-      return false;
-    }
+  protected onHit(key: number): void {
     this.referenced[key] = 1;
-    return true;
   }
 
-  contains(key: number, nowMs: number): boolean {
-    return this.entries.isFresh(key, nowMs);
-  }
-
-  insert(key: number, size: number, expiresAtMs: number): boolean {
-    const charge = this.entries.chargeFor(size);
-    if (key >= this.entries.keySpace) this.grow(key + 1);
-    if (this.entries.has(key)) this.forget(key);
-    if (charge > this.capacity) return false;
+  protected admit(key: number, charge: number): boolean {
     while (this.entries.used + charge > this.capacity) this.evictOne();
-    this.entries.add(key, size, charge, expiresAtMs);
     this.referenced[key] = 0;
     this.links.pushHead(this.queue, key, charge);
-    return true;
-  }
-
-  remove(key: number): boolean {
-    if (!this.entries.has(key)) return false;
-    this.forget(key);
     return true;
   }
 
@@ -85,15 +42,8 @@ export class ClockStore implements CacheStore {
     }
   }
 
-  private forget(key: number): void {
-    this.links.unlink(key);
-    this.entries.drop(key);
-  }
-
-  private grow(minimum: number): void {
-    const length = grownLength(this.entries.keySpace, minimum);
-    this.entries.grow(length);
-    this.links.growKeys(length);
+  protected override growKeys(length: number): void {
+    super.growKeys(length);
     this.referenced = growUint8(this.referenced, length);
   }
 }

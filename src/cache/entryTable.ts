@@ -3,9 +3,10 @@ import { growFloat64 } from './typedArrays.js';
 
 /**
  * What every store keeps whatever its policy: each key's size and expiry, and exact
- * occupancy and object count. A policy composes one of these with its own queues, so the
- * CacheStore contract (charges, TTL, replacement) is written once; its methods see a
- * single class and stay monomorphic even when all policies run in one process.
+ * occupancy and object count. EntryStore (entryStore.ts) composes one of these with each
+ * policy's own queues or heap and writes the CacheStore contract (charges, TTL,
+ * replacement) on top; its methods see a single class and stay monomorphic even when all
+ * policies run in one process.
  */
 export class EntryTable {
   readonly capacity: number;

@@ -1,7 +1,6 @@
-import type { CacheStore, CacheStoreOptions } from './cacheStore.js';
-import { EntryTable } from './entryTable.js';
+import { EntryStore } from './entryStore.js';
 import { KeyHeap } from './keyHeap.js';
-import { growFloat64, grownLength } from './typedArrays.js';
+import { growFloat64 } from './typedArrays.js';
 
 /**
  * Greedy-Dual-Size-Frequency (Cherkasova, "Improving WWW proxies performance with
@@ -22,71 +21,31 @@ import { growFloat64, grownLength } from './typedArrays.js';
  * A binary min-heap on typed arrays with a position index (KeyHeap): O(log n) per
  * operation.
  */
-export class GdsfStore implements CacheStore {
+export class GdsfStore extends EntryStore {
   readonly policy = 'gdsf';
-  readonly capacity: number;
-  readonly countMode: boolean;
-  private readonly entries: EntryTable;
-  private readonly heap: KeyHeap;
-  private frequency: Float64Array;
+  private readonly heap: KeyHeap = new KeyHeap(this.entries.keySpace);
+  private frequency: Float64Array = new Float64Array(this.entries.keySpace);
   /** The inflation value L. */
   private inflation = 0;
-
-  constructor(options: CacheStoreOptions) {
-    this.entries = new EntryTable(options);
-    this.capacity = this.entries.capacity;
-    this.countMode = this.entries.countMode;
-    this.heap = new KeyHeap(this.entries.keySpace);
-    this.frequency = new Float64Array(this.entries.keySpace);
-  }
-
-  get occupancy(): number {
-    return this.entries.used;
-  }
-
-  get objectCount(): number {
-    return this.entries.count;
-  }
 
   /** The inflation value L, for tests and reports. */
   get agingValue(): number {
     return this.inflation;
   }
 
-  lookup(key: number, nowMs: number): boolean {
-    if (!this.entries.has(key)) return false;
-    if (this.entries.expiries[key] <= nowMs) {
-      this.forget(key);
-      return false;
-    }
+  protected onHit(key: number): void {
     const frequency = ++this.frequency[key];
     this.heap.update(key, this.inflation + frequency / this.chargeOf(key));
-    return true;
   }
 
-  contains(key: number, nowMs: number): boolean {
-    return this.entries.isFresh(key, nowMs);
-  }
-
-  insert(key: number, size: number, expiresAtMs: number): boolean {
-    const charge = this.entries.chargeFor(size);
-    if (key >= this.entries.keySpace) this.grow(key + 1);
-    if (this.entries.has(key)) this.forget(key);
-    if (charge > this.capacity) return false;
+  protected admit(key: number, charge: number): boolean {
     while (this.entries.used + charge > this.capacity) {
       const victim = this.heap.top();
       this.inflation = this.heap.priorityOf(victim);
       this.forget(victim);
     }
-    this.entries.add(key, size, charge, expiresAtMs);
     this.frequency[key] = 1;
     this.heap.push(key, this.inflation + 1 / charge);
-    return true;
-  }
-
-  remove(key: number): boolean {
-    if (!this.entries.has(key)) return false;
-    this.forget(key);
     return true;
   }
 
@@ -94,14 +53,12 @@ export class GdsfStore implements CacheStore {
     return this.countMode ? 1 : this.entries.sizes[key];
   }
 
-  private forget(key: number): void {
+  protected forget(key: number): void {
     this.heap.remove(key);
     this.entries.drop(key);
   }
 
-  private grow(minimum: number): void {
-    const length = grownLength(this.entries.keySpace, minimum);
-    this.entries.grow(length);
+  protected growKeys(length: number): void {
     this.heap.growKeys(length);
     this.frequency = growFloat64(this.frequency, length, 0);
   }

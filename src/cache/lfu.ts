@@ -1,7 +1,7 @@
-import type { CacheStore, CacheStoreOptions } from './cacheStore.js';
-import { EntryTable } from './entryTable.js';
-import { KeyLists, NIL } from './keyLists.js';
-import { growFloat64, growInt32, grownLength } from './typedArrays.js';
+import type { CacheStoreOptions } from './cacheStore.js';
+import { ListStore } from './entryStore.js';
+import { NIL } from './keyLists.js';
+import { growFloat64, growInt32 } from './typedArrays.js';
 
 /**
  * Least-frequently-used eviction in O(1) (Shah, Mitra and Matani, "An O(1) algorithm for
@@ -20,85 +20,46 @@ import { growFloat64, growInt32, grownLength } from './typedArrays.js';
  * Buckets are a pool of ids on typed arrays (frequency, prev/next bucket, a free stack);
  * each bucket's objects are one KeyList of a shared KeyLists, the list id being the bucket id.
  */
-export class LfuStore implements CacheStore {
+export class LfuStore extends ListStore {
   readonly policy = 'lfu';
-  readonly capacity: number;
-  readonly countMode: boolean;
-  private readonly entries: EntryTable;
-  /** Each bucket is a list whose id is the bucket id. */
-  private readonly members: KeyLists;
-  private bucketFrequency: Float64Array;
-  private bucketPrev: Int32Array;
-  private bucketNext: Int32Array;
-  private freeBuckets: Int32Array;
+  private bucketFrequency: Float64Array = new Float64Array(0);
+  private bucketPrev: Int32Array = new Int32Array(0);
+  private bucketNext: Int32Array = new Int32Array(0);
+  private freeBuckets: Int32Array = new Int32Array(0);
   private freeCount = 0;
   /** The lowest-frequency bucket, where victims come from. */
   private lowest = NIL;
 
   constructor(options: CacheStoreOptions) {
-    this.entries = new EntryTable(options);
-    this.capacity = this.entries.capacity;
-    this.countMode = this.entries.countMode;
-    this.members = new KeyLists(this.entries.keySpace);
-    this.bucketFrequency = new Float64Array(0);
-    this.bucketPrev = new Int32Array(0);
-    this.bucketNext = new Int32Array(0);
-    this.freeBuckets = new Int32Array(0);
+    super(options);
     this.growBuckets(64);
   }
 
-  get occupancy(): number {
-    return this.entries.used;
-  }
-
-  get objectCount(): number {
-    return this.entries.count;
-  }
-
-  lookup(key: number, nowMs: number): boolean {
-    if (!this.entries.has(key)) return false;
-    if (this.entries.expiries[key] <= nowMs) {
-      this.forget(key);
-      return false;
-    }
-    const members = this.members;
-    const bucket = members.listOf(key);
+  /** Into the bucket for frequency + 1, the most recent of it. */
+  protected onHit(key: number): void {
+    const links = this.links;
+    const bucket = links.listOf(key);
     const frequency = this.bucketFrequency[bucket] + 1;
     let target = this.bucketNext[bucket];
     if (target === NIL || this.bucketFrequency[target] !== frequency) target = this.newBucketAfter(bucket, frequency);
-    members.moveToHead(members.list(target), key);
-    if (members.list(bucket).length === 0) this.freeBucket(bucket);
-    return true;
+    links.moveToHead(links.list(target), key);
+    if (links.list(bucket).length === 0) this.freeBucket(bucket);
   }
 
-  contains(key: number, nowMs: number): boolean {
-    return this.entries.isFresh(key, nowMs);
-  }
-
-  insert(key: number, size: number, expiresAtMs: number): boolean {
-    const charge = this.entries.chargeFor(size);
-    if (key >= this.entries.keySpace) this.grow(key + 1);
-    if (this.entries.has(key)) this.forget(key);
-    if (charge > this.capacity) return false;
-    while (this.entries.used + charge > this.capacity) this.forget(this.members.list(this.lowest).tail);
+  protected admit(key: number, charge: number): boolean {
+    while (this.entries.used + charge > this.capacity) this.forget(this.links.list(this.lowest).tail);
     let bucket = this.lowest;
     if (bucket === NIL || this.bucketFrequency[bucket] !== 1) bucket = this.newBucketAfter(NIL, 1);
-    this.entries.add(key, size, charge, expiresAtMs);
-    this.members.pushHead(this.members.list(bucket), key, charge);
+    this.links.pushHead(this.links.list(bucket), key, charge);
     return true;
   }
 
-  remove(key: number): boolean {
-    if (!this.entries.has(key)) return false;
-    this.forget(key);
-    return true;
-  }
-
-  private forget(key: number): void {
-    const bucket = this.members.listOf(key);
-    this.members.unlink(key);
+  /** A bucket its last object leaves is freed, so the lowest bucket is never empty. */
+  protected override forget(key: number): void {
+    const bucket = this.links.listOf(key);
+    this.links.unlink(key);
     this.entries.drop(key);
-    if (this.members.list(bucket).length === 0) this.freeBucket(bucket);
+    if (this.links.list(bucket).length === 0) this.freeBucket(bucket);
   }
 
   /** A new empty bucket linked right after `previous` (NIL: at the front). */
@@ -131,13 +92,7 @@ export class LfuStore implements CacheStore {
     this.bucketPrev = growInt32(this.bucketPrev, length, 0);
     this.bucketNext = growInt32(this.bucketNext, length, 0);
     this.freeBuckets = growInt32(this.freeBuckets, length, 0);
-    for (let id = old; id < length; id++) this.members.newList(); // list id = bucket id
+    for (let id = old; id < length; id++) this.links.newList(); // list id = bucket id
     for (let id = length - 1; id >= old; id--) this.freeBuckets[this.freeCount++] = id;
-  }
-
-  private grow(minimum: number): void {
-    const length = grownLength(this.entries.keySpace, minimum);
-    this.entries.grow(length);
-    this.members.growKeys(length);
   }
 }

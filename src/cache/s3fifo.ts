@@ -1,7 +1,6 @@
-import type { CacheStore, CacheStoreOptions } from './cacheStore.js';
-import { EntryTable } from './entryTable.js';
-import { KeyLists, type KeyList } from './keyLists.js';
-import { growUint8, grownLength } from './typedArrays.js';
+import { ListStore } from './entryStore.js';
+import type { KeyList } from './keyLists.js';
+import { growUint8 } from './typedArrays.js';
 
 /**
  * S3-FIFO (Yang, Zhang, Qiu, Yue and Rashmi, "FIFO queues are all you need for cache
@@ -29,71 +28,25 @@ import { growUint8, grownLength } from './typedArrays.js';
  *   entry is made, and an existing ghost entry outlives remove(). Re-insertion is a new
  *   insertion.
  */
-export class S3FifoStore implements CacheStore {
+export class S3FifoStore extends ListStore {
   readonly policy = 's3fifo';
-  readonly capacity: number;
-  readonly countMode: boolean;
-  private readonly entries: EntryTable;
-  private readonly links: KeyLists;
-  private readonly small: KeyList;
-  private readonly main: KeyList;
-  private readonly ghost: KeyList;
-  private readonly mainCapacity: number;
-  private readonly ghostCapacity: number;
-  private frequency: Uint8Array;
+  private readonly small: KeyList = this.links.newList();
+  private readonly main: KeyList = this.links.newList();
+  private readonly ghost: KeyList = this.links.newList();
+  private readonly mainCapacity: number = this.capacity - Math.floor(this.capacity / 10);
+  private readonly ghostCapacity: number = this.mainCapacity;
+  private frequency: Uint8Array = new Uint8Array(this.entries.keySpace);
 
-  constructor(options: CacheStoreOptions) {
-    this.entries = new EntryTable(options);
-    this.capacity = this.entries.capacity;
-    this.countMode = this.entries.countMode;
-    this.mainCapacity = this.capacity - Math.floor(this.capacity / 10);
-    this.ghostCapacity = this.mainCapacity;
-    this.links = new KeyLists(this.entries.keySpace);
-    this.small = this.links.newList();
-    this.main = this.links.newList();
-    this.ghost = this.links.newList();
-    this.frequency = new Uint8Array(this.entries.keySpace);
-  }
-
-  get occupancy(): number {
-    return this.entries.used;
-  }
-
-  get objectCount(): number {
-    return this.entries.count;
-  }
-
-  lookup(key: number, nowMs: number): boolean {
-    if (!this.entries.has(key)) return false;
-    if (this.entries.expiries[key] <= nowMs) {
-      this.forget(key);
-      return false;
-    }
+  protected onHit(key: number): void {
     if (this.frequency[key] < 3) this.frequency[key]++;
-    return true;
   }
 
-  contains(key: number, nowMs: number): boolean {
-    return this.entries.isFresh(key, nowMs);
-  }
-
-  insert(key: number, size: number, expiresAtMs: number): boolean {
-    const charge = this.entries.chargeFor(size);
-    if (key >= this.entries.keySpace) this.grow(key + 1);
-    if (this.entries.has(key)) this.forget(key);
-    if (charge > this.capacity) return false;
+  protected admit(key: number, charge: number): boolean {
     const ghostHit = this.links.listOf(key) === this.ghost.id;
     if (ghostHit) this.links.unlink(key);
     while (this.entries.used + charge > this.capacity) this.evict();
-    this.entries.add(key, size, charge, expiresAtMs);
     this.frequency[key] = 0;
     this.links.pushHead(ghostHit ? this.main : this.small, key, charge);
-    return true;
-  }
-
-  remove(key: number): boolean {
-    if (!this.entries.has(key)) return false;
-    this.forget(key);
     return true;
   }
 
@@ -140,15 +93,8 @@ export class S3FifoStore implements CacheStore {
     this.links.pushHead(ghost, key, charge);
   }
 
-  private forget(key: number): void {
-    this.links.unlink(key);
-    this.entries.drop(key);
-  }
-
-  private grow(minimum: number): void {
-    const length = grownLength(this.entries.keySpace, minimum);
-    this.entries.grow(length);
-    this.links.growKeys(length);
+  protected override growKeys(length: number): void {
+    super.growKeys(length);
     this.frequency = growUint8(this.frequency, length);
   }
 }

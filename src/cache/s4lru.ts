@@ -1,7 +1,5 @@
-import type { CacheStore, CacheStoreOptions } from './cacheStore.js';
-import { EntryTable } from './entryTable.js';
-import { KeyLists, type KeyList } from './keyLists.js';
-import { grownLength } from './typedArrays.js';
+import { ListStore } from './entryStore.js';
+import type { KeyList } from './keyLists.js';
 
 const SEGMENTS = 4;
 const TOP = SEGMENTS - 1;
@@ -20,44 +18,18 @@ const TOP = SEGMENTS - 1;
  * tail of the lowest non-empty segment (segment 0 unless the new object needs more than
  * segment 0 holds). Re-insertion is a new insertion into segment 0.
  */
-export class S4LruStore implements CacheStore {
+export class S4LruStore extends ListStore {
   readonly policy = 's4lru';
-  readonly capacity: number;
-  readonly countMode: boolean;
-  private readonly entries: EntryTable;
-  private readonly links: KeyLists;
   /** Segments 0–3; a segment's list id is its level. */
-  private readonly segments: KeyList[];
-  private readonly segmentCapacity: number;
+  private readonly segments: KeyList[] = Array.from({ length: SEGMENTS }, () => this.links.newList());
+  private readonly segmentCapacity: number = Math.floor(this.capacity / SEGMENTS);
 
-  constructor(options: CacheStoreOptions) {
-    this.entries = new EntryTable(options);
-    this.capacity = this.entries.capacity;
-    this.countMode = this.entries.countMode;
-    this.segmentCapacity = Math.floor(this.capacity / SEGMENTS);
-    this.links = new KeyLists(this.entries.keySpace);
-    this.segments = Array.from({ length: SEGMENTS }, () => this.links.newList());
-  }
-
-  get occupancy(): number {
-    return this.entries.used;
-  }
-
-  get objectCount(): number {
-    return this.entries.count;
-  }
-
-  lookup(key: number, nowMs: number): boolean {
-    if (!this.entries.has(key)) return false;
-    if (this.entries.expiries[key] <= nowMs) {
-      this.forget(key);
-      return false;
-    }
+  protected onHit(key: number): void {
     const segments = this.segments;
     const level = this.links.listOf(key);
     if (level === TOP) {
       this.links.moveToHead(segments[TOP], key);
-      return true;
+      return;
     }
     this.links.moveToHead(segments[level + 1], key);
     // In count mode one demotion restores the sizes; in byte mode it may cascade further.
@@ -65,27 +37,11 @@ export class S4LruStore implements CacheStore {
       const segment = segments[upper];
       while (segment.length > 0 && segment.total > this.segmentCapacity) this.links.moveToHead(segments[upper - 1], segment.tail);
     }
-    return true;
   }
 
-  contains(key: number, nowMs: number): boolean {
-    return this.entries.isFresh(key, nowMs);
-  }
-
-  insert(key: number, size: number, expiresAtMs: number): boolean {
-    const charge = this.entries.chargeFor(size);
-    if (key >= this.entries.keySpace) this.grow(key + 1);
-    if (this.entries.has(key)) this.forget(key);
-    if (charge > this.capacity) return false;
+  protected admit(key: number, charge: number): boolean {
     while (this.entries.used + charge > this.capacity) this.evictOne();
-    this.entries.add(key, size, charge, expiresAtMs);
     this.links.pushHead(this.segments[0], key, charge);
-    return true;
-  }
-
-  remove(key: number): boolean {
-    if (!this.entries.has(key)) return false;
-    this.forget(key);
     return true;
   }
 
@@ -93,16 +49,5 @@ export class S4LruStore implements CacheStore {
     let level = 0;
     while (this.segments[level].length === 0) level++;
     this.forget(this.segments[level].tail);
-  }
-
-  private forget(key: number): void {
-    this.links.unlink(key);
-    this.entries.drop(key);
-  }
-
-  private grow(minimum: number): void {
-    const length = grownLength(this.entries.keySpace, minimum);
-    this.entries.grow(length);
-    this.links.growKeys(length);
   }
 }

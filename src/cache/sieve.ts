@@ -1,7 +1,6 @@
-import type { CacheStore, CacheStoreOptions } from './cacheStore.js';
-import { EntryTable } from './entryTable.js';
-import { KeyLists, NIL, type KeyList } from './keyLists.js';
-import { growUint8, grownLength } from './typedArrays.js';
+import { ListStore } from './entryStore.js';
+import { NIL, type KeyList } from './keyLists.js';
+import { growUint8 } from './typedArrays.js';
 
 /**
  * SIEVE (Zhang, Yang, Yue, Vigfusson and Rashmi, "SIEVE is Simpler than LRU: an Efficient
@@ -15,62 +14,20 @@ import { growUint8, grownLength } from './typedArrays.js';
  * step toward the head, as libCacheSim's Sieve.c does. Re-insertion is a new insertion: at
  * the head, unvisited.
  */
-export class SieveStore implements CacheStore {
+export class SieveStore extends ListStore {
   readonly policy = 'sieve';
-  readonly capacity: number;
-  readonly countMode: boolean;
-  private readonly entries: EntryTable;
-  private readonly links: KeyLists;
-  private readonly queue: KeyList;
-  private visited: Uint8Array;
+  private readonly queue: KeyList = this.links.newList();
+  private visited: Uint8Array = new Uint8Array(this.entries.keySpace);
   private hand = NIL;
 
-  constructor(options: CacheStoreOptions) {
-    this.entries = new EntryTable(options);
-    this.capacity = this.entries.capacity;
-    this.countMode = this.entries.countMode;
-    this.links = new KeyLists(this.entries.keySpace);
-    this.queue = this.links.newList();
-    this.visited = new Uint8Array(this.entries.keySpace);
-  }
-
-  get occupancy(): number {
-    return this.entries.used;
-  }
-
-  get objectCount(): number {
-    return this.entries.count;
-  }
-
-  lookup(key: number, nowMs: number): boolean {
-    if (!this.entries.has(key)) return false;
-    if (this.entries.expiries[key] <= nowMs) {
-      this.forget(key);
-      return false;
-    }
+  protected onHit(key: number): void {
     this.visited[key] = 1;
-    return true;
   }
 
-  contains(key: number, nowMs: number): boolean {
-    return this.entries.isFresh(key, nowMs);
-  }
-
-  insert(key: number, size: number, expiresAtMs: number): boolean {
-    const charge = this.entries.chargeFor(size);
-    if (key >= this.entries.keySpace) this.grow(key + 1);
-    if (this.entries.has(key)) this.forget(key);
-    if (charge > this.capacity) return false;
+  protected admit(key: number, charge: number): boolean {
     while (this.entries.used + charge > this.capacity) this.evictOne();
-    this.entries.add(key, size, charge, expiresAtMs);
     this.visited[key] = 0;
     this.links.pushHead(this.queue, key, charge);
-    return true;
-  }
-
-  remove(key: number): boolean {
-    if (!this.entries.has(key)) return false;
-    this.forget(key);
     return true;
   }
 
@@ -86,16 +43,15 @@ export class SieveStore implements CacheStore {
     this.forget(candidate);
   }
 
-  private forget(key: number): void {
+  /** Whatever takes the key under the hand away, the hand steps toward the head first. */
+  protected override forget(key: number): void {
     if (key === this.hand) this.hand = this.links.towardHead(key);
     this.links.unlink(key);
     this.entries.drop(key);
   }
 
-  private grow(minimum: number): void {
-    const length = grownLength(this.entries.keySpace, minimum);
-    this.entries.grow(length);
-    this.links.growKeys(length);
+  protected override growKeys(length: number): void {
+    super.growKeys(length);
     this.visited = growUint8(this.visited, length);
   }
 }

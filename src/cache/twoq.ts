@@ -1,7 +1,5 @@
-import type { CacheStore, CacheStoreOptions } from './cacheStore.js';
-import { EntryTable } from './entryTable.js';
-import { KeyLists, type KeyList } from './keyLists.js';
-import { grownLength } from './typedArrays.js';
+import { ListStore } from './entryStore.js';
+import type { KeyList } from './keyLists.js';
 
 /**
  * Full 2Q (Johnson and Shasha, "2Q: a low overhead high performance buffer management
@@ -24,68 +22,23 @@ import { grownLength } from './typedArrays.js';
  * Removal (remove(), expiry, re-insertion) is not eviction: nothing enters A1out.
  * Re-insertion of a present key is a new insertion into A1in.
  */
-export class TwoQStore implements CacheStore {
+export class TwoQStore extends ListStore {
   readonly policy = 'twoq';
-  readonly capacity: number;
-  readonly countMode: boolean;
-  private readonly entries: EntryTable;
-  private readonly links: KeyLists;
-  private readonly a1in: KeyList;
-  private readonly am: KeyList;
-  private readonly a1out: KeyList;
-  private readonly inThreshold: number;
-  private readonly outCapacity: number;
+  private readonly a1in: KeyList = this.links.newList();
+  private readonly am: KeyList = this.links.newList();
+  private readonly a1out: KeyList = this.links.newList();
+  private readonly inThreshold: number = Math.floor(this.capacity / 4);
+  private readonly outCapacity: number = Math.floor(this.capacity / 2);
 
-  constructor(options: CacheStoreOptions) {
-    this.entries = new EntryTable(options);
-    this.capacity = this.entries.capacity;
-    this.countMode = this.entries.countMode;
-    this.inThreshold = Math.floor(this.capacity / 4);
-    this.outCapacity = Math.floor(this.capacity / 2);
-    this.links = new KeyLists(this.entries.keySpace);
-    this.a1in = this.links.newList();
-    this.am = this.links.newList();
-    this.a1out = this.links.newList();
-  }
-
-  get occupancy(): number {
-    return this.entries.used;
-  }
-
-  get objectCount(): number {
-    return this.entries.count;
-  }
-
-  lookup(key: number, nowMs: number): boolean {
-    if (!this.entries.has(key)) return false;
-    if (this.entries.expiries[key] <= nowMs) {
-      this.forget(key);
-      return false;
-    }
+  protected onHit(key: number): void {
     if (this.links.listOf(key) === this.am.id) this.links.moveToHead(this.am, key);
-    return true;
   }
 
-  contains(key: number, nowMs: number): boolean {
-    return this.entries.isFresh(key, nowMs);
-  }
-
-  insert(key: number, size: number, expiresAtMs: number): boolean {
-    const charge = this.entries.chargeFor(size);
-    if (key >= this.entries.keySpace) this.grow(key + 1);
-    if (this.entries.has(key)) this.forget(key);
-    if (charge > this.capacity) return false;
+  protected admit(key: number, charge: number): boolean {
     const remembered = this.links.listOf(key) === this.a1out.id;
     if (remembered) this.links.unlink(key);
     while (this.entries.used + charge > this.capacity) this.reclaim();
-    this.entries.add(key, size, charge, expiresAtMs);
     this.links.pushHead(remembered ? this.am : this.a1in, key, charge);
-    return true;
-  }
-
-  remove(key: number): boolean {
-    if (!this.entries.has(key)) return false;
-    this.forget(key);
     return true;
   }
 
@@ -106,16 +59,5 @@ export class TwoQStore implements CacheStore {
     const a1out = this.a1out;
     while (a1out.length > 0 && a1out.total + charge > this.outCapacity) this.links.unlink(a1out.tail);
     this.links.pushHead(a1out, key, charge);
-  }
-
-  private forget(key: number): void {
-    this.links.unlink(key);
-    this.entries.drop(key);
-  }
-
-  private grow(minimum: number): void {
-    const length = grownLength(this.entries.keySpace, minimum);
-    this.entries.grow(length);
-    this.links.growKeys(length);
   }
 }
