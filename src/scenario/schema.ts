@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { quantity } from '../quantitySchema.js';
 import { ONLINE_CACHE_POLICY_NAMES, type OnlineCachePolicyName } from '../cache/registry.js';
 import { DEPLOYMENT_KINDS } from '../policy/deployment.js';
 import { HEADER_PROFILES } from '../policy/profiles.js';
@@ -14,7 +15,6 @@ import {
   parseFraction,
   parseRate,
   parseSize,
-  type Parsed,
 } from '../units.js';
 
 /**
@@ -22,20 +22,6 @@ import {
  * suggestion), every quantity accepts human units, and every default is filled in here,
  * so the rest of the program sees one fully resolved `Scenario`.
  */
-
-function quantity(parse: (input: unknown) => Parsed, expected: string, description: string) {
-  return z
-    .union([z.string(), z.number()], { error: `expected ${expected}` })
-    .transform((input, ctx) => {
-      const parsed = parse(input);
-      if (!parsed.ok) {
-        ctx.addIssue({ code: 'custom', message: `expected ${parsed.expected}` });
-        return z.NEVER;
-      }
-      return parsed.value;
-    })
-    .meta({ description });
-}
 
 const size = (description: string) => quantity(parseSize, SIZE_EXPECTED, description);
 const duration = (description: string) => quantity((v) => parseDuration(v), DURATION_EXPECTED, description);

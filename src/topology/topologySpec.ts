@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { DURATION_EXPECTED, FRACTION_EXPECTED, parseDuration, parseFraction, type Parsed } from '../units.js';
+import { quantity } from '../quantitySchema.js';
+import { DURATION_EXPECTED, FRACTION_EXPECTED, parseDuration, parseFraction } from '../units.js';
 import { UserError } from '../userError.js';
 import { clientCitySchema, DEFAULT_DEMAND_SHARES, DEFAULT_MOBILE_SHARES } from './clients.js';
 import { describeIssues } from './dataFiles.js';
@@ -17,20 +18,6 @@ import { siteSchema } from './sites.js';
  * calibrated model (docs/topology.md); quantities take the scenario file's units (`12ms`,
  * `35%`). The output is a fully resolved TopologySpec for buildTopology().
  */
-
-function quantity(parse: (input: unknown) => Parsed, expected: string, description: string) {
-  return z
-    .union([z.string(), z.number()], { error: `expected ${expected}` })
-    .transform((input, ctx) => {
-      const parsed = parse(input);
-      if (!parsed.ok) {
-        ctx.addIssue({ code: 'custom', message: `expected ${parsed.expected}` });
-        return z.NEVER;
-      }
-      return parsed.value;
-    })
-    .meta({ description });
-}
 
 const duration = (description: string) => quantity((input) => parseDuration(input), DURATION_EXPECTED, description);
 const fraction = (description: string) => quantity(parseFraction, FRACTION_EXPECTED, description);
