@@ -1,7 +1,6 @@
 import { buildClientPlaces, loadClientCities, type ClientCity, type ClientPlaces } from './clients.js';
-import { nearestIndex } from './geo.js';
 import type { LatencyParameters } from './latencyParameters.js';
-import { resolveOrigins } from './origins.js';
+import { nearestOrigins, resolveOrigins } from './origins.js';
 import { loadPopTable, selectPops, type Pop } from './pops.js';
 import { buildRegionalTier, type RegionalTier } from './regionalTier.js';
 import { REGIONS } from './regions.js';
@@ -50,8 +49,8 @@ export function buildTopology(spec: TopologySpec = defaultTopologySpec(), data: 
     pops,
     regionalTier,
     origins,
-    originOfRegional: Int32Array.from(regionalTier.sites, (site) => nearestIndex(site, origins)),
-    originOfPop: Int32Array.from(pops, (pop) => nearestIndex(pop, origins)),
+    originOfRegional: nearestOrigins(regionalTier.sites, origins),
+    originOfPop: nearestOrigins(pops, origins),
     clients,
     mobileShare: Float64Array.from(REGIONS, (region) => spec.clients.mobileShare[region]),
     latency: spec.latency,
