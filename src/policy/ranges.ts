@@ -165,3 +165,36 @@ function requireChunkSize(chunkSize: number): void {
 function requireOrdered(first: number, last: number): void {
   if (first > last) throw new RangeError(`first byte ${first} is after last byte ${last}`);
 }
+
+/** What a `Range` request needs from a chunked object (spec 4.8). */
+export interface RangePlan {
+  readonly objectBytes: number;
+  readonly chunkBytes: number;
+  /** Chunks the whole object is cached as. */
+  readonly chunkCount: number;
+  /** Each requested range, resolved, with the chunks it needs. */
+  readonly ranges: readonly { first: number; last: number; firstChunk: number; lastChunk: number; bytes: number }[];
+  /** Distinct chunks the request needs, all ranges together. */
+  readonly chunksNeeded: number;
+}
+
+/**
+ * spec 4.8 for one request: which 5 MB chunks `Range: bytes=…` needs from an object of
+ * `objectSize` bytes. `invalid` when the header is not a byte-range set (the range is then
+ * ignored, RFC 9110 §14.2); `unsatisfiable` when no range overlaps the object (416, RFC 9110 §14.1.1).
+ */
+export function planRange(rangeHeader: string, objectSize: number, chunkSize: number = CHUNK_SIZE_BYTES): RangePlan | 'invalid' | 'unsatisfiable' {
+  const specs = parseRangeHeader(rangeHeader);
+  if (specs === undefined) return 'invalid';
+  const ranges: { first: number; last: number; firstChunk: number; lastChunk: number; bytes: number }[] = [];
+  const needed = new Set<number>();
+  for (const spec of specs) {
+    const resolved = resolveRange(spec, objectSize);
+    if (!resolved) continue;
+    const { firstChunk, lastChunk } = chunksForRange(resolved.first, resolved.last, chunkSize);
+    for (let chunk = firstChunk; chunk <= lastChunk; chunk++) needed.add(chunk);
+    ranges.push({ ...resolved, firstChunk, lastChunk, bytes: resolved.last - resolved.first + 1 });
+  }
+  if (ranges.length === 0) return 'unsatisfiable';
+  return { objectBytes: objectSize, chunkBytes: chunkSize, chunkCount: chunkCount(objectSize, chunkSize), ranges, chunksNeeded: needed.size };
+}

@@ -1,4 +1,4 @@
-import { parseCacheControl, parseDeltaSeconds, type CacheControl } from './cacheControl.js';
+import { formatCacheControl, parseCacheControl, parseDeltaSeconds, type CacheControl } from './cacheControl.js';
 import { readCdnCacheControl, type CdnCacheControlReading } from './cdnCacheControl.js';
 import { isSharedLayer, type CacheLayer } from './deployment.js';
 import { splitList, type HeaderFields } from './headers.js';
@@ -74,4 +74,10 @@ export function readAge(value: string | undefined): number {
   const first = splitList(value)[0];
   if (first === undefined) return Infinity;
   return parseDeltaSeconds(first) ?? Infinity;
+}
+
+/** The cache directives a layer obeys, in canonical form, and which field they came from (RFC 9213 §2.1). */
+export function directivesInForce(response: PolicyResponse, layer: CacheLayer, nowMs: number): { from: ResponseFacts['directivesFrom']; value: string } {
+  const facts = readResponseFacts(response, layer, nowMs);
+  return { from: facts.directivesFrom, value: formatCacheControl(facts.cacheControl) };
 }

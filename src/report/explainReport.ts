@@ -1,6 +1,13 @@
 import type { CacheDecision } from '../policy/decision.js';
 import type { Deployment } from '../policy/deployment.js';
+import type { RangePlan } from '../policy/ranges.js';
 import { formatReason } from '../policy/reason.js';
+
+/** The directives a layer obeys (canonical Cache-Control form) and the field they came from. */
+export interface DirectivesInForce {
+  readonly from: 'Cache-Control' | 'CDN-Cache-Control';
+  readonly value: string;
+}
 
 /** What `cdnsim explain --json` prints for one layer. Keys are stable. */
 export interface ExplainRecord {
@@ -17,10 +24,13 @@ export interface ExplainRecord {
   readonly immutable: boolean;
   readonly errorCaching: boolean;
   readonly key: string;
+  readonly directives: DirectivesInForce;
+  /** spec 4.8: the chunks a Range request needs; null without Range or without Content-Length. */
+  readonly rangeChunks: RangePlan | 'invalid' | 'unsatisfiable' | null;
   readonly reasons: readonly string[];
 }
 
-export function explainRecord(decision: CacheDecision): ExplainRecord {
+export function explainRecord(decision: CacheDecision, directives: DirectivesInForce, rangeChunks: ExplainRecord['rangeChunks']): ExplainRecord {
   return {
     layer: decision.layer,
     cacheable: decision.store,
@@ -35,6 +45,8 @@ export function explainRecord(decision: CacheDecision): ExplainRecord {
     immutable: decision.immutable,
     errorCaching: decision.errorCaching,
     key: decision.key,
+    directives,
+    rangeChunks,
     reasons: decision.reasons.map(formatReason),
   };
 }
@@ -51,6 +63,9 @@ export interface ExplainContext {
   readonly status: number;
   readonly deployment: Deployment;
   readonly nowText: string;
+  /** The directives each decision's layer obeys, in the order of the decisions. */
+  readonly directives: readonly DirectivesInForce[];
+  readonly rangeChunks: ExplainRecord['rangeChunks'];
 }
 
 /** The human form: the decision in a few lines, then every rule that fired with its source. */
@@ -61,17 +76,29 @@ export function explainText(decisions: readonly CacheDecision[], context: Explai
     `${context.method} ${context.url} → ${context.status}`,
     `deployment: ${kind}${deployment.cdnEnabled ? '' : ', CDN disabled'}; now: ${context.nowText}`,
   ];
-  for (const decision of decisions) {
+  const range = rangeLine(context.rangeChunks);
+  if (range) lines.push(range);
+  decisions.forEach((decision, index) => {
+    const directives = context.directives[index];
     lines.push('', `${decision.layer} (${decision.layer === 'browser' ? 'private' : 'shared'} cache)`);
     lines.push(`  key:    ${decision.key}`);
+    lines.push(`  obeys:  ${directives.value || '(no directives)'} [${directives.from}]`);
     lines.push(`  stored: ${storedLine(decision)}`);
     if (decision.store) {
       lines.push(`  stale:  ${staleLine(decision)}`);
     }
     lines.push('  why:');
-    decision.reasons.forEach((entry, index) => lines.push(`    ${String(index + 1).padStart(2)}. ${entry.rule} [${entry.source}]`));
-  }
+    decision.reasons.forEach((entry, number) => lines.push(`    ${String(number + 1).padStart(2)}. ${entry.rule} [${entry.source}]`));
+  });
   return `${lines.join('\n')}\n`;
+}
+
+function rangeLine(plan: ExplainRecord['rangeChunks']): string | undefined {
+  if (plan === null) return undefined;
+  if (plan === 'invalid') return 'range:  not a valid byte-range set, so it is ignored and the whole object is served [RFC 9110 §14.2]';
+  if (plan === 'unsatisfiable') return 'range:  no requested range overlaps the object: 416 [RFC 9110 §14.1.1]';
+  const parts = plan.ranges.map((range) => `bytes ${range.first}-${range.last} → chunk${range.firstChunk === range.lastChunk ? ` ${range.firstChunk}` : `s ${range.firstChunk}–${range.lastChunk}`}`);
+  return `range:  ${parts.join(', ')}; ${plan.chunksNeeded} of ${plan.chunkCount} chunks of ${plan.chunkBytes} B [spec 4.8]`;
 }
 
 function storedLine(decision: CacheDecision): string {

@@ -116,3 +116,44 @@ describe('cdnsim explain: user mistakes exit 2 with a clear message', () => {
     expect(expectNoStackTrace(result.stderr)).toBe(true);
   });
 });
+
+describe('cdnsim explain: framework profiles, directives in force and range chunks', () => {
+  it.each([
+    ['/_next/static/chunks/app.js', 'server', 'public, max-age=31536000, immutable'],
+    ['/api/cart', 'server', 'no-cache, no-store, must-revalidate'],
+    ['/about', 'server', 'public, max-age=0, must-revalidate'],
+    ['/about', 'static', 'public, max-age=3600, stale-while-revalidate=86400'],
+  ])('spec 4.3: --profile framework on %s (%s pages) sends %s', (url, rendering, cacheControl) => {
+    const record = explainJson(['--url', url, '--profile', 'framework', '--page-rendering', rendering]);
+    expect(record.directives).toEqual({ from: 'Cache-Control', value: cacheControl });
+  });
+
+  it('RFC 9213 §2.1: the edge obeys CDN-Cache-Control, shown in canonical form with its source field', () => {
+    const record = explainJson(['--url', '/news', '--res-header', 'Cache-Control: no-store', '--res-header', 'CDN-Cache-Control: max-age=600, stale-if-error=60']);
+    expect(record.directives).toEqual({ from: 'CDN-Cache-Control', value: 'max-age=600, stale-if-error=60' });
+    expect(record.rangeChunks).toBeNull();
+  });
+
+  it('spec 4.8: Range bytes=4999000-5001000 of a 12,000,000-byte object needs chunks 0 and 1 of 3', () => {
+    const record = explainJson(['--url', '/media/film.mp4', '--req-header', 'Range: bytes=4999000-5001000', '--res-header', 'Content-Length: 12000000']);
+    expect(record.rangeChunks).toEqual({
+      objectBytes: 12_000_000,
+      chunkBytes: 5_000_000,
+      chunkCount: 3,
+      ranges: [{ first: 4_999_000, last: 5_001_000, firstChunk: 0, lastChunk: 1, bytes: 2001 }],
+      chunksNeeded: 2,
+    });
+  });
+
+  it('RFC 9110 §14.1.1 / §14.2: an unsatisfiable range and an invalid one are named as such', () => {
+    const range = (value: string) => explainJson(['--url', '/f.bin', '--req-header', `Range: ${value}`, '--res-header', 'Content-Length: 100']).rangeChunks;
+    expect(range('bytes=500-600')).toBe('unsatisfiable');
+    expect(range('bytes=9-1')).toBe('invalid');
+  });
+
+  it('a Content-Length that is not a byte count is a user mistake', () => {
+    const result = cdnsim(['explain', '--url', '/f.bin', '--req-header', 'Range: bytes=0-1', '--res-header', 'Content-Length: lots']);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/Content-Length: expected a whole number of bytes, got 'lots'/);
+  });
+});

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
   CHUNK_SIZE_BYTES,
+  planRange,
   chunkBounds,
   chunkCount,
   chunksForRange,
@@ -252,5 +253,26 @@ describe('chunk arithmetic (spec 4.8)', () => {
       }),
       FC_OPTIONS,
     );
+  });
+});
+
+describe('planRange (spec 4.8: the chunks one Range request needs)', () => {
+  it('spec 4.8: two ranges in the same chunk need it once; a suffix range needs the last chunk', () => {
+    expect(planRange('bytes=0-99, 200-299, -10', 12_000_000)).toEqual({
+      objectBytes: 12_000_000,
+      chunkBytes: CHUNK_SIZE_BYTES,
+      chunkCount: 3,
+      ranges: [
+        { first: 0, last: 99, firstChunk: 0, lastChunk: 0, bytes: 100 },
+        { first: 200, last: 299, firstChunk: 0, lastChunk: 0, bytes: 100 },
+        { first: 11_999_990, last: 11_999_999, firstChunk: 2, lastChunk: 2, bytes: 10 },
+      ],
+      chunksNeeded: 2,
+    });
+  });
+
+  it('RFC 9110 §14.2 / §14.1.1: invalid and unsatisfiable sets', () => {
+    expect(planRange('items=0-1', 100)).toBe('invalid');
+    expect(planRange('bytes=100-', 100)).toBe('unsatisfiable');
   });
 });

@@ -3,7 +3,9 @@ import { decide, type CacheDecision } from '../../policy/decision.js';
 import { CACHE_LAYERS, DEPLOYMENT_KINDS, type CacheLayer, type Deployment, type DeploymentKind } from '../../policy/deployment.js';
 import { normaliseHeaders } from '../../policy/headers.js';
 import { formatHttpDate, parseHttpDate } from '../../policy/httpDate.js';
-import { HEADER_PROFILES, profileWithOverrides } from '../../policy/profiles.js';
+import { frameworkProfileForPath, HEADER_PROFILES, profileWithOverrides, type HeaderProfile, type PageRendering } from '../../policy/profiles.js';
+import { planRange } from '../../policy/ranges.js';
+import { directivesInForce } from '../../policy/responseFacts.js';
 import { explainRecord, explainText } from '../../report/explainReport.js';
 import { nearest } from '../../suggest.js';
 import { UserError } from '../../userError.js';
@@ -19,6 +21,7 @@ interface ExplainArgs {
   reqHeader: string[];
   resHeader: string[];
   profile?: string;
+  pageRendering: PageRendering;
   now?: string;
   json: boolean;
 }
@@ -38,7 +41,11 @@ export function explainCommand(yargs: Argv): Argv {
         .option('method', { type: 'string', default: 'GET', describe: 'request method' })
         .option('req-header', { type: 'string', array: true, default: [] as string[], describe: "request header, 'Name: value' (repeatable)" })
         .option('res-header', { type: 'string', array: true, default: [] as string[], describe: "response header, 'Name: value' (repeatable); replaces the same header of --profile" })
-        .option('profile', { type: 'string', describe: `response headers from a named profile: ${[...HEADER_PROFILES.keys()].join(', ')}` })
+        .option('profile', {
+          type: 'string',
+          describe: `response headers from a named profile (${[...HEADER_PROFILES.keys()].join(', ')}), or 'framework': the spec 4.3 profile a framework origin sends for the URL's path`,
+        })
+        .option('page-rendering', { choices: ['server', 'static'] as const, default: 'server' as PageRendering, describe: "with --profile framework: pages are server-rendered or static (spec 4.3)" })
         .option('now', { type: 'string', describe: "the response's arrival time, an HTTP-date or ISO 8601 (default: its Date header, else the current time)" })
         .option('json', { type: 'boolean', default: false, describe: 'print the decision as JSON (an array with --layer all)' })
         .example("$0 explain --url /_next/static/chunks/app.js --res-header 'Cache-Control: public, max-age=31536000, immutable'", 'a versioned asset at the edge')
@@ -55,18 +62,29 @@ function executeExplain(args: ExplainArgs): void {
   if (!/^[!#$%&'*+.^_`|~0-9A-Z-]+$/.test(method)) throw new UserError(`--method: expected a method token such as GET or POST, got '${args.method}'`);
   const url = checkedUrl(args.url);
   const requestHeaders = normaliseHeaders(args.reqHeader.map((text) => parseHeaderArgument('--req-header', text)));
-  const responseHeaders = normaliseHeaders(responsePairs(args));
+  const responseHeaders = normaliseHeaders(responsePairs(args, url, deployment));
   const nowMs = resolveNow(args.now, responseHeaders.get('date'));
   const layers = args.layer === 'all' ? CACHE_LAYERS : [args.layer];
   const decisions: CacheDecision[] = layers.map((layer) =>
     decide({ request: { method, url, headers: requestHeaders }, response: { status, headers: responseHeaders }, deployment, layer, nowMs }),
   );
+  const response = { status, headers: responseHeaders };
+  const directives = layers.map((layer) => directivesInForce(response, layer, nowMs));
+  const rangeChunks = rangePlanOf(requestHeaders.get('range'), responseHeaders.get('content-length'));
   if (args.json) {
-    const records = decisions.map(explainRecord);
+    const records = decisions.map((decision, index) => explainRecord(decision, directives[index], rangeChunks));
     process.stdout.write(`${JSON.stringify(args.layer === 'all' ? records : records[0], null, 2)}\n`);
     return;
   }
-  process.stdout.write(explainText(decisions, { method, url, status, deployment, nowText: formatHttpDate(nowMs) }));
+  process.stdout.write(explainText(decisions, { method, url, status, deployment, nowText: formatHttpDate(nowMs), directives, rangeChunks }));
+}
+
+/** spec 4.8: with a Range request and the object's size (Content-Length), which chunks it needs. */
+function rangePlanOf(range: string | undefined, contentLength: string | undefined): ReturnType<typeof planRange> | null {
+  if (range === undefined || contentLength === undefined) return null;
+  const objectSize = /^\d+$/.test(contentLength.trim()) ? Number(contentLength) : NaN;
+  if (!Number.isSafeInteger(objectSize)) throw new UserError(`--res-header Content-Length: expected a whole number of bytes, got '${contentLength}'`);
+  return planRange(range, objectSize);
 }
 
 function deploymentOf(args: ExplainArgs): Deployment {
@@ -98,16 +116,19 @@ export function parseHeaderArgument(flag: string, text: string): [string, string
   return [name, text.slice(colon + 1).trim()];
 }
 
-function responsePairs(args: ExplainArgs): [string, string][] {
+function responsePairs(args: ExplainArgs, url: string, deployment: Deployment): [string, string][] {
   const given = args.resHeader.map((text) => parseHeaderArgument('--res-header', text));
   if (args.profile === undefined) return given;
-  const profile = HEADER_PROFILES.get(args.profile);
-  if (!profile) {
-    const names = [...HEADER_PROFILES.keys()];
-    const guess = nearest(args.profile, names);
-    throw new UserError(`--profile: no header profile named '${args.profile}'${guess ? `; did you mean '${guess}'?` : ''} Known profiles: ${names.join(', ')}`);
-  }
-  return profileWithOverrides(profile, given);
+  return profileWithOverrides(profileNamed(args.profile, url, deployment, args.pageRendering), given);
+}
+
+function profileNamed(name: string, url: string, deployment: Deployment, rendering: PageRendering): HeaderProfile {
+  if (name === 'framework') return frameworkProfileForPath(new URL(url, 'http://cdnsim.invalid').pathname, deployment, rendering);
+  const profile = HEADER_PROFILES.get(name);
+  if (profile) return profile;
+  const names = [...HEADER_PROFILES.keys(), 'framework'];
+  const guess = nearest(name, names);
+  throw new UserError(`--profile: no header profile named '${name}'${guess ? `; did you mean '${guess}'?` : ''} Known profiles: ${names.join(', ')}`);
 }
 
 function resolveNow(text: string | undefined, dateHeader: string | undefined): number {
