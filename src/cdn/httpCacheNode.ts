@@ -1,9 +1,10 @@
 import { cacheKey } from '../policy/cacheKey.js';
 import { decide, type CacheDecision } from '../policy/decision.js';
-import type { CacheLayer, Deployment, PolicyOptions } from '../policy/deployment.js';
+import { isSharedLayer, type CacheLayer, type Deployment, type PolicyOptions } from '../policy/deployment.js';
 import { currentAgeSeconds } from '../policy/freshness.js';
 import { splitList, type HeaderFields } from '../policy/headers.js';
 import { parseHttpDate } from '../policy/httpDate.js';
+import { readResponseFacts } from '../policy/responseFacts.js';
 import { reason, type PolicyReason } from '../policy/reason.js';
 import { errorMayReplaceStored, mayServeStaleOnError, requestCacheControl, reuseVerdict, type StoredFreshness } from '../policy/reuse.js';
 import {
@@ -226,7 +227,8 @@ export class HttpCacheNode {
     if (decision.errorCaching && !errorMayReplaceStored(previous?.freshness, this.options.now())) {
       return { ...decision, reasons: [...decision.reasons, reason('spec 7.1', 'the error does not displace the stored version that can still be served')] };
     }
-    const excluded = [...(decision.layer === 'browser' ? [] : []), ...qualifiedFieldNames(response.headers, this.options.layer)];
+    // A shared cache keeps no field named by a qualified private="…" (RFC 9111 §5.2.2.7), read by the engine's own parser.
+    const excluded = isSharedLayer(this.options.layer) ? (readResponseFacts(response, this.options.layer, this.options.now()).cacheControl.privateFields ?? []) : [];
     const entry: StoredEntry = {
       requestHeaders: request.headers,
       status: response.status,
@@ -295,15 +297,6 @@ function varyMatches(entry: StoredEntry, requestHeaders: HeaderFields): boolean 
 
 function sameVariant(a: StoredEntry, b: StoredEntry): boolean {
   return varyMatches(a, b.requestHeaders) && varyMatches(b, a.requestHeaders);
-}
-
-/** Fields a shared cache must not store: those named by qualified private (RFC 9111 §5.2.2.7). */
-function qualifiedFieldNames(headers: HeaderFields, layer: CacheLayer): string[] {
-  if (layer === 'browser') return [];
-  const cc = headers.get('cache-control');
-  if (!cc) return [];
-  const match = /(?:^|,)\s*private\s*=\s*"([^"]*)"/i.exec(cc);
-  return match ? splitList(match[1]) : [];
 }
 
 /** RFC 9110 §13.1.2 (weak comparison) and §13.1.3 for a client's own conditional request. */
