@@ -26,6 +26,13 @@ export interface CacheStore {
   contains(key: number, nowMs: number): boolean;
 
   /**
+   * When the stored entry of `key` expires (Infinity: never), or NaN when it is not
+   * stored. Without touching policy state. A layer below uses it to carry the entry's age
+   * (RFC 9111 §4.2.3: the Age a response arrives with counts against its freshness).
+   */
+  expiryOf(key: number): number;
+
+  /**
    * Admits `key` with `size` bytes, fresh until `expiresAtMs` (Infinity: no expiry),
    * evicting as needed. Returns false when the object is not admitted (larger than the
    * whole cache). Inserting a present key replaces its entry; the old entry is gone even

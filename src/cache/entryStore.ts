@@ -57,6 +57,10 @@ export abstract class EntryStore implements CacheStore {
     return this.entries.isFresh(key, nowMs);
   }
 
+  expiryOf(key: number): number {
+    return this.entries.has(key) ? this.entries.expiries[key] : NaN;
+  }
+
   insert(key: number, size: number, expiresAtMs: number): boolean {
     const charge = this.entries.chargeFor(size);
     if (key >= this.entries.keySpace) this.grow(key + 1);

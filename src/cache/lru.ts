@@ -68,6 +68,10 @@ export class LruStore implements CacheStore {
     return key < this.keySpace && this.numbers[key * 4 + 1] >= 0 && this.numbers[key * 4 + 2] > nowMs;
   }
 
+  expiryOf(key: number): number {
+    return key < this.keySpace && this.numbers[key * 4 + 1] >= 0 ? this.numbers[key * 4 + 2] : NaN;
+  }
+
   insert(key: number, size: number, expiresAtMs: number): boolean {
     if (!(size >= 0)) throw new RangeError(`object size must be ≥ 0 bytes, got ${size}`);
     const charge = this.countMode ? 1 : size;

@@ -25,3 +25,18 @@ describe('cache policy registry', () => {
     expect(() => parseScenarioText('edge:\n  policy: belady\n', 'zoo.yaml')).toThrow(ScenarioError);
   });
 });
+
+describe('expiryOf (RFC 9111 §4.2.3: a layer below carries the stored entry\'s age)', () => {
+  it('every policy reports the expiry it stored, Infinity for none, NaN once the key is gone, without touching policy state', () => {
+    for (const name of CACHE_POLICY_NAMES) {
+      const store = createCacheStore(name, { capacity: 3, countMode: true, keySpace: 2 });
+      store.setNextAccess?.(7, 1);
+      store.insert(7, 10, 5_000);
+      store.setNextAccess?.(9, 2);
+      store.insert(9, 10, Infinity);
+      expect([name, store.expiryOf(7), store.expiryOf(9), store.expiryOf(8), store.expiryOf(1_000)]).toEqual([name, 5_000, Infinity, NaN, NaN]);
+      store.remove(7);
+      expect(store.expiryOf(7)).toBeNaN();
+    }
+  });
+});
