@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import { createCacheStore } from '../../src/cache/registry.js';
+import { TieredFlow, type TieredOutcome } from '../../src/cdn/tieredFlow.js';
+import { RandomStreams } from '../../src/sim/random.js';
+import { TopologyLatencyModel } from '../../src/topology/latencyModel.js';
+import type { ClientRequest } from '../../src/workload/request.js';
+import { KM_PER_DEGREE, city, layout, pop } from '../topology/layouts.js';
+
+/**
+ * Two PoPs on the equator, the regional site at the first, the origin 40° east. Fixed
+ * latencies (no last-mile or service spread) make every hop's cost exact.
+ */
+function flowOver(edgeTtlMs: number, regionalTtlMs: number, tier = true) {
+  const topology = layout([pop('AAA', 0), pop('BBB', 10)], [city('Near A', 0), city('Near B', 10)], {
+    regionalTier: { enabled: tier, sites: ['AAA'] },
+    origins: [{ code: 'ORG', city: 'Origin', region: 'Africa', lat: 0, lon: 40 }],
+    latency: { lastMileSigma: 0, mobileLastMileFactor: 1, originService: { median: '100ms', sigma: 0 } },
+  });
+  const latency = new TopologyLatencyModel(topology, new RandomStreams(1));
+  const edges = topology.pops.map(() => createCacheStore('lru', { capacity: 1e9 }));
+  const regionals = tier ? [createCacheStore('lru', { capacity: 1e9 })] : [];
+  const flow = new TieredFlow(edges, regionals, latency, { store: true, ttlMs: edgeTtlMs }, { store: true, ttlMs: regionalTtlMs });
+  return { flow, edges, regionals, topology };
+}
+
+const request = (timeMs: number, objectId = 1): ClientRequest => ({ timeMs, region: 4, objectId, sizeBytes: 1000 });
+const outcome = (): TieredOutcome => ({ layer: -1, latencyMs: 0, edge: -1, regional: -1 });
+
+describe('TieredFlow: edge → regional → origin (spec 4.9)', () => {
+  it('a cold request goes to the origin and is stored at the regional site and the PoP; the next one is an edge hit', () => {
+    const { flow, edges, regionals } = flowOver(60_000, 60_000);
+    const first = outcome();
+    flow.serve(request(0), first);
+    expect(first.layer).toBe(2);
+    expect(regionals[0].contains(1, 1)).toBe(true);
+    expect(edges[first.edge].contains(1, 1)).toBe(true);
+    const second = outcome();
+    flow.serve(request(10), second);
+    expect(second.layer).toBe(0);
+    expect(second.regional).toBe(-1);
+    // The miss paid every hop the hit did, plus the regional and origin hops.
+    expect(first.latencyMs).toBeGreaterThan(second.latencyMs + 100);
+  });
+
+  it('a miss at another PoP is a regional hit, at the hit path plus the PoP ↔ regional round trip and processing', () => {
+    const { flow, topology } = flowOver(60_000, 60_000);
+    const latency = new TopologyLatencyModel(topology, new RandomStreams(9));
+    const served: TieredOutcome[] = [];
+    // Requests alternate between the two places until both PoPs have been reached.
+    for (let t = 0; t < 200 && new Set(served.map((o) => o.edge)).size < 2; t++) {
+      const o = outcome();
+      flow.serve(request(t), o);
+      served.push(o);
+    }
+    const regionalHit = served.find((o) => o.layer === 1);
+    expect(regionalHit).toBeDefined();
+    expect(regionalHit?.regional).toBe(0);
+    // PoP BBB is 10° from the regional site at AAA: 2 × 1111.95 km × 2 (backbone inflation default) / 204 km/ms + processing.
+    const bbb = 1;
+    const expected = latency.popToRegionalMs(bbb);
+    expect(expected).toBeCloseTo((2 * 10 * KM_PER_DEGREE * topology.latency.backboneRouteInflation) / topology.latency.fibreKmPerMs + topology.latency.regionalProcessingMs, 9);
+  });
+
+  it('RFC 9111 §4.2.3: a copy from the regional site reaches the edge with its age, so the edge keeps it only for what is left of its TTL', () => {
+    const { flow, edges, regionals } = flowOver(60_000, 60_000);
+    const first = outcome();
+    flow.serve(request(0), first);
+    // Empty the PoP that served it; the regional copy, stored at t=0, is 40 s old at t=40,000.
+    edges[first.edge].remove(1);
+    const later = outcome();
+    flow.serve(request(40_000), later);
+    expect(later.layer).toBe(1);
+    expect(regionals[0].expiryOf(1)).toBe(60_000);
+    expect(edges[later.edge].expiryOf(1)).toBe(60_000);
+    // A shorter edge TTL (say CDN-Cache-Control at the edge) counts from the same origin response.
+    const short = flowOver(30_000, 60_000);
+    const o = outcome();
+    short.flow.serve(request(0), o);
+    short.edges[o.edge].remove(1);
+    const after = outcome();
+    short.flow.serve(request(40_000), after);
+    expect(after.layer).toBe(1);
+    // 40 s old with a 30 s edge lifetime: already stale for the edge, so it is not stored there.
+    expect(short.edges[after.edge].contains(1, 40_000)).toBe(false);
+  });
+
+  it('with the regional tier off an edge miss goes straight to the origin: layers [edge, origin]', () => {
+    const { flow, regionals } = flowOver(60_000, 60_000, false);
+    expect(flow.layers).toEqual(['edge', 'origin']);
+    expect(regionals).toHaveLength(0);
+    const o = outcome();
+    flow.serve(request(0), o);
+    expect([o.layer, o.regional]).toEqual([1, -1]);
+  });
+
+  it('a layer whose decision is not to store keeps nothing: every request reaches the origin', () => {
+    const topology = layout([pop('AAA', 0)], [city('Near A', 0)], { regionalTier: { sites: ['AAA'] }, origins: ['AAA'] });
+    const latency = new TopologyLatencyModel(topology, new RandomStreams(1));
+    const flow = new TieredFlow([createCacheStore('lru', { capacity: 1e9 })], [createCacheStore('lru', { capacity: 1e9 })], latency, { store: false, ttlMs: 0 }, { store: false, ttlMs: 0 });
+    const o = outcome();
+    for (let t = 0; t < 5; t++) {
+      flow.serve(request(t), o);
+      expect(o.layer).toBe(2);
+    }
+  });
+});
