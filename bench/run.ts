@@ -115,24 +115,32 @@ if (wanted('metrics.histogram')) {
   report({ name: 'metrics.histogram.record', recordsPerSecond: result.bestPerSecond, medianRecordsPerSecond: result.medianPerSecond });
 }
 
-// The thin slice end to end: workload → edge LRU → origin → metrics, through the kernel,
-// catalogue construction included. A small catalogue stays in the CPU caches; a large one
-// shows the cost of random memory access (alias table and LRU arrays of ~40 MB).
-for (const objects of [1_000, 1_000_000]) {
-  const name = `slice.edgeOrigin.objects${objects}`;
-  if (!wanted(name)) continue;
-  const requests = 2_000_000;
-  const scenario = parseScenarioText(
-    `run: { requests: ${requests}, warmup: 25% }\ncontent: { objects: ${objects} }\nedge: { capacity: 4GB }\n`,
-    'bench-slice.yaml',
-  );
-  let events = 0;
-  const result = measure(3, () => {
-    const run = runScenario(scenario);
-    events = run.events;
-    return run.totalRequests;
-  });
-  report({ name, requests, objects, requestsPerSecond: result.bestPerSecond, medianRequestsPerSecond: result.medianPerSecond, eventsPerRequest: events / requests });
+// A whole run end to end: workload → caches → metrics, through the kernel, catalogue
+// construction included. `slice.edgeOrigin`: the regions model (five edges over an origin).
+// `slice.tiered`: the PoP model (339 PoP caches on local key ids, 14 regional caches, the
+// physical latency model). A small catalogue stays in the CPU caches; a large one shows the
+// cost of random memory access.
+const sliceModels = [
+  { prefix: 'slice.edgeOrigin', topology: 'topology: { model: regions }' },
+  { prefix: 'slice.tiered', topology: 'topology: { model: pops }' },
+];
+for (const { prefix, topology } of sliceModels) {
+  for (const objects of [1_000, 1_000_000]) {
+    const name = `${prefix}.objects${objects}`;
+    if (!wanted(name)) continue;
+    const requests = 2_000_000;
+    const scenario = parseScenarioText(
+      `run: { requests: ${requests}, warmup: 25% }\ncontent: { objects: ${objects} }\nedge: { capacity: 4GB }\n${topology}\n`,
+      'bench-slice.yaml',
+    );
+    let events = 0;
+    const result = measure(3, () => {
+      const run = runScenario(scenario);
+      events = run.events;
+      return run.totalRequests;
+    });
+    report({ name, requests, objects, requestsPerSecond: result.bestPerSecond, medianRequestsPerSecond: result.medianPerSecond, eventsPerRequest: events / requests });
+  }
 }
 
 runPolicyBenchmarks(wanted);

@@ -20,6 +20,8 @@ export interface ContentCaching {
   readonly edge: CompiledDecision;
   /** The edge decision's reasons, each with its source. */
   readonly edgeReasons: readonly string[];
+  /** What the regional tier does with the same response (spec 4.9 layer 3). */
+  readonly regional: CompiledDecision;
 }
 
 export function compileContentCaching(scenario: Scenario): ContentCaching {
@@ -27,12 +29,20 @@ export function compileContentCaching(scenario: Scenario): ContentCaching {
   if (!profile) throw new Error(`unknown header profile ${scenario.content.headers.profile} (the schema should have rejected it)`);
   const responseHeaders = Object.fromEntries(profileWithOverrides(profile, Object.entries(scenario.content.headers.fields)));
   const deployment: Deployment = { kind: scenario.deployment.kind, framework: scenario.deployment.framework, cdnEnabled: scenario.deployment.cdn };
-  const decision = decide({
-    request: { method: 'GET', url: CATALOGUE_OBJECT_URL, headers: normaliseHeaders(undefined) },
-    response: { status: 200, headers: normaliseHeaders(responseHeaders) },
+  const decideAt = (layer: 'edge' | 'regional') =>
+    decide({
+      request: { method: 'GET', url: CATALOGUE_OBJECT_URL, headers: normaliseHeaders(undefined) },
+      response: { status: 200, headers: normaliseHeaders(responseHeaders) },
+      deployment,
+      layer,
+      nowMs: 0,
+    });
+  const edge = decideAt('edge');
+  return {
+    responseHeaders,
     deployment,
-    layer: 'edge',
-    nowMs: 0,
-  });
-  return { responseHeaders, deployment, edge: compileDecision(decision), edgeReasons: decision.reasons.map(formatReason) };
+    edge: compileDecision(edge),
+    edgeReasons: edge.reasons.map(formatReason),
+    regional: compileDecision(decideAt('regional')),
+  };
 }

@@ -1,19 +1,27 @@
-import { createCacheStore } from '../cache/registry.js';
+import { createCacheStore, type OnlineCachePolicyName } from '../cache/registry.js';
 import type { CacheStore } from '../cache/cacheStore.js';
+import { SparseKeyStore } from '../cache/sparseKeyStore.js';
 import { cheApproximation } from '../cache/che.js';
 import { ttlCacheHitRatio } from '../cache/ttlTheory.js';
-import { EDGE_LAYER, EDGE_ORIGIN_LAYERS, EdgeOriginFlow, type ServeOutcome } from '../cdn/edgeOriginFlow.js';
+import { EDGE_LAYER, EDGE_ORIGIN_LAYERS, EdgeOriginFlow } from '../cdn/edgeOriginFlow.js';
+import { TieredFlow, type TieredOutcome } from '../cdn/tieredFlow.js';
 import { compileContentCaching, type ContentCaching } from './contentCaching.js';
 import { NodeCounters, type NodeFigures } from '../metrics/nodeCounters.js';
 import { RequestMetrics } from '../metrics/requestMetrics.js';
 import type { Scenario, Warmup } from '../scenario/schema.js';
+import { topologySpecOf } from '../scenario/scenarioTopology.js';
 import { RandomStreams } from '../sim/random.js';
 import { Simulation } from '../sim/simulation.js';
-import { REGIONS } from '../topology/regions.js';
+import { REGIONS, type Region } from '../topology/regions.js';
 import { RegionLatencyModel } from '../topology/regionLatency.js';
+import { TopologyLatencyModel } from '../topology/latencyModel.js';
+import { buildTopology } from '../topology/topology.js';
 import { Catalogue } from '../workload/catalogue.js';
 import { PoissonWorkload } from '../workload/poissonWorkload.js';
 import type { ClientRequest } from '../workload/request.js';
+
+/** The regional layer's index when the tier is on (TIERED_LAYERS). */
+const REGIONAL_LAYER = 1;
 
 export interface RunOverrides {
   seed?: number;
@@ -36,8 +44,10 @@ export interface RunOptions extends RunOverrides {
   progressEvery?: number;
 }
 
-export interface EdgeNodeState extends NodeFigures {
+export interface NodeState extends NodeFigures {
   name: string;
+  /** The region the node is in; absent for the regions model's single global edge. */
+  region?: Region;
   /** Objects and bytes stored at the end of the run. */
   storedObjects: number;
   storedBytes: number;
@@ -66,7 +76,12 @@ export interface RunResult {
   /** The run length in force (scenario, or overrides): a request count and/or a horizon. */
   limits: { requests?: number; durationMs?: number };
   metrics: RequestMetrics;
-  edges: EdgeNodeState[];
+  /** The layers that cache, in request order (edge, and regional when the tier is on). */
+  cacheLayers: readonly string[];
+  /** One per edge cache: a region's edge, or a PoP. */
+  edges: NodeState[];
+  /** One per regional site (empty without a regional tier). */
+  regionals: NodeState[];
   /** What the policy engine decided for the content at the edge. */
   contentCaching: ContentCaching;
   /** Present when the edge policy has a model (LRU without expiry within the run: Che's approximation). */
@@ -87,23 +102,11 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
 
   const streams = new RandomStreams(seed);
   const catalogue = new Catalogue(scenario.content, streams.stream('content.sizes'));
-  const latency = new RegionLatencyModel(
-    {
-      regionNames: REGIONS,
-      clientToEdgeMedianMs: REGIONS.map((region) => scenario.latency.clientToEdge[region]),
-      jitterSigma: scenario.latency.jitter,
-      originLatencyMs: scenario.origin.latency,
-      edgeSites: scenario.topology.edgeSites,
-    },
-    streams.stream('topology.latency'),
-  );
-  const edges: CacheStore[] = latency.edgeNames.map(() =>
-    createCacheStore(scenario.edge.policy, { capacity: scenario.edge.capacity, keySpace: catalogue.size }),
-  );
   const contentCaching = compileContentCaching(scenario);
-  const flow = new EdgeOriginFlow(edges, latency, contentCaching.edge);
-  const metrics = new RequestMetrics(EDGE_ORIGIN_LAYERS, REGIONS);
-  const edgeCounters = new NodeCounters(edges.length);
+  const network = buildNetwork(scenario, catalogue, contentCaching, streams);
+  const metrics = new RequestMetrics(network.layers, REGIONS);
+  const edgeCounters = new NodeCounters(network.edges.length);
+  const regionalCounters = new NodeCounters(network.regionals.length);
   const workload = new PoissonWorkload(
     { ratePerSecond: scenario.traffic.rate, regionShares: REGIONS.map((region) => scenario.traffic.regions[region]), regionNames: REGIONS },
     catalogue,
@@ -113,15 +116,16 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
   const { warmupCount, warmupUntilMs } = resolveWarmup(scenario.run.warmup, requestLimit, horizonMs);
 
   const simulation = new Simulation();
-  const outcome: ServeOutcome = { layer: 0, latencyMs: 0, edge: 0 };
+  const outcome: TieredOutcome = { layer: 0, latencyMs: 0, edge: 0, regional: -1 };
   let total = 0;
   let measuredFrom = -1;
   workload.attach(simulation, (request: ClientRequest) => {
-    flow.serve(request, outcome);
+    network.serve(request, outcome);
     if (total >= warmupCount && request.timeMs >= warmupUntilMs) {
       if (measuredFrom < 0) measuredFrom = total;
       metrics.record(request.region, outcome.layer, outcome.latencyMs, request.sizeBytes);
       edgeCounters.record(outcome.edge, outcome.layer === EDGE_LAYER, request.sizeBytes);
+      if (outcome.regional >= 0) regionalCounters.record(outcome.regional, outcome.layer === REGIONAL_LAYER, request.sizeBytes);
     }
     total++;
     if (total >= requestLimit) simulation.stop();
@@ -141,6 +145,8 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
     break;
   }
 
+  const nodeStates = (stores: readonly CacheStore[], nodes: readonly NodePlace[], counters: NodeCounters): NodeState[] =>
+    stores.map((store, i) => ({ ...nodes[i], ...counters.figures(i), storedObjects: store.objectCount, storedBytes: store.occupancy }));
   return {
     scenario,
     seed,
@@ -153,10 +159,76 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
       ...(horizonMs === Infinity ? {} : { durationMs: horizonMs }),
     },
     metrics,
-    edges: edges.map((edge, i) => ({ name: latency.edgeNames[i], ...edgeCounters.figures(i), storedObjects: edge.objectCount, storedBytes: edge.occupancy })),
+    cacheLayers: network.layers.filter((layer) => layer !== 'origin'),
+    edges: nodeStates(network.edges, network.edgeNodes, edgeCounters),
+    regionals: nodeStates(network.regionals, network.regionalNodes, regionalCounters),
     contentCaching,
-    theory: edgeTheory(scenario, catalogue, contentCaching, simulation.nowMs),
+    theory: network.theoryApplies ? edgeTheory(scenario, catalogue, contentCaching, simulation.nowMs) : undefined,
     events: simulation.eventsProcessed,
+  };
+}
+
+/** A cache node's name and region. */
+interface NodePlace {
+  name: string;
+  region?: Region;
+}
+
+const isRegion = (name: string): name is Region => (REGIONS as readonly string[]).includes(name);
+
+/** The caches and the request flow a scenario's topology model gives. */
+interface Network {
+  readonly layers: readonly string[];
+  readonly edges: readonly CacheStore[];
+  readonly edgeNodes: readonly NodePlace[];
+  readonly regionals: readonly CacheStore[];
+  readonly regionalNodes: readonly NodePlace[];
+  /** Whether each edge sees independent requests for the whole catalogue (the theory's assumption). */
+  readonly theoryApplies: boolean;
+  serve(request: ClientRequest, outcome: TieredOutcome): void;
+}
+
+function buildNetwork(scenario: Scenario, catalogue: Catalogue, caching: ContentCaching, streams: RandomStreams): Network {
+  const { topology } = scenario;
+  if (topology.model === 'pops') {
+    const latency = new TopologyLatencyModel(buildTopology(topologySpecOf(topology, scenario.traffic.regions)), streams);
+    const { pops, regionalTier } = latency.topology;
+    // Hundreds of PoPs each see part of the catalogue: local key spaces keep memory to what each stores.
+    const sparseCache = (policy: OnlineCachePolicyName, capacity: number) => new SparseKeyStore(createCacheStore(policy, { capacity }));
+    const edges = pops.map(() => sparseCache(scenario.edge.policy, scenario.edge.capacity));
+    const regionalSites = regionalTier.enabled ? regionalTier.sites : [];
+    const regionals = regionalSites.map(() => sparseCache(scenario.regional.policy, scenario.regional.capacity));
+    const flow = new TieredFlow(edges, regionals, latency, caching.edge, caching.regional);
+    return {
+      layers: flow.layers,
+      edges,
+      edgeNodes: pops.map((pop) => ({ name: pop.code, region: pop.region })),
+      regionals,
+      regionalNodes: regionalSites.map((site) => ({ name: site.code, region: site.region })),
+      theoryApplies: false,
+      serve: (request, outcome) => flow.serve(request, outcome),
+    };
+  }
+  const latency = new RegionLatencyModel(
+    {
+      regionNames: REGIONS,
+      clientToEdgeMedianMs: REGIONS.map((region) => topology.clientToEdge[region]),
+      jitterSigma: topology.jitter,
+      originLatencyMs: topology.originLatencyMs,
+      edgeSites: topology.edgeSites,
+    },
+    streams.stream('topology.latency'),
+  );
+  const edges = latency.edgeNames.map(() => createCacheStore(scenario.edge.policy, { capacity: scenario.edge.capacity, keySpace: catalogue.size }));
+  const flow = new EdgeOriginFlow(edges, latency, caching.edge);
+  return {
+    layers: EDGE_ORIGIN_LAYERS,
+    edges,
+    edgeNodes: latency.edgeNames.map((name) => (isRegion(name) ? { name, region: name } : { name })),
+    regionals: [],
+    regionalNodes: [],
+    theoryApplies: true,
+    serve: (request, outcome) => flow.serve(request, outcome),
   };
 }
 
@@ -188,7 +260,7 @@ function edgeTheory(scenario: Scenario, catalogue: Catalogue, caching: ContentCa
   if (caching.edge.ttlMs >= runMs) return scenario.edge.policy === 'lru' ? cheTheory(catalogue, scenario.edge.capacity) : undefined;
   if (catalogue.totalBytes() > scenario.edge.capacity) return undefined;
   // Each edge sees its share of the traffic; with one edge for everyone the share is 1.
-  const shares = scenario.topology.edgeSites === 'single' ? [1] : REGIONS.map((region) => scenario.traffic.regions[region]);
+  const shares = scenario.topology.model === 'regions' && scenario.topology.edgeSites === 'single' ? [1] : REGIONS.map((region) => scenario.traffic.regions[region]);
   let hitRatio = 0;
   let byteHitRatio = 0;
   for (const share of shares) {

@@ -12,6 +12,8 @@ export class RequestMetrics {
   readonly all = new LatencyHistogram();
   readonly byRegion: LatencyHistogram[];
   readonly byLayer: LatencyHistogram[];
+  /** Per region, per serving layer: [region][layer]. The stated per-region figures (spec 1.1) are edge hits. */
+  readonly byRegionLayer: LatencyHistogram[][];
   private total = 0;
 
   constructor(
@@ -22,6 +24,7 @@ export class RequestMetrics {
     this.servedBytes = new Float64Array(layerNames.length);
     this.byRegion = regionNames.map(() => new LatencyHistogram());
     this.byLayer = layerNames.map(() => new LatencyHistogram());
+    this.byRegionLayer = regionNames.map(() => layerNames.map(() => new LatencyHistogram()));
   }
 
   get requests(): number {
@@ -35,6 +38,7 @@ export class RequestMetrics {
     this.all.record(latencyMs);
     this.byRegion[region].record(latencyMs);
     this.byLayer[servedLayer].record(latencyMs);
+    this.byRegionLayer[region][servedLayer].record(latencyMs);
   }
 
   servedBy(layer: number): { requests: number; bytes: number } {
@@ -81,11 +85,19 @@ export class RequestMetrics {
     return { requests, bytes };
   }
 
-  latency(): { all: LatencySummary; byRegion: Record<string, LatencySummary>; byLayer: Record<string, LatencySummary> } {
+  latency(): {
+    all: LatencySummary;
+    byRegion: Record<string, LatencySummary>;
+    byLayer: Record<string, LatencySummary>;
+    byRegionAndLayer: Record<string, Record<string, LatencySummary>>;
+  } {
     return {
       all: this.all.summary(),
       byRegion: Object.fromEntries(this.regionNames.map((name, i) => [name, this.byRegion[i].summary()])),
       byLayer: Object.fromEntries(this.layerNames.map((name, i) => [name, this.byLayer[i].summary()])),
+      byRegionAndLayer: Object.fromEntries(
+        this.regionNames.map((region, r) => [region, Object.fromEntries(this.layerNames.map((layer, l) => [layer, this.byRegionLayer[r][l].summary()]))]),
+      ),
     };
   }
 

@@ -8,4 +8,5 @@ export function formatTable(header: readonly string[], rows: readonly (readonly 
 
 export const formatCount = (n: number): string => Math.round(n).toLocaleString('en-US');
 export const formatPercent = (ratio: number, digits = 2): string => `${(ratio * 100).toFixed(digits)} %`;
-export const formatMs = (ms: number): string => (ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms.toFixed(2));
+/** Milliseconds to three significant figures or so; a figure with no requests behind it (NaN) is a dash. */
+export const formatMs = (ms: number): string => (Number.isNaN(ms) ? '–' : ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms.toFixed(2));

@@ -1,4 +1,4 @@
-import type { RunResult } from '../experiment/runScenario.js';
+import type { NodeState, RunResult } from '../experiment/runScenario.js';
 import type { LatencySummary } from '../metrics/latencyHistogram.js';
 import { ratio } from '../metrics/requestMetrics.js';
 
@@ -26,6 +26,8 @@ export interface Summary {
     all: LatencyFigures;
     byRegion: Record<string, LatencyFigures>;
     byLayer: Record<string, LatencyFigures>;
+    /** Per region, per serving layer: the spec's per-region averages (1.1) compare with edge hits. */
+    byRegionAndLayer: Record<string, Record<string, LatencyFigures>>;
   };
   /** What the policy engine decided for the content at the edge, and why (each reason cites its source). */
   edgeCaching: {
@@ -36,7 +38,9 @@ export interface Summary {
     reasons: readonly string[];
   };
   /** Per edge cache: measured requests and hit ratios, and what it holds at the end. */
-  edges: EdgeFigures[];
+  edges: NodeFiguresRow[];
+  /** Per regional site (spec 4.9 layer 3); empty without a regional tier. */
+  regionals: NodeFiguresRow[];
   /**
    * What theory predicts for each edge cache in steady state, where a model applies
    * (LRU: Che's approximation). A simulated edge hit ratio below it usually means the
@@ -45,17 +49,16 @@ export interface Summary {
   theory?: { model: 'che-lru' | 'ttl'; edgeHitRatio: number; edgeByteHitRatio: number };
 }
 
-export interface EdgeFigures {
+export interface NodeFiguresRow {
   name: string;
+  /** Absent for a single global edge. */
+  region?: string;
   requests: number;
   hitRatio: number;
   byteHitRatio: number;
   storedObjects: number;
   storedBytes: number;
 }
-
-const CACHE_LAYERS = ['edge'];
-const CDN_LAYERS = ['edge'];
 
 const round = (value: number, digits: number): number => {
   const factor = 10 ** digits;
@@ -79,7 +82,7 @@ const mapValues = <T, U>(record: Record<string, T>, f: (value: T) => U): Record<
 
 export function buildSummary(result: RunResult): Summary {
   const { metrics } = result;
-  const ratios = metrics.hitRatios(CACHE_LAYERS, CDN_LAYERS);
+  const ratios = metrics.hitRatios(result.cacheLayers, result.cacheLayers);
   const latency = metrics.latency();
   const origin = metrics.servedBy(metrics.layerNames.indexOf('origin')).requests;
   return {
@@ -97,6 +100,7 @@ export function buildSummary(result: RunResult): Summary {
       all: figures(latency.all),
       byRegion: mapValues(latency.byRegion, figures),
       byLayer: mapValues(latency.byLayer, figures),
+      byRegionAndLayer: mapValues(latency.byRegionAndLayer, (layers) => mapValues(layers, figures)),
     },
     edgeCaching: {
       responseHeaders: { ...result.contentCaching.responseHeaders },
@@ -104,17 +108,23 @@ export function buildSummary(result: RunResult): Summary {
       ttlSeconds: Number.isFinite(result.contentCaching.edge.ttlMs) ? result.contentCaching.edge.ttlMs / 1000 : null,
       reasons: result.contentCaching.edgeReasons,
     },
-    edges: result.edges.map((edge) => ({
-      name: edge.name,
-      requests: edge.requests,
-      hitRatio: round(ratio(edge.hits, edge.requests), 6),
-      byteHitRatio: round(ratio(edge.hitBytes, edge.bytes), 6),
-      storedObjects: edge.storedObjects,
-      storedBytes: edge.storedBytes,
-    })),
+    edges: result.edges.map(nodeRow),
+    regionals: result.regionals.map(nodeRow),
     ...(result.theory
       ? { theory: { model: result.theory.model, edgeHitRatio: round(result.theory.hitRatio, 6), edgeByteHitRatio: round(result.theory.byteHitRatio, 6) } }
       : {}),
+  };
+}
+
+function nodeRow(node: NodeState): NodeFiguresRow {
+  return {
+    name: node.name,
+    ...(node.region === undefined ? {} : { region: node.region }),
+    requests: node.requests,
+    hitRatio: round(ratio(node.hits, node.requests), 6),
+    byteHitRatio: round(ratio(node.hitBytes, node.bytes), 6),
+    storedObjects: node.storedObjects,
+    storedBytes: node.storedBytes,
   };
 }
 

@@ -1,6 +1,7 @@
 import { formatBytes } from '../units.js';
 import { formatCount, formatMs, formatPercent, formatTable } from './consoleTable.js';
-import type { LatencyFigures, Summary } from './summary.js';
+import { REGIONS, STATED_REGION_LATENCY_MS } from '../topology/regions.js';
+import type { LatencyFigures, NodeFiguresRow, Summary } from './summary.js';
 
 /** The short human summary `cdnsim run` prints. */
 export function summaryText(summary: Summary): string {
@@ -42,18 +43,12 @@ export function summaryText(summary: Summary): string {
     ),
   );
   lines.push('');
-  lines.push(
-    formatTable(
-      ['edge cache', 'requests', 'hit ratio', 'byte hit ratio', 'stored'],
-      summary.edges.map((edge) => [
-        edge.name,
-        formatCount(edge.requests),
-        formatPercent(edge.hitRatio),
-        formatPercent(edge.byteHitRatio),
-        `${formatBytes(edge.storedBytes)} in ${formatCount(edge.storedObjects)} objects`,
-      ]),
-    ),
-  );
+  lines.push(...edgeHitsByRegion(summary));
+  lines.push(nodeTable('edge cache', summary.edges));
+  if (summary.regionals.length > 0) {
+    lines.push('');
+    lines.push(nodeTable('regional cache', summary.regionals));
+  }
   if (summary.theory?.model === 'che-lru') {
     lines.push(
       `theory (Che's approximation, LRU in steady state): each edge ${formatPercent(summary.theory.edgeHitRatio)} hit ratio, ` +
@@ -73,4 +68,47 @@ function edgeCachingLine(caching: Summary['edgeCaching']): string {
   const headers = Object.entries(caching.responseHeaders).map(([name, value]) => `${name}: ${value}`).join('; ') || 'no caching headers';
   if (!caching.cacheable) return `${headers} → not stored (cdnsim explain shows why)`;
   return `${headers} → stored for ${caching.ttlSeconds === null ? 'ever' : `${caching.ttlSeconds} s`}`;
+}
+
+/** Nodes listed one per row up to this many; more (hundreds of PoPs) are summed per region. */
+const MAX_NODE_ROWS = 16;
+
+function nodeTable(title: string, nodes: readonly NodeFiguresRow[]): string {
+  const stored = (bytes: number, objects: number) => `${formatBytes(bytes)} in ${formatCount(objects)} objects`;
+  if (nodes.length <= MAX_NODE_ROWS) {
+    return formatTable(
+      [title, 'requests', 'hit ratio', 'byte hit ratio', 'stored'],
+      nodes.map((node) => [node.name, formatCount(node.requests), formatPercent(node.hitRatio), formatPercent(node.byteHitRatio), stored(node.storedBytes, node.storedObjects)]),
+    );
+  }
+  const rows = REGIONS.map((region) => {
+    const inRegion = nodes.filter((node) => node.region === region);
+    const requests = inRegion.reduce((sum, node) => sum + node.requests, 0);
+    const hits = inRegion.reduce((sum, node) => sum + node.hitRatio * node.requests, 0);
+    const busiest = [...inRegion].sort((a, b) => b.requests - a.requests || a.name.localeCompare(b.name)).slice(0, 3);
+    return [
+      region,
+      `${inRegion.filter((node) => node.requests > 0).length} of ${inRegion.length}`,
+      formatCount(requests),
+      formatPercent(requests === 0 ? 0 : hits / requests),
+      stored(
+        inRegion.reduce((sum, node) => sum + node.storedBytes, 0),
+        inRegion.reduce((sum, node) => sum + node.storedObjects, 0),
+      ),
+      busiest.map((node) => `${node.name} ${formatPercent(node.hitRatio)}`).join(', '),
+    ];
+  });
+  return `${formatTable([`${title}s by region`, 'with traffic', 'requests', 'hit ratio', 'stored', 'busiest (hit ratio)'], rows)}\n(each ${title}: summary.json "${title === 'edge cache' ? 'edges' : 'regionals'}")`;
+}
+
+/** Mean time to first byte of edge hits per region against the stated averages (spec 1.1). */
+function edgeHitsByRegion(summary: Summary): string[] {
+  const rows = REGIONS.flatMap((region) => {
+    const edge = summary.latencyMs.byRegionAndLayer[region]?.edge;
+    if (!edge || edge.count === 0) return [];
+    const [low, high] = STATED_REGION_LATENCY_MS[region];
+    return [[region, formatCount(edge.count), formatMs(edge.mean), formatMs(edge.p50), formatMs(edge.p95), `${low}–${high}`]];
+  });
+  if (rows.length === 0) return [];
+  return [formatTable(['edge hits (ms)', 'requests', 'mean', 'p50', 'p95', 'stated mean (spec 1.1)'], rows), ''];
 }

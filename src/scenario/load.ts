@@ -129,6 +129,16 @@ function nameFromFile(file: string): string {
   return base || 'scenario';
 }
 
+/** Sections of earlier scenario files that moved, and where they went. */
+const MOVED_SECTIONS: Readonly<Record<string, string>> = {
+  latency:
+    'unknown key: the per-region edge latencies moved to `topology` with `model: regions` (`topology: { model: regions, clientToEdge: {…}, jitter: 0.35 }`); ' +
+    'the default model, pops, takes its latency parameters from `topology.latency` (docs/topology.md)',
+  origin:
+    'unknown key: the fixed origin latency moved to `topology.originLatency` with `model: regions`; ' +
+    'the default model, pops, places origins with `topology.origins` and draws their service time from `topology.latency.originService`',
+};
+
 function locateIssues(
   issues: readonly z.core.$ZodIssue[],
   document: Document,
@@ -146,6 +156,11 @@ function locateIssues(
     if (issue.code === 'unrecognized_keys') {
       const known = knownKeys(path);
       for (const key of issue.keys) {
+        const moved = path.length === 0 && Object.hasOwn(MOVED_SECTIONS, key) ? MOVED_SECTIONS[key] : undefined;
+        if (moved) {
+          problems.push({ file, ...at(keyOffset(document, path, key)), keyPath: key, message: moved });
+          continue;
+        }
         const suggestion = nearest(key, known);
         problems.push({
           file,

@@ -3,7 +3,17 @@ import { quantity } from '../quantitySchema.js';
 import { ONLINE_CACHE_POLICY_NAMES, type OnlineCachePolicyName } from '../cache/registry.js';
 import { DEPLOYMENT_KINDS } from '../policy/deployment.js';
 import { HEADER_PROFILES } from '../policy/profiles.js';
+import { DEFAULT_DEMAND_SHARES } from '../topology/clients.js';
 import { REGIONS, type Region } from '../topology/regions.js';
+import {
+  clientPlacesShape,
+  latencySection as topologyLatencySection,
+  originsList,
+  popsSection,
+  regionalTierSection,
+  routingSection,
+  type TopologySpec,
+} from '../topology/topologySpec.js';
 import {
   COUNT_EXPECTED,
   DURATION_EXPECTED,
@@ -28,17 +38,11 @@ const duration = (description: string) => quantity((v) => parseDuration(v), DURA
 const rate = (description: string) => quantity(parseRate, RATE_EXPECTED, description);
 const fraction = (description: string) => quantity(parseFraction, FRACTION_EXPECTED, description);
 
-/** Default demand shares by region (see README: a rough split of CDN traffic, replaced by the topology model). */
-export const DEFAULT_REGION_SHARES: Readonly<Record<Region, number>> = {
-  'North America': 0.3,
-  Europe: 0.28,
-  'Asia-Pacific': 0.27,
-  'Latin America': 0.09,
-  Africa: 0.06,
-};
+/** Default demand shares by region: each region's share of Internet users (ITU 2023; src/topology/clients.ts). */
+export const DEFAULT_REGION_SHARES: Readonly<Record<Region, number>> = DEFAULT_DEMAND_SHARES;
 
 /**
- * Default client→edge latency medians (ms). With the default lognormal jitter (sigma 0.35,
+ * Default client→edge latency medians of the regions model (ms). With the default lognormal jitter (sigma 0.35,
  * mean = median × e^(σ²/2) ≈ 1.063 × median) each region's mean edge-hit latency lands near
  * the middle of its stated range (spec 1.1).
  */
@@ -179,21 +183,99 @@ const deploymentSection = z
 
 export const EDGE_SITE_LAYOUTS = ['per-region', 'single'] as const;
 
-const topologySection = z.strictObject({
-  edgeSites: z.enum(EDGE_SITE_LAYOUTS).default('per-region').meta({
-    description: 'per-region: one edge cache per region, clients use their own region\'s; single: one edge cache for all clients',
-  }),
-});
+/**
+ * `pops`: the physical model of src/topology (PoPs on a map, a regional tier, origins,
+ * routing and calibrated latency; docs/topology.md). `regions`: one edge cache per region
+ * (or one for all) with a lognormal edge latency per region and a fixed origin latency, the
+ * model whose edge caches Che's approximation and the TTL formula describe.
+ */
+export const TOPOLOGY_MODELS = ['pops', 'regions'] as const;
+export type TopologyModel = (typeof TOPOLOGY_MODELS)[number];
 
-const latencySection = z.strictObject({
-  clientToEdge: perRegion((region) => duration(`median client→edge latency in ${region}`).optional())
-    .transform((medians) => Object.fromEntries(REGIONS.map((region) => [region, medians[region] ?? DEFAULT_CLIENT_TO_EDGE_MEDIAN_MS[region]])) as Record<Region, number>)
-    .default({ ...DEFAULT_CLIENT_TO_EDGE_MEDIAN_MS }),
-  jitter: z.number().min(0).max(3).default(0.35).meta({ description: 'sigma of the lognormal spread around each median (0: fixed latency)' }),
-});
+const POPS_MODEL_KEYS = ['pops', 'regionalTier', 'origins', 'clients', 'routing', 'latency'] as const;
+const REGIONS_MODEL_KEYS = ['edgeSites', 'clientToEdge', 'jitter', 'originLatency'] as const;
 
-const originSection = z.strictObject({
-  latency: duration('time from the edge asking the origin to the first byte back (fixed)').default(100),
+const topologySection = z
+  .strictObject({
+    model: z.enum(TOPOLOGY_MODELS).default('pops').meta({
+      description: 'pops: PoPs on a map with a regional tier and physical latency (docs/topology.md); regions: one edge per region with fixed latency medians',
+    }),
+    pops: popsSection.optional().meta({ description: 'model pops: which PoPs (default: all of data/pops.json)' }),
+    regionalTier: regionalTierSection.optional().meta({ description: 'model pops: the regional cache tier (spec 4.9 layer 3)' }),
+    origins: originsList.optional(),
+    clients: z.strictObject(clientPlacesShape).optional().meta({ description: 'model pops: mobile shares and extra client places (demand per region is traffic.regions)' }),
+    routing: routingSection.optional().meta({ description: 'model pops: anycast misrouting' }),
+    latency: topologyLatencySection.optional().meta({ description: 'model pops: the physical latency parameters (docs/topology.md)' }),
+    edgeSites: z.enum(EDGE_SITE_LAYOUTS).optional().meta({
+      description: "model regions: per-region: one edge cache per region, clients use their own region's; single: one edge cache for all clients",
+    }),
+    clientToEdge: perRegion((region) => duration(`median client→edge latency in ${region}`).optional())
+      .optional()
+      .meta({ description: 'model regions: median time to first byte of an edge hit per region' }),
+    jitter: z.number().min(0).max(3).optional().meta({ description: 'model regions: sigma of the lognormal spread around each median (0: fixed latency)' }),
+    originLatency: duration('model regions: time from the edge asking the origin to the first byte back (fixed)').optional(),
+  })
+  .superRefine((topology, ctx) => {
+    const [own, other] = topology.model === 'pops' ? [POPS_MODEL_KEYS, REGIONS_MODEL_KEYS] : [REGIONS_MODEL_KEYS, POPS_MODEL_KEYS];
+    for (const key of other) {
+      if (topology[key] === undefined) continue;
+      const model = topology.model === 'pops' ? 'regions' : 'pops';
+      ctx.addIssue({
+        code: 'custom',
+        path: [key],
+        message:
+          `expected no \`${key}\` under model: ${topology.model} (its keys are ${own.join(', ')}); \`${key}\` belongs to model: ${model}` +
+          ` — add \`model: ${model}\` or remove \`${key}\``,
+      });
+    }
+  })
+  .transform((topology): ScenarioTopology => {
+    if (topology.model === 'regions') {
+      return {
+        model: 'regions',
+        edgeSites: topology.edgeSites ?? 'per-region',
+        clientToEdge: Object.fromEntries(
+          REGIONS.map((region) => [region, topology.clientToEdge?.[region] ?? DEFAULT_CLIENT_TO_EDGE_MEDIAN_MS[region]]),
+        ) as Record<Region, number>,
+        jitter: topology.jitter ?? DEFAULT_REGIONS_JITTER,
+        originLatencyMs: topology.originLatency ?? DEFAULT_REGIONS_ORIGIN_LATENCY_MS,
+      };
+    }
+    return {
+      model: 'pops',
+      pops: topology.pops ?? popsSection.parse({}),
+      regionalTier: topology.regionalTier ?? regionalTierSection.parse({}),
+      ...(topology.origins === undefined ? {} : { origins: topology.origins }),
+      clients: topology.clients ?? z.strictObject(clientPlacesShape).parse({}),
+      routing: topology.routing ?? routingSection.parse({}),
+      latency: topology.latency ?? topologyLatencySection.parse({}),
+    };
+  });
+
+/** Lognormal sigma of the regions model's edge latency. */
+export const DEFAULT_REGIONS_JITTER = 0.35;
+/** The regions model's fixed origin latency (edge → origin → edge), ms. */
+export const DEFAULT_REGIONS_ORIGIN_LATENCY_MS = 100;
+
+/** The regions model: edge caches per region and fixed latency medians. */
+export interface RegionsTopology {
+  model: 'regions';
+  edgeSites: (typeof EDGE_SITE_LAYOUTS)[number];
+  /** Median edge-hit latency per region, ms. */
+  clientToEdge: Record<Region, number>;
+  jitter: number;
+  originLatencyMs: number;
+}
+
+/** The PoP model: a TopologySpec without demand (the scenario's traffic.regions is the demand). */
+export type PopsTopology = { model: 'pops' } & Omit<TopologySpec, 'clients'> & { clients: Omit<TopologySpec['clients'], 'demand'> };
+
+export type ScenarioTopology = RegionsTopology | PopsTopology;
+
+/** The regional caches of the PoP model (spec 4.9 layer 3). */
+const regionalSection = z.strictObject({
+  policy: z.enum(ONLINE_CACHE_POLICY_NAMES as [OnlineCachePolicyName, ...OnlineCachePolicyName[]]).default('lru').meta({ description: 'eviction policy of each regional cache' }),
+  capacity: size('byte capacity of each regional cache').default(20_000_000_000),
 });
 
 export const scenarioSchema = z
@@ -207,9 +289,8 @@ export const scenarioSchema = z
     deployment: deploymentSection.prefault({}),
     content: contentSection.prefault({}),
     edge: edgeSection.prefault({}),
+    regional: regionalSection.prefault({}),
     topology: topologySection.prefault({}),
-    latency: latencySection.prefault({}),
-    origin: originSection.prefault({}),
   })
   .meta({ title: 'cdnsim scenario', description: 'One simulated CDN run: traffic, content, caches, latency and run length.' });
 

@@ -1,5 +1,5 @@
 import { REGIONS } from '../topology/regions.js';
-import type { Scenario, ScenarioInput, Warmup } from './schema.js';
+import type { Scenario, ScenarioInput, ScenarioTopology, Warmup } from './schema.js';
 
 const ms = (value: number): string => `${value}ms`;
 
@@ -41,11 +41,41 @@ export function scenarioToInput(scenario: Scenario): ScenarioInput {
       headers: { profile: scenario.content.headers.profile, fields: { ...scenario.content.headers.fields } },
     },
     edge: { policy: scenario.edge.policy, capacity: scenario.edge.capacity },
-    topology: { edgeSites: scenario.topology.edgeSites },
+    regional: { policy: scenario.regional.policy, capacity: scenario.regional.capacity },
+    topology: topologyToInput(scenario.topology),
+  };
+}
+
+const perRegionMs = (values: Readonly<Record<string, number>>) => Object.fromEntries(REGIONS.map((region) => [region, ms(values[region])]));
+
+function topologyToInput(topology: ScenarioTopology): NonNullable<ScenarioInput['topology']> {
+  if (topology.model === 'regions') {
+    return {
+      model: 'regions',
+      edgeSites: topology.edgeSites,
+      clientToEdge: perRegionMs(topology.clientToEdge),
+      jitter: topology.jitter,
+      originLatency: ms(topology.originLatencyMs),
+    };
+  }
+  const { pops, regionalTier, origins, clients, routing, latency } = topology;
+  return {
+    model: 'pops',
+    pops: structuredClone(pops),
+    regionalTier: structuredClone(regionalTier),
+    ...(origins === undefined ? {} : { origins: structuredClone(origins) }),
+    clients: structuredClone(clients),
+    routing: { ...routing },
     latency: {
-      clientToEdge: Object.fromEntries(REGIONS.map((region) => [region, ms(scenario.latency.clientToEdge[region])])),
-      jitter: scenario.latency.jitter,
+      fibreKmPerMs: latency.fibreKmPerMs,
+      accessRouteInflation: latency.accessRouteInflation,
+      backboneRouteInflation: latency.backboneRouteInflation,
+      lastMile: perRegionMs(latency.lastMileMedianMs),
+      lastMileSigma: latency.lastMileSigma,
+      mobileLastMileFactor: latency.mobileLastMileFactor,
+      edgeProcessing: ms(latency.edgeProcessingMs),
+      regionalProcessing: ms(latency.regionalProcessingMs),
+      originService: { median: ms(latency.originServiceMedianMs), sigma: latency.originServiceSigma },
     },
-    origin: { latency: ms(scenario.origin.latency) },
   };
 }

@@ -47,7 +47,7 @@ const code = z.string().regex(/^[A-Z][A-Z0-9]{2,7}$/, { error: 'expected a PoP c
 const country = z.string().regex(/^[A-Z]{2}$/, { error: 'expected an ISO 3166-1 alpha-2 country code such as CN' });
 const siteRef = z.union([code, siteSchema], { error: 'expected a PoP code such as FRA or a site {code, city, region, lat, lon}' });
 
-const popsSection = z.strictObject({
+export const popsSection = z.strictObject({
   codes: z.array(code).min(1).optional().meta({ description: 'only these PoPs (codes from data/pops.json)' }),
   regions: z.array(z.enum(REGIONS)).min(1).optional().meta({ description: 'only PoPs in these regions' }),
   countries: z.array(country).min(1).optional().meta({ description: 'only PoPs in these countries' }),
@@ -57,25 +57,32 @@ const popsSection = z.strictObject({
   add: z.array(popSchema).default([]).meta({ description: "the scenario's own PoPs {code, city, country, cca2, region, lat, lon, sizeClass}" }),
 });
 
-const regionalTierSection = z.strictObject({
+export const regionalTierSection = z.strictObject({
   enabled: z.boolean().default(true).meta({ description: 'false: PoPs go straight to the origin' }),
   sites: z.array(siteRef).min(1).default([...DEFAULT_REGIONAL_SITES]).meta({ description: 'regional cache sites: PoP codes or {code, city, region, lat, lon}' }),
 });
 
-const clientsSection = z.strictObject({
-  demand: demandShares.default({ ...DEFAULT_DEMAND_SHARES }).meta({ description: 'share of requests per region (default: share of Internet users, ITU 2023)' }),
+/** Client places and devices; the demand per region comes separately (a scenario's traffic.regions). */
+export const clientPlacesShape = {
   mobileShare: perRegionWithDefaults((region) => fraction(`share of mobile requests in ${region}`), DEFAULT_MOBILE_SHARES).meta({
     description: 'share of requests from mobile devices per region (default: StatCounter 2024)',
   }),
   add: z.array(clientCitySchema).default([]).meta({ description: 'extra client places {name, cca2, region, lat, lon, populationM}' }),
+};
+
+export const clientsSection = z.strictObject({
+  demand: demandShares.default({ ...DEFAULT_DEMAND_SHARES }).meta({ description: 'share of requests per region (default: share of Internet users, ITU 2023)' }),
+  ...clientPlacesShape,
 });
 
-const routingSection = z.strictObject({
+export const originsList = z.array(siteRef).min(1, { error: 'expected at least one origin' }).meta({ description: 'origin sites (default: one in Ashburn, Virginia)' });
+
+export const routingSection = z.strictObject({
   misrouteProbability: fraction('share of requests anycast sends to a PoP other than the nearest').default(DEFAULT_ROUTING_PARAMETERS.misrouteProbability),
   misrouteCandidates: z.number().int().min(1).default(DEFAULT_ROUTING_PARAMETERS.misrouteCandidates).meta({ description: 'a misrouted request lands on one of this many next-nearest PoPs' }),
 });
 
-const latencySection = z
+export const latencySection = z
   .strictObject({
     fibreKmPerMs: positive('speed of light in fibre, km per ms one way (204 = 4.9 µs/km)').default(D.fibreKmPerMs),
     accessRouteInflation: positive('client → PoP path length over great-circle distance').default(D.accessRouteInflation),
@@ -111,7 +118,7 @@ export const topologySpecSchema = z
   .strictObject({
     pops: popsSection.prefault({}),
     regionalTier: regionalTierSection.prefault({}),
-    origins: z.array(siteRef).min(1, { error: 'expected at least one origin' }).optional().meta({ description: 'origin sites (default: one in Ashburn, Virginia)' }),
+    origins: originsList.optional(),
     clients: clientsSection.prefault({}),
     routing: routingSection.prefault({}),
     latency: latencySection.prefault({}),

@@ -36,16 +36,20 @@ describe('cdnsim run (end to end, built CLI)', () => {
     // 200,000 Poisson arrivals at 20k/s take about 10 simulated seconds.
     expect(summary.simulatedSeconds).toBeGreaterThan(9.8);
     expect(summary.simulatedSeconds).toBeLessThan(10.2);
-    expect(Object.keys(summary.hitRatio)).toEqual(['edge', 'cdn']);
-    expect(Object.keys(summary.byteHitRatio)).toEqual(['edge', 'cdn']);
+    // baseline: 339 PoPs, a regional tier and an origin (spec 4.9 layers 2–4).
+    expect(Object.keys(summary.hitRatio)).toEqual(['edge', 'regional', 'cdn']);
+    expect(Object.keys(summary.byteHitRatio)).toEqual(['edge', 'regional', 'cdn']);
     expect(summary.hitRatio.edge).toBeGreaterThan(0);
     expect(summary.hitRatio.edge).toBeLessThan(1);
-    expect(summary.requestsByLayer.edge + summary.requestsByLayer.origin).toBe(150_000);
+    expect(summary.requestsByLayer.edge + summary.requestsByLayer.regional + summary.requestsByLayer.origin).toBe(150_000);
     expect(Object.keys(summary.latencyMs.all)).toEqual(['count', 'mean', 'p50', 'p90', 'p95', 'p99', 'p999']);
     expect(Object.keys(summary.latencyMs.byRegion)).toEqual(['North America', 'Europe', 'Asia-Pacific', 'Latin America', 'Africa']);
-    expect(Object.keys(summary.latencyMs.byLayer)).toEqual(['edge', 'origin']);
-    // An origin response costs the fixed 100 ms on top of the edge hop.
-    expect(summary.latencyMs.byLayer.origin.p50 - summary.latencyMs.byLayer.edge.p50).toBeGreaterThan(95);
+    expect(Object.keys(summary.latencyMs.byLayer)).toEqual(['edge', 'regional', 'origin']);
+    expect(Object.keys(summary.latencyMs.byRegionAndLayer.Africa)).toEqual(['edge', 'regional', 'origin']);
+    expect(summary.edges).toHaveLength(339);
+    expect(summary.regionals).toHaveLength(14);
+    // An origin fetch adds the regional → origin round trip and about 100 ms of origin service time.
+    expect(summary.latencyMs.byLayer.origin.p50 - summary.latencyMs.byLayer.regional.p50).toBeGreaterThan(95);
     const run = JSON.parse(readFileSync(join(out, 'run.json'), 'utf8'));
     expect(run.requests).toBe(200_000);
     expect(run.wallSeconds).toBeGreaterThan(0);
@@ -70,8 +74,13 @@ describe('cdnsim run (end to end, built CLI)', () => {
     const result = cdnsim(['run', 'scenarios/baseline.yaml', '--requests', '100000', '--out', out]);
     expect(result.status).toBe(0);
     expect(result.stdout).toMatch(/^baseline · seed 1 · 75,000 requests measured \(25,000 warm-up\)/);
-    expect(result.stdout).toMatch(/\nhit ratio\s+\d+\.\d\d %\s+\d+\.\d\d %\n/);
+    expect(result.stdout).toMatch(/\nhit ratio\s+\d+\.\d\d %\s+\d+\.\d\d %\s+\d+\.\d\d %\n/);
     expect(result.stdout).toMatch(/\nAfrica\s+[\d,]+\s/);
+    // Edge hits per region beside the stated averages (spec 1.1); 339 PoPs are summed per region.
+    expect(result.stdout).toMatch(/\nedge hits \(ms\)\s+requests\s+mean\s+p50\s+p95\s+stated mean \(spec 1\.1\)\n/);
+    expect(result.stdout).toMatch(/\nAfrica\s+[\d,]+\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+30–45\n/);
+    expect(result.stdout).toMatch(/\nedge caches by region\s+with traffic/);
+    expect(result.stdout).toMatch(/\nregional cache\s+requests\s+hit ratio/);
     expect(result.stderr).toBe('');
   });
 

@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cdnsim, expectNoStackTrace } from './helpers.js';
 
@@ -35,6 +38,37 @@ describe('cdnsim topology', () => {
     expect(result.stdout).toMatch(/\nglobal\s+339\s+65\s+100\.0 %.*\s25\.45\s/);
     expect(result.stdout).toMatch(/\n {2}JNB {2}Johannesburg, Africa\s+17 PoPs: CPT DAR DUR/);
     expect(result.stdout).toContain('Layers (spec 4.9): edge hit 24.8 ms (stated 5–25)');
+  });
+
+  it('--scenario FILE shows that scenario\'s network: its PoP selection, tier and origins, with traffic.regions as the demand', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'cdnsim-topology-'));
+    const file = join(folder, 'eu.yaml');
+    writeFileSync(
+      file,
+      'traffic: { regions: { Europe: 100% } }\ntopology:\n  pops: { regions: [Europe], count: 12 }\n  regionalTier: { enabled: false }\n  origins: [FRA, AMS]\n',
+    );
+    const json = cdnsim(['topology', '--scenario', file, '--json']);
+    expect(json.status).toBe(0);
+    const document = JSON.parse(json.stdout) as TopologyJson;
+    expect(document.pops).toHaveLength(12);
+    expect(document.pops.every((pop) => pop.region === 'Europe' && pop.regionalSite === null)).toBe(true);
+    expect(document.origins.map((origin) => origin.code)).toEqual(['FRA', 'AMS']);
+    const text = cdnsim(['topology', '--scenario', file]);
+    expect(text.stdout).toMatch(/^12 PoPs \(\d+ major, \d+ minor\), no regional tier, origins FRA/);
+    expect(text.stdout).toMatch(/\nEurope\s+12\s+\d+\s+100\.0 %/);
+    // Regions without PoPs or demand show dashes, not NaN.
+    expect(text.stdout).toMatch(/\nAfrica\s+0\s+0\s+0\.0 %\s+–\s+–/);
+    expect(text.stdout).not.toContain('NaN');
+  });
+
+  it('--scenario with the regions model is refused with the reason (exit 2, no stack trace)', () => {
+    const result = cdnsim(['topology', '--scenario', 'scenarios/frequent-api.yaml']);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('scenarios/frequent-api.yaml: topology.model is regions, which has one edge per region and no PoPs to show');
+    expect(expectNoStackTrace(result.stderr)).toBe(true);
+    const missing = cdnsim(['topology', '--scenario', 'no-such.yaml']);
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toContain("cannot read scenario file 'no-such.yaml': no such file");
   });
 
   it('an unknown option is a usage error (exit 2, no stack trace)', () => {

@@ -32,11 +32,16 @@ describe('cdnsim schema', () => {
     expect(result.status).toBe(0);
     const schema = JSON.parse(result.stdout);
     expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
-    expect(Object.keys(schema.properties)).toEqual(['$schema', 'name', 'description', 'seed', 'run', 'traffic', 'deployment', 'content', 'edge', 'topology', 'latency', 'origin']);
+    expect(Object.keys(schema.properties)).toEqual(['$schema', 'name', 'description', 'seed', 'run', 'traffic', 'deployment', 'content', 'edge', 'regional', 'topology']);
     expect(schema.additionalProperties).toBe(false);
     expect(schema.properties.edge.properties.capacity.type).toEqual(['string', 'number']);
     expect(schema.properties.edge.properties.policy.enum).toEqual(['lru', 'fifo', 'clock', 'sieve', 's3fifo', 'lfu', 'arc', 'twoq', 's4lru', 'gdsf']);
     expect(schema.properties.traffic.properties.regions.additionalProperties).toBe(false);
+    // Both topology models' keys, for completion: model pops (PoPs, tier, physical latency) and model regions.
+    expect(Object.keys(schema.properties.topology.properties)).toEqual([
+      'model', 'pops', 'regionalTier', 'origins', 'clients', 'routing', 'latency', 'edgeSites', 'clientToEdge', 'jitter', 'originLatency',
+    ]);
+    expect(schema.properties.topology.properties.model.enum).toEqual(['pops', 'regions']);
   });
 
   it('the committed schemas/scenario.schema.json is up to date (regenerate: cdnsim schema --out schemas/scenario.schema.json)', () => {

@@ -28,6 +28,7 @@ content:
 edge:
   capacity: ${capacity}
 topology:
+  model: regions
   edgeSites: single
 `;
 }

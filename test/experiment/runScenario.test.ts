@@ -6,6 +6,8 @@ import { STATED_REGION_LATENCY_MS } from '../../src/topology/regions.js';
 
 const scenario = (text: string) => parseScenarioText(text, 'scenarios/test.yaml');
 const SMALL = 'content: { objects: 5000 }\nedge: { capacity: 20MB }\n';
+/** The regions model: one edge per region, fixed latency medians. */
+const REGIONS_MODEL = 'topology: { model: regions }\n';
 
 describe('runScenario: run length and warm-up', () => {
   it('stops after run.requests, warm-up included, and measures the rest', () => {
@@ -13,7 +15,7 @@ describe('runScenario: run length and warm-up', () => {
     expect(summary.requests).toBe(30_000);
     expect(summary.warmupRequests).toBe(10_000);
     expect(summary.stopReason).toBe('requests');
-    expect(summary.requestsByLayer.edge + summary.requestsByLayer.origin).toBe(30_000);
+    expect(summary.requestsByLayer.edge + summary.requestsByLayer.regional + summary.requestsByLayer.origin).toBe(30_000);
     expect(summary.latencyMs.all.count).toBe(30_000);
   });
 
@@ -77,11 +79,11 @@ describe('runScenario: determinism and regions', () => {
     expect(counts.Africa.count / 100_000).toBeCloseTo(0.4, 2);
   });
 
-  it('edge-hit latency per region sits inside the stated regional range of spec 1.1 with the default medians', () => {
+  it('regions model: edge-hit latency per region sits inside the stated regional range of spec 1.1 with the default medians', () => {
     // 100 objects and a large warm-up: every object is at every edge before measuring
     // starts, so each region's latency is its edge-hit latency alone.
     const allHits = buildSummary(
-      runScenario(scenario('content: { objects: 100 }\nedge: { capacity: 10GB }\nrun: { requests: 300000, warmup: 150000 }\n')),
+      runScenario(scenario(`${REGIONS_MODEL}content: { objects: 100 }\nedge: { capacity: 10GB }\nrun: { requests: 300000, warmup: 150000 }\n`)),
     );
     expect(allHits.hitRatio.edge).toBe(1);
     for (const [region, [low, high]] of Object.entries(STATED_REGION_LATENCY_MS)) {
@@ -90,15 +92,15 @@ describe('runScenario: determinism and regions', () => {
     }
   });
 
-  it('an origin response costs the fixed origin latency (100 ms) on top of the edge hop', () => {
-    const summary = buildSummary(runScenario(scenario(`${SMALL}run: { requests: 200000 }\n`)));
+  it('regions model: an origin response costs the fixed origin latency (100 ms) on top of the edge hop', () => {
+    const summary = buildSummary(runScenario(scenario(`${SMALL}${REGIONS_MODEL}run: { requests: 200000 }\n`)));
     expect(summary.latencyMs.byLayer.origin.mean - summary.latencyMs.byLayer.edge.mean).toBeCloseTo(100, 0);
   });
 });
 
 describe('runScenario: per-edge figures', () => {
-  it('per-edge requests and hits add up to the layer totals; each edge reports its own hit ratio', () => {
-    const summary = buildSummary(runScenario(scenario(`${SMALL}run: { requests: 100000, warmup: 20000 }\n`)));
+  it('regions model: per-edge requests and hits add up to the layer totals; each edge reports its own hit ratio', () => {
+    const summary = buildSummary(runScenario(scenario(`${SMALL}${REGIONS_MODEL}run: { requests: 100000, warmup: 20000 }\n`)));
     expect(summary.edges.map((edge) => edge.name)).toEqual(['North America', 'Europe', 'Asia-Pacific', 'Latin America', 'Africa']);
     const requests = summary.edges.reduce((sum, edge) => sum + edge.requests, 0);
     expect(requests).toBe(80_000);
@@ -109,10 +111,74 @@ describe('runScenario: per-edge figures', () => {
     for (const edge of summary.edges) expect(edge.storedBytes).toBeLessThanOrEqual(20e6);
   });
 
-  it('a single edge serves every region', () => {
-    const summary = buildSummary(runScenario(scenario(`${SMALL}run: { requests: 30000 }\ntopology: { edgeSites: single }\n`)));
+  it('regions model: a single edge serves every region', () => {
+    const summary = buildSummary(runScenario(scenario(`${SMALL}run: { requests: 30000 }\ntopology: { model: regions, edgeSites: single }\n`)));
     expect(summary.edges).toHaveLength(1);
     expect(summary.edges[0]).toMatchObject({ name: 'global', requests: 30_000 });
     expect(summary.edges[0].hitRatio).toBe(summary.hitRatio.edge);
+  });
+});
+
+describe('runScenario: the PoP model (src/topology) through a run', () => {
+  it('spec 1.1 and 4.9 calibration holds in a run: mean edge hit per region inside the stated range, global near 25.45 ms, regional hits in 25–50 ms', () => {
+    // 200 objects and a long warm-up: the busy PoPs hold everything, so edge hits are
+    // plentiful in every region; misses still go through the regional tier.
+    const summary = buildSummary(
+      runScenario(scenario('content: { objects: 200 }\nedge: { capacity: 10GB }\nrun: { requests: 400000, warmup: 100000 }\n')),
+    );
+    for (const [region, [low, high]] of Object.entries(STATED_REGION_LATENCY_MS)) {
+      const edgeHits = summary.latencyMs.byRegionAndLayer[region].edge;
+      expect(edgeHits.count).toBeGreaterThan(5_000);
+      expect(edgeHits.mean).toBeGreaterThanOrEqual(low);
+      expect(edgeHits.mean).toBeLessThanOrEqual(high);
+    }
+    // docs/topology.md: the calibration aims at 24.8 ms, inside the 5–25 ms edge window (spec 4.9).
+    expect(summary.latencyMs.byLayer.edge.mean).toBeGreaterThan(24.2);
+    expect(summary.latencyMs.byLayer.edge.mean).toBeLessThan(25.45);
+    expect(summary.latencyMs.byLayer.regional.count).toBeGreaterThan(1_000);
+    expect(summary.latencyMs.byLayer.regional.mean).toBeGreaterThanOrEqual(25);
+    expect(summary.latencyMs.byLayer.regional.mean).toBeLessThanOrEqual(50);
+    // An origin fetch adds the regional → origin round trip and the origin's service time.
+    expect(summary.latencyMs.byLayer.origin.mean).toBeGreaterThan(summary.latencyMs.byLayer.regional.mean + 50);
+  });
+
+  it('spec 4.9 layers: every edge miss reaches a regional site, and every regional miss the origin; node counters add up', () => {
+    const result = runScenario(scenario(`${SMALL}run: { requests: 60000, warmup: 10000 }\n`));
+    const summary = buildSummary(result);
+    expect(result.cacheLayers).toEqual(['edge', 'regional']);
+    expect(summary.edges).toHaveLength(339);
+    expect(summary.regionals.map((site) => site.name)).toHaveLength(14);
+    const sum = (rows: { requests: number }[]) => rows.reduce((total, row) => total + row.requests, 0);
+    expect(sum(summary.edges)).toBe(50_000);
+    const edgeMisses = summary.requestsByLayer.regional + summary.requestsByLayer.origin;
+    expect(sum(summary.regionals)).toBe(edgeMisses);
+    const regionalHits = summary.regionals.reduce((total, site) => total + Math.round(site.hitRatio * site.requests), 0);
+    expect(regionalHits).toBe(summary.requestsByLayer.regional);
+    // The CDN hit ratio counts edge and regional hits over all requests (DESIGN.md, Metrics).
+    expect(summary.hitRatio.cdn).toBeCloseTo((summary.requestsByLayer.edge + summary.requestsByLayer.regional) / 50_000, 6);
+    expect(summary.hitRatio.regional).toBeCloseTo(summary.requestsByLayer.regional / edgeMisses, 6);
+    for (const edge of summary.edges) expect(edge.region).toBeDefined();
+  });
+
+  it('with the regional tier off PoPs go straight to the origin: two layers, no regional caches', () => {
+    const summary = buildSummary(runScenario(scenario(`${SMALL}run: { requests: 20000 }\ntopology: { regionalTier: { enabled: false } }\n`)));
+    expect(Object.keys(summary.requestsByLayer)).toEqual(['edge', 'origin']);
+    expect(Object.keys(summary.hitRatio)).toEqual(['edge', 'cdn']);
+    expect(summary.regionals).toEqual([]);
+    expect(summary.requestsByLayer.edge + summary.requestsByLayer.origin).toBe(20_000);
+  });
+
+  it('a scenario can select PoPs: Europe only, 20 PoPs, traffic from Europe alone', () => {
+    const summary = buildSummary(
+      runScenario(scenario(`${SMALL}run: { requests: 20000 }\ntraffic: { regions: { Europe: 100% } }\ntopology: { pops: { regions: [Europe], count: 20 } }\n`)),
+    );
+    expect(summary.edges).toHaveLength(20);
+    expect(summary.edges.every((edge) => edge.region === 'Europe')).toBe(true);
+    expect(summary.latencyMs.byRegion.Europe.count).toBe(20_000);
+  });
+
+  it('same scenario and seed → identical summary JSON in the PoP model too', () => {
+    const text = `${SMALL}run: { requests: 20000 }\ntopology: { routing: { misrouteProbability: 5% } }\n`;
+    expect(summaryJson(buildSummary(runScenario(scenario(text))))).toBe(summaryJson(buildSummary(runScenario(scenario(text)))));
   });
 });

@@ -30,6 +30,7 @@ content:
 edge:
   capacity: 1GB
 topology:
+  model: regions
   edgeSites: single
 `;
 }

@@ -6,7 +6,7 @@ const YAML_FILE = 'scenarios/bad.yaml';
 const JSON_FILE = 'scenarios/bad.json';
 
 const SIZE = 'expected a size such as 5MB, 193MiB, 10GB or a whole number of bytes';
-const TOP_LEVEL_KEYS = '`name`, `description`, `seed`, `run`, `traffic`, `deployment`, `content`, `edge`, `topology`, `latency`, `origin`';
+const TOP_LEVEL_KEYS = '`name`, `description`, `seed`, `run`, `traffic`, `deployment`, `content`, `edge`, `regional`, `topology`';
 const EMPTY = 'the file is empty; expected a scenario mapping with keys such as traffic, content and edge (see scenarios/baseline.yaml)';
 
 /** Parses `text` and returns the problems of the ScenarioError it must throw. */
@@ -63,9 +63,9 @@ describe('scenario errors: unknown keys', () => {
     expect(problemsOf('traffic:\n  regions:\n    Europa: 100%\n')).toEqual([problem(3, 5, 'traffic.regions.Europa', 'unknown key — did you mean `Europe`?')]);
   });
 
-  it('unknown region in latency.clientToEdge suggests the region', () => {
-    expect(problemsOf('latency:\n  clientToEdge:\n    Eurpoe: 20ms\n')).toEqual([
-      problem(3, 5, 'latency.clientToEdge.Eurpoe', 'unknown key — did you mean `Europe`?'),
+  it('unknown region in topology.clientToEdge suggests the region', () => {
+    expect(problemsOf('topology:\n  model: regions\n  clientToEdge:\n    Eurpoe: 20ms\n')).toEqual([
+      problem(4, 5, 'topology.clientToEdge.Eurpoe', 'unknown key — did you mean `Europe`?'),
     ]);
   });
 
@@ -91,28 +91,28 @@ describe('scenario errors: values', () => {
     expect(problemsOf('edge:\n  capacity:\n    - 1\n')).toEqual([problem(2, 3, 'edge.capacity', `${SIZE}, found a list`)]);
   });
 
-  it('bare-number duration for origin.latency is ambiguous', () => {
-    expect(problemsOf('origin:\n  latency: 120\n')).toEqual([
+  it('bare-number duration for topology.originLatency is ambiguous', () => {
+    expect(problemsOf('topology:\n  model: regions\n  originLatency: 120\n')).toEqual([
       problem(
-        2,
-        12,
-        'origin.latency',
+        3,
+        18,
+        'topology.originLatency',
         'expected a duration with a unit such as 250ms, 5s, 1h or 7d (a bare number is ambiguous: write 120ms or 120s), found 120',
       ),
     ]);
   });
 
   it('bare-number client→edge latency is ambiguous too; an unknown duration unit is rejected', () => {
-    expect(problemsOf('latency:\n  clientToEdge:\n    Europe: 20\n')).toEqual([
+    expect(problemsOf('topology:\n  model: regions\n  clientToEdge:\n    Europe: 20\n')).toEqual([
       problem(
-        3,
+        4,
         13,
-        'latency.clientToEdge.Europe',
+        'topology.clientToEdge.Europe',
         'expected a duration with a unit such as 250ms, 5s, 1h or 7d (a bare number is ambiguous: write 20ms or 20s), found 20',
       ),
     ]);
-    expect(problemsOf('origin:\n  latency: 100 millis\n')).toEqual([
-      problem(2, 12, 'origin.latency', 'expected a duration with a unit such as 250ms, 5s, 1h or 7d, found "100 millis"'),
+    expect(problemsOf('topology:\n  model: regions\n  originLatency: 100 millis\n')).toEqual([
+      problem(3, 18, 'topology.originLatency', 'expected a duration with a unit such as 250ms, 5s, 1h or 7d, found "100 millis"'),
     ]);
   });
 
@@ -140,8 +140,8 @@ describe('scenario errors: values', () => {
     // A swap of two letters is one edit.
     expect(problemsOf('edge:\n  policy: lur\n')).toEqual([problem(2, 11, 'edge.policy', 'expected one of "lru", "fifo", "clock", "sieve", "s3fifo", "lfu", "arc", "twoq", "s4lru", "gdsf", found "lur" — did you mean "lru"?')]);
     expect(problemsOf('edge:\n  policy: lruu\n')).toEqual([problem(2, 11, 'edge.policy', 'expected one of "lru", "fifo", "clock", "sieve", "s3fifo", "lfu", "arc", "twoq", "s4lru", "gdsf", found "lruu" — did you mean "lru"?')]);
-    expect(problemsOf('topology:\n  edgeSites: singel\n')).toEqual([
-      problem(2, 14, 'topology.edgeSites', 'expected one of "per-region", "single", found "singel" — did you mean "single"?'),
+    expect(problemsOf('topology:\n  model: regions\n  edgeSites: singel\n')).toEqual([
+      problem(3, 14, 'topology.edgeSites', 'expected one of "per-region", "single", found "singel" — did you mean "single"?'),
     ]);
   });
 
@@ -289,16 +289,16 @@ describe('scenario errors: file structure and syntax', () => {
   });
 
   it('multiple problems in one file are all reported, sorted by line', () => {
-    const text = 'seed: x\nedge:\n  capacty: 1GB\ncontent:\n  objects: -3\norigin:\n  latency: 5\n';
+    const text = 'seed: x\nedge:\n  capacty: 1GB\ncontent:\n  objects: -3\ntopology:\n  model: regions\n  originLatency: 5\n';
     const problems = problemsOf(text);
     expect(problems).toEqual([
       problem(1, 7, 'seed', 'expected a number, found "x"'),
       problem(3, 3, 'edge.capacty', 'unknown key — did you mean `capacity`?'),
       problem(5, 12, 'content.objects', 'expected a number > 0, found -3'),
       problem(
-        7,
-        12,
-        'origin.latency',
+        8,
+        18,
+        'topology.originLatency',
         'expected a duration with a unit such as 250ms, 5s, 1h or 7d (a bare number is ambiguous: write 5ms or 5s), found 5',
       ),
     ]);
@@ -313,20 +313,40 @@ describe('scenario errors: file structure and syntax', () => {
   });
 
   it('problems are sorted by position in the file, not by schema order', () => {
-    // The schema checks `seed` before `origin`; the file has origin first.
-    expect(problemsOf('origin:\n  latency: 5\nseed: x\n')).toEqual([
-      problem(2, 12, 'origin.latency', 'expected a duration with a unit such as 250ms, 5s, 1h or 7d (a bare number is ambiguous: write 5ms or 5s), found 5'),
-      problem(3, 7, 'seed', 'expected a number, found "x"'),
+    // The schema checks `seed` before `topology`; the file has topology first.
+    expect(problemsOf('topology:\n  originLatency: 5\n  model: regions\nseed: x\n')).toEqual([
+      problem(2, 18, 'topology.originLatency', 'expected a duration with a unit such as 250ms, 5s, 1h or 7d (a bare number is ambiguous: write 5ms or 5s), found 5'),
+      problem(4, 7, 'seed', 'expected a number, found "x"'),
+    ]);
+  });
+
+  it('sections of earlier scenario files that moved say where they went', () => {
+    expect(problemsOf('origin:\n  latency: 100ms\n')).toEqual([
+      problem(1, 1, 'origin', expect.stringContaining('the fixed origin latency moved to `topology.originLatency` with `model: regions`')),
+    ]);
+    expect(problemsOf('latency:\n  jitter: 0\n')).toEqual([
+      problem(1, 1, 'latency', expect.stringContaining('moved to `topology` with `model: regions`')),
+    ]);
+  });
+
+  it('a key of the other topology model is refused with the fix: edgeSites belongs to model regions', () => {
+    expect(problemsOf('topology:\n  edgeSites: single\n')).toEqual([
+      problem(2, 14, 'topology.edgeSites', expect.stringContaining('expected no `edgeSites` under model: pops')),
+    ]);
+    expect(problemsOf('topology:\n  edgeSites: single\n')[0].message).toContain('add `model: regions` or remove `edgeSites`');
+    expect(problemsOf('topology:\n  model: regions\n  regionalTier: { enabled: false }\n')).toEqual([
+      problem(3, 3, 'topology.regionalTier', expect.stringContaining('`regionalTier` belongs to model: pops')),
     ]);
   });
 });
 
 describe('valid scenarios', () => {
-  const DEFAULT_REGIONS = { 'North America': 0.3, Europe: 0.28, 'Asia-Pacific': 0.27, 'Latin America': 0.09, Africa: 0.06 };
+  // ITU 2023 shares of Internet users (src/topology/clients.ts).
+  const DEFAULT_REGIONS = { 'North America': 0.065, Europe: 0.185, 'Asia-Pacific': 0.53, 'Latin America': 0.105, Africa: 0.115 };
   const DEFAULT_CLIENT_TO_EDGE = { 'North America': 16.5, Europe: 20, 'Asia-Pacific': 23.5, 'Latin America': 28, Africa: 35 };
 
   it('quantities with units parse to base units and every default is filled; the name comes from the file name', () => {
-    const scenario = parseScenarioText('edge: {capacity: 2GB}\norigin: {latency: 120ms}\ntraffic: {rate: 5k/s}\n', YAML_FILE);
+    const scenario = parseScenarioText('edge: {capacity: 2GB}\ntopology: {model: regions, originLatency: 120ms}\ntraffic: {rate: 5k/s}\n', YAML_FILE);
     expect(scenario).toEqual({
       name: 'bad',
       seed: 1,
@@ -340,9 +360,8 @@ describe('valid scenarios', () => {
         headers: { profile: 'guidance-static-assets', fields: {} },
       },
       edge: { policy: 'lru', capacity: 2e9 },
-      topology: { edgeSites: 'per-region' },
-      latency: { clientToEdge: DEFAULT_CLIENT_TO_EDGE, jitter: 0.35 },
-      origin: { latency: 120 },
+      regional: { policy: 'lru', capacity: 20e9 },
+      topology: { model: 'regions', edgeSites: 'per-region', clientToEdge: DEFAULT_CLIENT_TO_EDGE, jitter: 0.35, originLatencyMs: 120 },
     });
   });
 
@@ -350,7 +369,8 @@ describe('valid scenarios', () => {
     const scenario = parseScenarioText('{}\n', 'scenarios/baseline.yaml');
     expect(scenario.name).toBe('baseline');
     expect(scenario.edge).toEqual({ policy: 'lru', capacity: 1_000_000_000 });
-    expect(scenario.origin).toEqual({ latency: 100 });
+    expect(scenario.topology.model).toBe('pops');
+    expect(scenario.topology).toMatchObject({ regionalTier: { enabled: true }, routing: { misrouteProbability: 0 } });
     expect(scenario.traffic.rate).toBe(20_000);
   });
 
@@ -362,8 +382,7 @@ describe('valid scenarios', () => {
       run: { duration: '1h', warmup: '10%' },
       traffic: { regions: { Europe: '60%', Africa: 0.4 } },
       content: { objectSize: { median: '64KiB', min: '1KB', max: '1GB', sigma: 0 } },
-      latency: { clientToEdge: { Europe: '12ms' }, jitter: 0 },
-      topology: { edgeSites: 'single' },
+      topology: { model: 'regions', edgeSites: 'single', clientToEdge: { Europe: '12ms' }, jitter: 0 },
     });
     const scenario = parseScenarioText(text, 'scenarios/x.json');
     expect(scenario).toEqual({
@@ -379,9 +398,8 @@ describe('valid scenarios', () => {
         headers: { profile: 'guidance-static-assets', fields: {} },
       },
       edge: { policy: 'lru', capacity: 1e9 },
-      topology: { edgeSites: 'single' },
-      latency: { clientToEdge: { ...DEFAULT_CLIENT_TO_EDGE, Europe: 12 }, jitter: 0 },
-      origin: { latency: 100 },
+      regional: { policy: 'lru', capacity: 20e9 },
+      topology: { model: 'regions', edgeSites: 'single', clientToEdge: { ...DEFAULT_CLIENT_TO_EDGE, Europe: 12 }, jitter: 0, originLatencyMs: 100 },
     });
     expect('$schema' in scenario).toBe(false);
   });

@@ -27,7 +27,7 @@ describe('scenario loader robustness (property tests)', () => {
   });
 
   it('arbitrary JSON values, at the top level and in every section', () => {
-    const sections = ['run', 'traffic', 'content', 'edge', 'topology', 'latency', 'origin', 'seed', 'name'];
+    const sections = ['run', 'traffic', 'content', 'edge', 'regional', 'topology', 'latency', 'origin', 'seed', 'name'];
     fc.assert(
       fc.property(fc.jsonValue(), fc.constantFrom(...sections), (value, section) => {
         loadsOrExplains(JSON.stringify(value), 'fuzz.json');

@@ -17,9 +17,24 @@ describe('scenarioToInput: a resolved scenario loads back to itself', () => {
 
   it.each([
     ['defaults only', '{}'],
-    ['duration run, time warm-up, single edge', 'run: { duration: 1h30m, warmup: 90s }\ntopology: { edgeSites: single }\n'],
+    ['duration run, time warm-up, single edge', 'run: { duration: 1h30m, warmup: 90s }\ntopology: { model: regions, edgeSites: single }\n'],
     ['duration run, percentage warm-up', 'run: { duration: 10m, warmup: 12.5% }\n'],
-    ['partial regions and odd units', 'traffic: { rate: 3M/h, regions: { Europe: 70%, Africa: 0.3 } }\nedge: { capacity: 193MiB }\nlatency: { clientToEdge: { Africa: 0.04s }, jitter: 0 }\norigin: { latency: 1.5s }\n'],
+    ['partial regions and odd units', 'traffic: { rate: 3M/h, regions: { Europe: 70%, Africa: 0.3 } }\nedge: { capacity: 193MiB }\ntopology: { model: regions, clientToEdge: { Africa: 0.04s }, jitter: 0, originLatency: 1.5s }\n'],
+    [
+      'the PoP model with every section given: PoP selection and own PoPs, the tier with a custom site, two origins, clients, routing, latency',
+      [
+        'regional: { policy: s3fifo, capacity: 50GB }',
+        'topology:',
+        '  model: pops',
+        '  pops: { regions: [Europe, Africa], excludeCountries: [RU], exclude: [LHR], count: 40, add: [{ code: XNBO1, city: Nairobi, country: Kenya, cca2: KE, region: Africa, lat: -1.29, lon: 36.82, sizeClass: major }] }',
+        '  regionalTier: { enabled: true, sites: [FRA, { code: XJNB, city: Johannesburg, region: Africa, lat: -26.2, lon: 28.05 }] }',
+        '  origins: [FRA, AMS]',
+        '  clients: { mobileShare: { Africa: 80% }, add: [{ name: Kisumu, cca2: KE, region: Africa, lat: -0.1, lon: 34.75, populationM: 1.2 }] }',
+        '  routing: { misrouteProbability: 2.5%, misrouteCandidates: 3 }',
+        '  latency: { accessRouteInflation: 2.2, lastMile: { Africa: 21.5ms }, edgeProcessing: 300us, originService: { median: 80ms, sigma: 0.4 } }',
+        'traffic: { regions: { Europe: 60%, Africa: 40% } }',
+      ].join('\n'),
+    ],
     ['description and both limits', 'description: two limits\nrun: { requests: 2M, duration: 7d, warmup: 1000 }\n'],
     [
       'a container deployment without the CDN, and a header profile with its own fields',

@@ -5,9 +5,14 @@ import { popsServedBy } from '../../topology/regionalTier.js';
 import { REGIONS } from '../../topology/regions.js';
 import type { Site } from '../../topology/sites.js';
 import { buildTopology, type Topology } from '../../topology/topology.js';
+import type { TopologySpec } from '../../topology/topologySpec.js';
+import { loadScenarioFile } from '../../scenario/load.js';
+import { topologySpecOf } from '../../scenario/scenarioTopology.js';
+import { UserError } from '../../userError.js';
 
 interface TopologyArgs {
   json: boolean;
+  scenario?: string;
 }
 
 export function topologyCommand(yargs: Argv): Argv {
@@ -17,13 +22,27 @@ export function topologyCommand(yargs: Argv): Argv {
     (command) =>
       command
         .option('json', { type: 'boolean', default: false, describe: 'print {pops, regionalSites, origins} as JSON' })
+        .option('scenario', { type: 'string', describe: "the topology of this scenario file (its topology section and traffic.regions)" })
         .example('$0 topology', 'the default topology and its calibrated latencies')
+        .example('$0 topology --scenario scenarios/baseline.yaml', "a scenario's PoPs, regional tier, origins and latencies")
         .example('$0 topology --json | jq ".pops | length"', 'count the PoPs') as unknown as Argv<TopologyArgs>,
     (args) => {
-      const topology = buildTopology();
+      const topology = buildTopology(args.scenario === undefined ? undefined : scenarioTopologySpec(args.scenario));
       process.stdout.write(args.json ? `${JSON.stringify(topologyRecord(topology), null, 2)}\n` : topologyText(topology));
     },
   );
+}
+
+/** The TopologySpec of a scenario file; a regions-model scenario has no PoPs to show. */
+function scenarioTopologySpec(file: string): TopologySpec {
+  const scenario = loadScenarioFile(file);
+  if (scenario.topology.model !== 'pops') {
+    throw new UserError(
+      `${file}: topology.model is ${scenario.topology.model}, which has one edge per region and no PoPs to show; ` +
+        'cdnsim topology describes model: pops (set `topology: { model: pops }` in the scenario, or run `cdnsim topology` for the default network)',
+    );
+  }
+  return topologySpecOf(scenario.topology, scenario.traffic.regions);
 }
 
 export interface TopologyRecord {
