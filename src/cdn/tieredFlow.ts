@@ -61,7 +61,7 @@ export class TieredFlow {
 
   serve(request: ClientRequest, outcome: TieredOutcome): void {
     const latency = this.latency;
-    const place = latency.samplePlace(request.region);
+    const place = request.place >= 0 ? request.place : latency.samplePlace(request.region);
     const pop = latency.route(place);
     let latencyMs = latency.clientToPopMs(place, pop, latency.sampleMobile(place));
     outcome.edge = pop;

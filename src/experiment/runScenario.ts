@@ -17,7 +17,8 @@ import { RegionLatencyModel } from '../topology/regionLatency.js';
 import { TopologyLatencyModel } from '../topology/latencyModel.js';
 import { buildTopology } from '../topology/topology.js';
 import { Catalogue } from '../workload/catalogue.js';
-import { PoissonWorkload } from '../workload/poissonWorkload.js';
+import { ShapedWorkload } from '../workload/shapedWorkload.js';
+import { buildClientPlaces, loadClientCities, type ClientPlaces } from '../topology/clients.js';
 import type { ClientRequest } from '../workload/request.js';
 
 /** The regional layer's index when the tier is on (TIERED_LAYERS). */
@@ -107,11 +108,7 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
   const metrics = new RequestMetrics(network.layers, REGIONS);
   const edgeCounters = new NodeCounters(network.edges.length);
   const regionalCounters = new NodeCounters(network.regionals.length);
-  const workload = new PoissonWorkload(
-    { ratePerSecond: scenario.traffic.rate, regionShares: REGIONS.map((region) => scenario.traffic.regions[region]), regionNames: REGIONS },
-    catalogue,
-    streams,
-  );
+  const workload = new ShapedWorkload({ ratePerSecond: scenario.traffic.rate, shape: scenario.traffic, places: network.places }, catalogue, streams);
 
   const { warmupCount, warmupUntilMs } = resolveWarmup(scenario.run.warmup, requestLimit, horizonMs);
 
@@ -185,6 +182,8 @@ interface Network {
   readonly regionalNodes: readonly NodePlace[];
   /** Whether each edge sees independent requests for the whole catalogue (the theory's assumption). */
   readonly theoryApplies: boolean;
+  /** Where clients are, with the demand of each place: the workload's sources and time zones. */
+  readonly places: ClientPlaces;
   serve(request: ClientRequest, outcome: TieredOutcome): void;
 }
 
@@ -206,6 +205,7 @@ function buildNetwork(scenario: Scenario, catalogue: Catalogue, caching: Content
       regionals,
       regionalNodes: regionalSites.map((site) => ({ name: site.code, region: site.region })),
       theoryApplies: false,
+      places: latency.topology.clients,
       serve: (request, outcome) => flow.serve(request, outcome),
     };
   }
@@ -228,6 +228,8 @@ function buildNetwork(scenario: Scenario, catalogue: Catalogue, caching: Content
     regionals: [],
     regionalNodes: [],
     theoryApplies: true,
+    // The regions model has no map, but clients still have a local time: the same metros give it.
+    places: buildClientPlaces(loadClientCities(), scenario.traffic.regions),
     serve: (request, outcome) => flow.serve(request, outcome),
   };
 }

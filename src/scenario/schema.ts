@@ -4,6 +4,7 @@ import { ONLINE_CACHE_POLICY_NAMES, type OnlineCachePolicyName } from '../cache/
 import { DEPLOYMENT_KINDS } from '../policy/deployment.js';
 import { HEADER_PROFILES } from '../policy/profiles.js';
 import { DEFAULT_DEMAND_SHARES } from '../topology/clients.js';
+import { arrivalShapeFields } from '../workload/arrivals/arrivalsSchema.js';
 import { REGIONS, type Region } from '../topology/regions.js';
 import {
   clientPlacesShape,
@@ -118,8 +119,9 @@ const runSection = z
   }));
 
 const trafficSection = z.strictObject({
-  rate: rate('mean request rate over all regions (Poisson arrivals)').default(20_000),
+  rate: rate('mean request rate over all regions (Poisson arrivals; the mean over a week when the arrivals are shaped)').default(20_000),
   regions: regionShares.default({ ...DEFAULT_REGION_SHARES }).meta({ description: 'share of requests per region; the shares add up to 100%' }),
+  ...arrivalShapeFields,
 });
 
 /** Largest catalogue a scenario may ask for. */
@@ -291,6 +293,20 @@ export const scenarioSchema = z
     edge: edgeSection.prefault({}),
     regional: regionalSection.prefault({}),
     topology: topologySection.prefault({}),
+  })
+  .superRefine((scenario, ctx) => {
+    // Flash crowds name objects of the catalogue: checked here, where both sections are known.
+    scenario.traffic.flashCrowds.forEach((crowd, index) => {
+      const path = ['traffic', 'flashCrowds', index, 'objects'];
+      if (crowd.objects.kind === 'ids') {
+        const outside = crowd.objects.ids.findIndex((id) => id >= scenario.content.objects);
+        if (outside >= 0) {
+          ctx.addIssue({ code: 'custom', path: [...path, 'ids', outside], message: `expected an object id below content.objects (${scenario.content.objects})` });
+        }
+      } else if (crowd.objects.kind === 'class') {
+        ctx.addIssue({ code: 'custom', path: [...path, 'class'], message: 'expected top or ids: runs have one class of content so far, so a crowd cannot name a class' });
+      }
+    });
   })
   .meta({ title: 'cdnsim scenario', description: 'One simulated CDN run: traffic, content, caches, latency and run length.' });
 

@@ -1,4 +1,5 @@
 import { REGIONS } from '../topology/regions.js';
+import type { ArrivalShape, ArrivalShapeInput } from '../workload/arrivals/arrivalsSchema.js';
 import type { Scenario, ScenarioInput, ScenarioTopology, Warmup } from './schema.js';
 
 const ms = (value: number): string => `${value}ms`;
@@ -32,6 +33,7 @@ export function scenarioToInput(scenario: Scenario): ScenarioInput {
     traffic: {
       rate: scenario.traffic.rate,
       regions: Object.fromEntries(REGIONS.map((region) => [region, scenario.traffic.regions[region]])),
+      ...arrivalShapeToInput(scenario.traffic),
     },
     deployment: { ...scenario.deployment },
     content: {
@@ -43,6 +45,25 @@ export function scenarioToInput(scenario: Scenario): ScenarioInput {
     edge: { policy: scenario.edge.policy, capacity: scenario.edge.capacity },
     regional: { policy: scenario.regional.policy, capacity: scenario.regional.capacity },
     topology: topologyToInput(scenario.topology),
+  };
+}
+
+function arrivalShapeToInput(shape: ArrivalShape): ArrivalShapeInput {
+  const { diurnal } = shape;
+  return {
+    start: new Date(shape.start).toISOString(),
+    diurnal: diurnal.kind === 'off' ? 'off' : diurnal.kind === 'hourly' ? { hourly: [...diurnal.hourly] } : { peakHour: diurnal.peakHour, troughHour: diurnal.troughHour, peakToTrough: diurnal.peakToTrough },
+    weekly: [...shape.weekly],
+    growth: { rate: shape.growth.rate, per: ms(shape.growth.per) },
+    flashCrowds: shape.flashCrowds.map((crowd) => ({
+      start: ms(crowd.start),
+      duration: ms(crowd.duration),
+      multiplier: crowd.multiplier,
+      ...(crowd.region === null ? {} : { region: crowd.region }),
+      ...(crowd.objects.kind === 'top' ? { objects: { top: crowd.objects.top } } : crowd.objects.kind === 'ids' ? { objects: { ids: [...crowd.objects.ids] } } : {}),
+      rampUp: ms(crowd.rampUp),
+      rampDown: ms(crowd.rampDown),
+    })),
   };
 }
 

@@ -7,6 +7,8 @@ export interface ClientRequest {
   timeMs: number;
   /** Index into REGIONS of the client's region. */
   region: number;
+  /** The client's place (index into the topology's client places), or −1 when the workload has none. */
+  place: number;
   /** Dense object id (also the cache key id while there are no variants). */
   objectId: number;
   /** Response body size in bytes. */

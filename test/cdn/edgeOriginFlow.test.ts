@@ -35,9 +35,9 @@ class StubLatency implements LatencyModel {
 
 const caches = (n: number, capacity = 1_000_000) => Array.from({ length: n }, () => new LruStore({ capacity, keySpace: 64 }));
 
-function serve(flow: EdgeOriginFlow, request: ClientRequest): ServeOutcome {
+function serve(flow: EdgeOriginFlow, request: Omit<ClientRequest, 'place'>): ServeOutcome {
   const outcome: ServeOutcome = { layer: -1, latencyMs: -1, edge: -1 };
-  flow.serve(request, outcome);
+  flow.serve({ ...request, place: -1 }, outcome);
   return outcome;
 }
 

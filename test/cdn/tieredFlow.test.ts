@@ -23,7 +23,7 @@ function flowOver(edgeTtlMs: number, regionalTtlMs: number, tier = true) {
   return { flow, edges, regionals, topology };
 }
 
-const request = (timeMs: number, objectId = 1): ClientRequest => ({ timeMs, region: 4, objectId, sizeBytes: 1000 });
+const request = (timeMs: number, objectId = 1): ClientRequest => ({ timeMs, region: 4, place: -1, objectId, sizeBytes: 1000 });
 const outcome = (): TieredOutcome => ({ layer: -1, latencyMs: 0, edge: -1, regional: -1 });
 
 describe('TieredFlow: edge → regional → origin (spec 4.9)', () => {

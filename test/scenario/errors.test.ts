@@ -329,6 +329,16 @@ describe('scenario errors: file structure and syntax', () => {
     ]);
   });
 
+  it('a flash crowd names objects of the catalogue: an id beyond content.objects, or a class, is refused at its key', () => {
+    expect(problemsOf('content: { objects: 100 }\ntraffic:\n  flashCrowds:\n    - { start: 1s, duration: 1s, multiplier: 2, objects: { ids: [5, 100] } }\n')).toEqual([
+      expect.objectContaining({ line: 4, keyPath: 'traffic.flashCrowds[0].objects.ids[1]', message: 'expected an object id below content.objects (100), found 100' }),
+    ]);
+    expect(problemsOf('traffic:\n  flashCrowds:\n    - { start: 1s, duration: 1s, multiplier: 2, objects: { class: video } }\n')[0]).toMatchObject({
+      keyPath: 'traffic.flashCrowds[0].objects.class',
+      message: expect.stringContaining('runs have one class of content so far'),
+    });
+  });
+
   it('a key of the other topology model is refused with the fix: edgeSites belongs to model regions', () => {
     expect(problemsOf('topology:\n  edgeSites: single\n')).toEqual([
       problem(2, 14, 'topology.edgeSites', expect.stringContaining('expected no `edgeSites` under model: pops')),
@@ -343,6 +353,8 @@ describe('scenario errors: file structure and syntax', () => {
 describe('valid scenarios', () => {
   // ITU 2023 shares of Internet users (src/topology/clients.ts).
   const DEFAULT_REGIONS = { 'North America': 0.065, Europe: 0.185, 'Asia-Pacific': 0.53, 'Latin America': 0.105, Africa: 0.115 };
+  // Flat arrivals from Monday 2026-01-05 00:00 UTC (src/workload/arrivals/arrivalsSchema.ts).
+  const DEFAULT_ARRIVALS = { start: Date.parse('2026-01-05T00:00:00Z'), diurnal: { kind: 'off' }, weekly: [1, 1, 1, 1, 1, 1, 1], growth: { rate: 0, per: 2_592_000_000 }, flashCrowds: [] };
   const DEFAULT_CLIENT_TO_EDGE = { 'North America': 16.5, Europe: 20, 'Asia-Pacific': 23.5, 'Latin America': 28, Africa: 35 };
 
   it('quantities with units parse to base units and every default is filled; the name comes from the file name', () => {
@@ -351,7 +363,7 @@ describe('valid scenarios', () => {
       name: 'bad',
       seed: 1,
       run: { requests: 1_000_000, durationMs: undefined, warmup: { kind: 'requests', requests: 0 } },
-      traffic: { rate: 5000, regions: DEFAULT_REGIONS },
+      traffic: { rate: 5000, regions: DEFAULT_REGIONS, ...DEFAULT_ARRIVALS },
       deployment: { kind: 'full-stack', framework: 'next', cdn: true },
       content: {
         objects: 100_000,
@@ -389,7 +401,7 @@ describe('valid scenarios', () => {
       name: 'eu-heavy',
       seed: 7,
       run: { requests: undefined, durationMs: 3_600_000, warmup: { kind: 'fraction', fraction: 0.1 } },
-      traffic: { rate: 20_000, regions: { 'North America': 0, Europe: 0.6, 'Asia-Pacific': 0, 'Latin America': 0, Africa: 0.4 } },
+      traffic: { rate: 20_000, regions: { 'North America': 0, Europe: 0.6, 'Asia-Pacific': 0, 'Latin America': 0, Africa: 0.4 }, ...DEFAULT_ARRIVALS },
       deployment: { kind: 'full-stack', framework: 'next', cdn: true },
       content: {
         objects: 100_000,

@@ -35,6 +35,20 @@ describe('scenarioToInput: a resolved scenario loads back to itself', () => {
         'traffic: { regions: { Europe: 60%, Africa: 40% } }',
       ].join('\n'),
     ],
+    [
+      'shaped arrivals: a start with a zone, a diurnal curve, a weekend dip, growth and two flash crowds',
+      [
+        'traffic:',
+        '  start: "2026-03-02T09:30:00+09:00"',
+        '  diurnal: { peakHour: 20.5, peakToTrough: 3 }',
+        '  weekly: [1, 1, 1, 1, 1.05, 0.9, 0.85]',
+        '  growth: { rate: 10%, per: 30d }',
+        '  flashCrowds:',
+        '    - { start: 2h, duration: 30m, multiplier: 8, region: Europe, objects: { top: 100 }, rampUp: 5m }',
+        '    - { start: 90s, duration: 10s, multiplier: 2, objects: { ids: [3, 1, 4] } }',
+      ].join('\n'),
+    ],
+    ['hourly diurnal weights', `traffic: { diurnal: { hourly: [${Array.from({ length: 24 }, (_, h) => 1 + (h % 5)).join(', ')}] } }\n`],
     ['description and both limits', 'description: two limits\nrun: { requests: 2M, duration: 7d, warmup: 1000 }\n'],
     [
       'a container deployment without the CDN, and a header profile with its own fields',

@@ -137,7 +137,7 @@ describe('TopologyLatencyModel behind the simulator seam (LatencyModel)', () => 
     const edges = model.edgeNames.map(() => new LruStore({ capacity: 1e9, keySpace: 100 }));
     const flow = new EdgeOriginFlow(edges, model);
     const outcome: ServeOutcome = { layer: 0, latencyMs: 0, edge: 0 };
-    const request: ClientRequest = { timeMs: 0, region: REGIONS.indexOf('Europe'), objectId: 7, sizeBytes: 1000 };
+    const request: ClientRequest = { timeMs: 0, region: REGIONS.indexOf('Europe'), place: -1, objectId: 7, sizeBytes: 1000 };
     let hits = 0;
     let misses = 0;
     for (let i = 0; i < 2000; i++) {

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { mean, standardDeviation } from 'simple-statistics';
-import { PoissonWorkload } from '../../src/workload/poissonWorkload.js';
+import { ShapedWorkload } from '../../src/workload/shapedWorkload.js';
+import { arrivalShapeSchema, type ArrivalShapeInput } from '../../src/workload/arrivals/arrivalsSchema.js';
+import { buildClientPlaces, loadClientCities } from '../../src/topology/clients.js';
+import { localHourOfDay, utcOffsetHoursForLongitude } from '../../src/workload/arrivals/localTime.js';
 import { Catalogue } from '../../src/workload/catalogue.js';
 import type { ClientRequest } from '../../src/workload/request.js';
 import { RandomStreams } from '../../src/sim/random.js';
@@ -16,15 +19,16 @@ interface Run {
   records: number;
 }
 
-/** Attaches a PoissonWorkload to a fresh Simulation, runs to the horizon and copies every request. */
-function run(options: { seed: number; ratePerSecond: number; shares: number[]; horizonMs: number }): Run {
+/** Attaches a ShapedWorkload to a fresh Simulation, runs to the horizon and copies every request. */
+function run(options: { seed: number; ratePerSecond: number; shares: number[]; horizonMs: number; shape?: ArrivalShapeInput }): Run {
   const streams = new RandomStreams(options.seed);
   const catalogue = new Catalogue(
     { objects: 10_000, zipfExponent: 0.8, objectSize: { median: 32_000, sigma: 1, min: 100, max: 1e8 } },
     streams.stream('catalogue.sizes'),
   );
-  const workload = new PoissonWorkload(
-    { ratePerSecond: options.ratePerSecond, regionShares: options.shares, regionNames: REGIONS },
+  const shares = Object.fromEntries(REGIONS.map((region, r) => [region, options.shares[r]])) as Record<(typeof REGIONS)[number], number>;
+  const workload = new ShapedWorkload(
+    { ratePerSecond: options.ratePerSecond, shape: arrivalShapeSchema.parse(options.shape ?? {}), places: buildClientPlaces(loadClientCities(), shares) },
     catalogue,
     streams,
   );
@@ -33,7 +37,7 @@ function run(options: { seed: number; ratePerSecond: number; shares: number[]; h
   const records = new Set<ClientRequest>();
   workload.attach(simulation, (request) => {
     records.add(request);
-    requests.push({ timeMs: request.timeMs, region: request.region, objectId: request.objectId, sizeBytes: request.sizeBytes });
+    requests.push({ ...request });
   });
   const outcome = simulation.run({ untilMs: options.horizonMs });
   return { requests, catalogue, outcome, clockMs: simulation.nowMs, records: records.size };
@@ -47,7 +51,7 @@ function interArrivals(requests: ClientRequest[], region: number): number[] {
   return times.map((t, i) => t - (i === 0 ? 0 : times[i - 1]));
 }
 
-describe('PoissonWorkload driven by a Simulation', () => {
+describe('ShapedWorkload with the default flat shape: Poisson arrivals per region', () => {
   it('1000 requests/s for 100 simulated seconds gives 100,000 requests within 2%; the run ends at the horizon', () => {
     expect(baseline.outcome).toBe('horizon');
     expect(baseline.clockMs).toBe(100_000);
@@ -120,5 +124,45 @@ describe('PoissonWorkload driven by a Simulation', () => {
     expect(idle.requests).toEqual([]);
     expect(idle.outcome).toBe('horizon');
     expect(idle.clockMs).toBe(5_000);
+  });
+});
+
+describe('ShapedWorkload: diurnal curve in local time, flash crowds (issue 6 arrivals)', () => {
+  it('each request comes from a client place of its own region', () => {
+    const cities = loadClientCities();
+    for (const request of baseline.requests.slice(0, 5_000)) expect(REGIONS.indexOf(cities[request.place].region)).toBe(request.region);
+  });
+
+  it('diurnal: on — Asia-Pacific clients ask most at 20–22 h and least at 3–6 h local time (peak/trough 2.5), rate averaging out over the day', () => {
+    const day = 86_400_000;
+    const asia = run({ seed: 3, ratePerSecond: 0.5, shares: [0, 0, 1, 0, 0], horizonMs: 4 * day, shape: { diurnal: 'on' } });
+    const cities = loadClientCities();
+    const start = Date.parse('2026-01-05T00:00:00Z');
+    const byHour = new Array<number>(24).fill(0);
+    for (const r of asia.requests) byHour[Math.floor(localHourOfDay(r.timeMs, start, utcOffsetHoursForLongitude(cities[r.place].lon)))]++;
+    const evening = byHour[20] + byHour[21];
+    const night = byHour[4] + byHour[5];
+    // The curve's values at those hours are ≈1.4 and ≈0.57: a ratio near 2.4 (about 20,000 and 8,000 requests: ≈1.3 % noise).
+    expect(evening / night).toBeGreaterThan(2.1);
+    expect(evening / night).toBeLessThan(2.6);
+    // Four days at 0.5/s: 172,800 requests on average whatever the shape (Poisson σ ≈ 0.24 %).
+    expect(Math.abs(asia.requests.length / 172_800 - 1)).toBeLessThan(0.01);
+  });
+
+  it('a flash crowd ×6 in Europe for the top 10 objects adds 5 × Europe\'s rate inside its window only, and leaves the everyday requests unchanged', () => {
+    const shape = { flashCrowds: [{ start: '20s', duration: '10s', multiplier: 6, region: 'Europe', objects: { top: 10 } }] } as ArrivalShapeInput;
+    const crowd = run({ seed: 1, ratePerSecond: 1_000, shares: SHARES, horizonMs: 40_000, shape });
+    const plain = baseline.requests.filter((r) => r.timeMs <= 40_000);
+    const inWindow = (r: ClientRequest) => r.timeMs >= 20_000 && r.timeMs < 30_000;
+    const extra = crowd.requests.length - plain.length;
+    // Europe (share 0.3) at 300/s × 5 extra × 10 s = 15,000 (Poisson σ ≈ 122).
+    expect(Math.abs(extra - 15_000)).toBeLessThan(400);
+    const europeInWindow = crowd.requests.filter((r) => inWindow(r) && r.region === 1).length;
+    const europeInWindowBefore = plain.filter((r) => inWindow(r) && r.region === 1).length;
+    expect(europeInWindow - europeInWindowBefore).toBe(extra);
+    const crowdRequests = crowd.requests.filter((r) => inWindow(r) && r.region === 1 && r.objectId < 10).length - plain.filter((r) => inWindow(r) && r.region === 1 && r.objectId < 10).length;
+    expect(crowdRequests).toBe(extra);
+    // Everyday streams are their own: the requests outside Europe are exactly as before.
+    expect(crowd.requests.filter((r) => r.region !== 1)).toEqual(plain.filter((r) => r.region !== 1));
   });
 });

@@ -1,0 +1,97 @@
+import type { RandomStream, RandomStreams } from '../sim/random.js';
+import type { Simulation } from '../sim/simulation.js';
+import type { ClientPlaces } from '../topology/clients.js';
+import type { ArrivalShape, FlashCrowd } from './arrivals/arrivalsSchema.js';
+import { groupPlacesByTimeZone, placeInGroup, type TimeZoneGroup } from './arrivals/localTime.js';
+import { planArrivalStreams } from './arrivals/rateShape.js';
+import { ThinnedPoissonArrivals } from './arrivals/thinnedPoisson.js';
+import type { Catalogue } from './catalogue.js';
+import type { ClientRequest, RequestSink } from './request.js';
+
+export interface ShapedTrafficSpec {
+  /** Mean request rate over all regions, per second (the mean over a week when the shape varies). */
+  ratePerSecond: number;
+  /** Diurnal and weekly shape, growth, flash crowds (src/workload/arrivals). */
+  shape: ArrivalShape;
+  /** Client places with their demand: where requests come from, and their local time. */
+  places: ClientPlaces;
+}
+
+/**
+ * Arrivals over time, shaped: client places are grouped by region and solar time zone,
+ * each group is a non-homogeneous Poisson process (thinning) at its share of the rate times
+ * the diurnal × weekly × growth shape in its local time, and each flash crowd adds a process
+ * of its own over its window. A request carries its region and client place, and an object
+ * drawn by Zipf popularity, or from the crowd's object set.
+ *
+ * Each process draws from its own stream (`workload.arrivals.<region>.utc±N`), so adding a
+ * flash crowd leaves the everyday requests as they were. With the default flat shape this is
+ * the homogeneous Poisson process per region of the first slice.
+ */
+export class ShapedWorkload {
+  private readonly groups: TimeZoneGroup[];
+  private readonly processes: ThinnedPoissonArrivals[];
+  private readonly streams: RandomStream[];
+  private readonly groupOf: Int32Array;
+  /** Per process: −1 for everyday demand, else the flash crowd's index. */
+  private readonly crowdOf: Int32Array;
+  private readonly request: ClientRequest = { timeMs: 0, region: 0, place: -1, objectId: 0, sizeBytes: 0 };
+
+  constructor(
+    spec: ShapedTrafficSpec,
+    private readonly catalogue: Catalogue,
+    randomStreams: RandomStreams,
+  ) {
+    this.groups = groupPlacesByTimeZone(spec.places);
+    const plans = planArrivalStreams(spec.shape, spec.ratePerSecond, this.groups);
+    this.processes = plans.map((plan) => new ThinnedPoissonArrivals(plan.ratePerSecond, plan.shape));
+    this.streams = plans.map((plan) => randomStreams.stream(plan.streamName));
+    this.groupOf = Int32Array.from(plans, (plan) => plan.group);
+    this.crowdOf = Int32Array.from(plans, (plan) => plan.flashCrowd);
+    this.crowdObjects = spec.shape.flashCrowds.map((crowd) => crowdObjectSet(crowd, catalogue.size));
+  }
+
+  /** Per flash crowd: the object ids it asks for, uniformly; null for the normal popularity. */
+  private readonly crowdObjects: (Int32Array | null)[];
+
+  /** Defines the arrival event and schedules each process's first arrival. */
+  attach(simulation: Simulation, sink: RequestSink): void {
+    const arrival = simulation.defineEvent('workload.arrival', (process) => {
+      const stream = this.streams[process];
+      const group = this.groups[this.groupOf[process]];
+      const request = this.request;
+      request.timeMs = simulation.nowMs;
+      request.region = group.region;
+      request.place = placeInGroup(group, stream.next());
+      const crowd = this.crowdOf[process];
+      const objects = crowd < 0 ? null : this.crowdObjects[crowd];
+      request.objectId = objects === null ? this.catalogue.pick(stream.next()) : objects[stream.int(objects.length)];
+      request.sizeBytes = this.catalogue.objectSizes[request.objectId];
+      this.scheduleNext(simulation, arrival, process);
+      sink(request);
+    });
+    for (let process = 0; process < this.processes.length; process++) this.scheduleNext(simulation, arrival, process);
+  }
+
+  private scheduleNext(simulation: Simulation, arrival: number, process: number): void {
+    const next = this.processes[process].next(simulation.nowMs, this.streams[process]);
+    if (next !== Infinity) simulation.schedule(next, arrival, process);
+  }
+}
+
+/** The ids a flash crowd asks for; checked against the catalogue here, where its size is known. */
+function crowdObjectSet(crowd: FlashCrowd, objects: number): Int32Array | null {
+  switch (crowd.objects.kind) {
+    case 'catalogue':
+      return null;
+    case 'top':
+      return Int32Array.from({ length: Math.min(crowd.objects.top, objects) }, (_, rank) => rank);
+    case 'ids': {
+      const outside = crowd.objects.ids.find((id) => id >= objects);
+      if (outside !== undefined) throw new RangeError(`flash crowd object id ${outside} is outside the catalogue of ${objects} objects`);
+      return Int32Array.from(crowd.objects.ids);
+    }
+    case 'class':
+      throw new RangeError(`flash crowd objects by class (${crowd.objects.class}) need content classes, which runs do not have yet`);
+  }
+}
