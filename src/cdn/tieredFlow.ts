@@ -1,7 +1,7 @@
 import type { CacheStore } from '../cache/cacheStore.js';
 import type { TopologyLatencyModel } from '../topology/latencyModel.js';
 import type { ClientRequest } from '../workload/request.js';
-import type { EdgeFreshness } from './edgeOriginFlow.js';
+import type { LayerFreshness } from './classFreshness.js';
 
 /** Layers of the tiered flow with the regional tier on, in the order a request passes them (spec 4.9). */
 export const TIERED_LAYERS = ['edge', 'regional', 'origin'] as const;
@@ -23,7 +23,7 @@ export interface TieredOutcome {
  * The request flow on the PoP topology: a client's request is routed to a PoP (anycast,
  * src/topology/routing.ts); an edge miss goes to the PoP's regional site (spec 4.9 layer 3)
  * and a regional miss to the origin (layer 4). On the way back each layer stores the
- * response when the policy engine's compiled decision for that layer says so, fresh for
+ * response when the policy engine's compiled decision for that layer and the object's class says so, fresh for
  * its TTL, less the age the copy already has at the regional site. Time to first byte is the sum of the hops taken (TopologyLatencyModel).
  * Revalidation, stale serving, coalescing and the browser layer belong to the layered flow
  * that will grow out of this class.
@@ -32,18 +32,16 @@ export class TieredFlow {
   readonly layers: readonly string[];
   private readonly tiered: boolean;
   private readonly originLayer: number;
-  private readonly storeAtEdge: boolean;
-  private readonly edgeTtlMs: number;
-  private readonly storeAtRegional: boolean;
-  private readonly regionalTtlMs: number;
 
   constructor(
     private readonly edges: readonly CacheStore[],
     /** One cache per regional site; empty with the tier off. */
     private readonly regionals: readonly CacheStore[],
     private readonly latency: TopologyLatencyModel,
-    edgeFreshness: EdgeFreshness,
-    regionalFreshness: EdgeFreshness,
+    private readonly edgeFreshness: LayerFreshness,
+    private readonly regionalFreshness: LayerFreshness,
+    /** Class id per object id (content classes); null: every object is class 0. */
+    private readonly classOf: Uint8Array | null = null,
   ) {
     const { pops, regionalTier } = latency.topology;
     if (edges.length !== pops.length) throw new Error(`the topology has ${pops.length} PoPs but ${edges.length} edge caches were given`);
@@ -52,11 +50,6 @@ export class TieredFlow {
     if (regionals.length !== sites) throw new Error(`the topology has ${sites} regional sites but ${regionals.length} regional caches were given`);
     this.layers = this.tiered ? TIERED_LAYERS : UNTIERED_LAYERS;
     this.originLayer = this.layers.length - 1;
-    // A copy with no freshness left would only be revalidated, which this flow does not model: not storing it is the same.
-    this.storeAtEdge = edgeFreshness.store && edgeFreshness.ttlMs > 0;
-    this.edgeTtlMs = edgeFreshness.ttlMs;
-    this.storeAtRegional = regionalFreshness.store && regionalFreshness.ttlMs > 0;
-    this.regionalTtlMs = regionalFreshness.ttlMs;
   }
 
   serve(request: ClientRequest, outcome: TieredOutcome): void {
@@ -69,6 +62,9 @@ export class TieredFlow {
     const edge = this.edges[pop];
     const key = request.objectId;
     const nowMs = request.timeMs;
+    const c = this.classOf === null ? 0 : this.classOf[key];
+    const storeAtEdge = this.edgeFreshness.store[c] === 1;
+    const edgeTtlMs = this.edgeFreshness.ttlMs[c];
     if (edge.lookup(key, nowMs)) {
       outcome.layer = 0;
     } else if (this.tiered) {
@@ -76,21 +72,22 @@ export class TieredFlow {
       outcome.regional = site;
       latencyMs += latency.popToRegionalMs(pop);
       const regional = this.regionals[site];
-      let edgeExpiresAtMs = nowMs + this.edgeTtlMs;
+      const regionalTtlMs = this.regionalFreshness.ttlMs[c];
+      let edgeExpiresAtMs = nowMs + edgeTtlMs;
       if (regional.lookup(key, nowMs)) {
         outcome.layer = 1;
         // RFC 9111 §4.2.3: the response reaches the edge with the age it has at the regional
         // site, and that age counts against the edge's freshness lifetime too.
-        if (this.regionalTtlMs !== Infinity) edgeExpiresAtMs = regional.expiryOf(key) - this.regionalTtlMs + this.edgeTtlMs;
+        if (regionalTtlMs !== Infinity) edgeExpiresAtMs = regional.expiryOf(key) - regionalTtlMs + edgeTtlMs;
       } else {
         latencyMs += latency.regionalToOriginMs(site);
-        if (this.storeAtRegional) regional.insert(key, request.sizeBytes, nowMs + this.regionalTtlMs);
+        if (this.regionalFreshness.store[c] === 1) regional.insert(key, request.sizeBytes, nowMs + regionalTtlMs);
         outcome.layer = this.originLayer;
       }
-      if (this.storeAtEdge && edgeExpiresAtMs > nowMs) edge.insert(key, request.sizeBytes, edgeExpiresAtMs);
+      if (storeAtEdge && edgeExpiresAtMs > nowMs) edge.insert(key, request.sizeBytes, edgeExpiresAtMs);
     } else {
       latencyMs += latency.popToOriginMs(pop);
-      if (this.storeAtEdge) edge.insert(key, request.sizeBytes, nowMs + this.edgeTtlMs);
+      if (storeAtEdge) edge.insert(key, request.sizeBytes, nowMs + edgeTtlMs);
       outcome.layer = this.originLayer;
     }
     outcome.latencyMs = latencyMs;

@@ -1,48 +1,89 @@
-import { compileDecision, type CompiledDecision } from '../policy/compile.js';
+import { CompiledDecisionTable, type CompiledDecision } from '../policy/compile.js';
 import { decide } from '../policy/decision.js';
 import type { Deployment } from '../policy/deployment.js';
 import { normaliseHeaders } from '../policy/headers.js';
 import { HEADER_PROFILES, profileWithOverrides } from '../policy/profiles.js';
 import { formatReason } from '../policy/reason.js';
 import type { Scenario } from '../scenario/schema.js';
+import { representativePath, resolveClassHeaders, type ContentClass } from '../workload/content/contentClasses.js';
 
 /**
- * The catalogue's objects are one class of content: a path without an extension under
- * /objects/, answered 200 with the scenario's header profile. The real policy engine decides
- * once what the edge does with them; the run then applies the compiled numbers per request.
+ * Without content classes the catalogue's objects are one class of content: a path without
+ * an extension under /objects/, answered 200 with the scenario's header profile.
  */
 export const CATALOGUE_OBJECT_URL = '/objects/object';
 
-export interface ContentCaching {
-  /** The response header fields the origin sends (profile plus the scenario's own fields). */
+/** Index of each layer in CompiledDecisionTable (policy CACHE_LAYERS: browser, edge, regional). */
+export const EDGE_DECISION = 1;
+export const REGIONAL_DECISION = 2;
+
+/** What the policy engine decided for one class of content, for reports. */
+export interface ClassCaching {
+  readonly name: string;
+  /** The URL the decision was taken for (its path decides extension rules, spec 4.2). */
+  readonly url: string;
+  /** The response header fields the origin sends for the class. */
   readonly responseHeaders: Readonly<Record<string, string>>;
-  readonly deployment: Deployment;
+  /** Why these headers (the deployment kind's rule, spec 1.3, or the scenario's profile). */
+  readonly headerSource: string;
   readonly edge: CompiledDecision;
+  readonly regional: CompiledDecision;
   /** The edge decision's reasons, each with its source. */
   readonly edgeReasons: readonly string[];
-  /** What the regional tier does with the same response (spec 4.9 layer 3). */
-  readonly regional: CompiledDecision;
+}
+
+/**
+ * The real policy engine, run once per class and layer before the run; the flows then read
+ * the compiled numbers per request (DESIGN.md, "Hot path").
+ */
+export interface ContentCaching {
+  readonly deployment: Deployment;
+  readonly table: CompiledDecisionTable;
+  /** One per class, in class-id order. */
+  readonly classes: readonly ClassCaching[];
 }
 
 export function compileContentCaching(scenario: Scenario): ContentCaching {
-  const profile = HEADER_PROFILES.get(scenario.content.headers.profile);
-  if (!profile) throw new Error(`unknown header profile ${scenario.content.headers.profile} (the schema should have rejected it)`);
-  const responseHeaders = Object.fromEntries(profileWithOverrides(profile, Object.entries(scenario.content.headers.fields)));
   const deployment: Deployment = { kind: scenario.deployment.kind, framework: scenario.deployment.framework, cdnEnabled: scenario.deployment.cdn };
-  const decideAt = (layer: 'edge' | 'regional') =>
-    decide({
-      request: { method: 'GET', url: CATALOGUE_OBJECT_URL, headers: normaliseHeaders(undefined) },
-      response: { status: 200, headers: normaliseHeaders(responseHeaders) },
+  const table = new CompiledDecisionTable(deployment);
+  const sources = scenario.content.classes === undefined ? [singleClassSource(scenario)] : scenario.content.classes.map((klass) => classSource(klass, deployment));
+  const classes = sources.map((source): ClassCaching => {
+    const id = table.add({ url: source.url, status: 200, headers: source.responseHeaders });
+    const edgeDecision = decide({
+      request: { method: 'GET', url: source.url, headers: normaliseHeaders(undefined) },
+      response: { status: 200, headers: normaliseHeaders(source.responseHeaders) },
       deployment,
-      layer,
+      layer: 'edge',
       nowMs: 0,
     });
-  const edge = decideAt('edge');
+    return { ...source, edge: table.get(id, 'edge'), regional: table.get(id, 'regional'), edgeReasons: edgeDecision.reasons.map(formatReason) };
+  });
+  return { deployment, table, classes };
+}
+
+type ClassSource = Pick<ClassCaching, 'name' | 'url' | 'responseHeaders' | 'headerSource'>;
+
+function singleClassSource(scenario: Scenario): ClassSource {
+  const profile = HEADER_PROFILES.get(scenario.content.headers.profile);
+  if (!profile) throw new Error(`unknown header profile ${scenario.content.headers.profile} (the schema should have rejected it)`);
   return {
-    responseHeaders,
-    deployment,
-    edge: compileDecision(edge),
-    edgeReasons: edge.reasons.map(formatReason),
-    regional: compileDecision(decideAt('regional')),
+    name: 'objects',
+    url: CATALOGUE_OBJECT_URL,
+    responseHeaders: Object.fromEntries(profileWithOverrides(profile, Object.entries(scenario.content.headers.fields))),
+    headerSource: `profile ${scenario.content.headers.profile}`,
+  };
+}
+
+/** A class's headers by the deployment kind's rule (spec 1.3), with the Content-Type of its first file type (spec 4.2 decides by MIME type). */
+function classSource(klass: ContentClass, deployment: Deployment): ClassSource {
+  const headers = resolveClassHeaders(klass, deployment);
+  const fields = Object.fromEntries(headers.fields);
+  const contentType = klass.fileTypes[0]?.mimeType;
+  const hasContentType = Object.keys(fields).some((name) => name.toLowerCase() === 'content-type');
+  return {
+    name: klass.name,
+    url: representativePath(klass, deployment.framework),
+    responseHeaders: contentType === undefined || hasContentType ? fields : { ...fields, 'Content-Type': contentType },
+    headerSource: `${headers.source} (profile ${headers.profile.name})`,
   };
 }

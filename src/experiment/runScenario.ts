@@ -5,7 +5,8 @@ import { cheApproximation } from '../cache/che.js';
 import { ttlCacheHitRatio } from '../cache/ttlTheory.js';
 import { EDGE_LAYER, EDGE_ORIGIN_LAYERS, EdgeOriginFlow } from '../cdn/edgeOriginFlow.js';
 import { TieredFlow, type TieredOutcome } from '../cdn/tieredFlow.js';
-import { compileContentCaching, type ContentCaching } from './contentCaching.js';
+import { compileContentCaching, EDGE_DECISION, REGIONAL_DECISION, type ClassCaching, type ContentCaching } from './contentCaching.js';
+import { layerFreshness } from '../cdn/classFreshness.js';
 import { NodeCounters, type NodeFigures } from '../metrics/nodeCounters.js';
 import { RequestMetrics } from '../metrics/requestMetrics.js';
 import type { Scenario, Warmup } from '../scenario/schema.js';
@@ -17,6 +18,10 @@ import { RegionLatencyModel } from '../topology/regionLatency.js';
 import { TopologyLatencyModel } from '../topology/latencyModel.js';
 import { buildTopology } from '../topology/topology.js';
 import { Catalogue } from '../workload/catalogue.js';
+import { ClassCatalogue, classCatalogueObjects } from '../workload/content/classCatalogue.js';
+import { ContentChurn, churnReservation } from '../workload/content/churn.js';
+import type { ContentClass } from '../workload/content/contentClasses.js';
+import type { ObjectCatalogue } from '../workload/objectCatalogue.js';
 import { ShapedWorkload } from '../workload/shapedWorkload.js';
 import { buildClientPlaces, loadClientCities, type ClientPlaces } from '../topology/clients.js';
 import type { ClientRequest } from '../workload/request.js';
@@ -83,8 +88,10 @@ export interface RunResult {
   edges: NodeState[];
   /** One per regional site (empty without a regional tier). */
   regionals: NodeState[];
-  /** What the policy engine decided for the content at the edge. */
+  /** What the policy engine decided for each class of content. */
   contentCaching: ContentCaching;
+  /** Per content class (class-id order): its requests at the edge, and those any CDN layer served. */
+  classes: { edge: NodeFigures; cdn: NodeFigures }[];
   /** Present when the edge policy has a model (LRU without expiry within the run: Che's approximation). */
   theory?: EdgeTheory;
   events: number;
@@ -102,9 +109,17 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
   if (requestLimit === Infinity && horizonMs === Infinity) throw new Error('a run needs a request count or a duration');
 
   const streams = new RandomStreams(seed);
-  const catalogue = new Catalogue(scenario.content, streams.stream('content.sizes'));
+  const singleClass = scenario.content.classes === undefined ? new Catalogue(scenario.content, streams.stream('content.sizes')) : undefined;
+  const classes = scenario.content.classes ?? [];
+  const classCatalogue = singleClass ? undefined : buildClassCatalogue(classes, scenario, requestLimit, horizonMs, streams);
+  const catalogue: ObjectCatalogue = singleClass ?? classCatalogueObjects(classCatalogue as ClassCatalogue);
   const contentCaching = compileContentCaching(scenario);
   const network = buildNetwork(scenario, catalogue, contentCaching, streams);
+  const classCount = contentCaching.classes.length;
+  const classEdgeCounters = new NodeCounters(classCount);
+  const classCdnCounters = new NodeCounters(classCount);
+  const originLayer = network.layers.length - 1;
+  const classOf = catalogue.classOf;
   const metrics = new RequestMetrics(network.layers, REGIONS);
   const edgeCounters = new NodeCounters(network.edges.length);
   const regionalCounters = new NodeCounters(network.regionals.length);
@@ -113,6 +128,11 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
   const { warmupCount, warmupUntilMs } = resolveWarmup(scenario.run.warmup, requestLimit, horizonMs);
 
   const simulation = new Simulation();
+  if (classCatalogue) {
+    new ContentChurn(classCatalogue, classes.map((klass) => klass.churn), streams).attach(simulation, {
+      onOneHitWonder: (id) => workload.requestOnce(id),
+    });
+  }
   const outcome: TieredOutcome = { layer: 0, latencyMs: 0, edge: 0, regional: -1 };
   let total = 0;
   let measuredFrom = -1;
@@ -123,6 +143,9 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
       metrics.record(request.region, outcome.layer, outcome.latencyMs, request.sizeBytes);
       edgeCounters.record(outcome.edge, outcome.layer === EDGE_LAYER, request.sizeBytes);
       if (outcome.regional >= 0) regionalCounters.record(outcome.regional, outcome.layer === REGIONAL_LAYER, request.sizeBytes);
+      const c = classOf === null ? 0 : classOf[request.objectId];
+      classEdgeCounters.record(c, outcome.layer === EDGE_LAYER, request.sizeBytes);
+      classCdnCounters.record(c, outcome.layer < originLayer, request.sizeBytes);
     }
     total++;
     if (total >= requestLimit) simulation.stop();
@@ -160,9 +183,23 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
     edges: nodeStates(network.edges, network.edgeNodes, edgeCounters),
     regionals: nodeStates(network.regionals, network.regionalNodes, regionalCounters),
     contentCaching,
-    theory: network.theoryApplies ? edgeTheory(scenario, catalogue, contentCaching, simulation.nowMs) : undefined,
+    classes: contentCaching.classes.map((_, c) => ({ edge: classEdgeCounters.figures(c), cdn: classCdnCounters.figures(c) })),
+    theory: network.theoryApplies && singleClass ? edgeTheory(scenario, singleClass, contentCaching.classes[0], simulation.nowMs) : undefined,
     events: simulation.eventsProcessed,
   };
+}
+
+/**
+ * The multi-class catalogue, with ids reserved for the objects churn adds over the run.
+ * The run's length in time is known only for a duration run; for a request count it is
+ * estimated generously (a diurnal trough at the start stretches it), since running out of
+ * reserved ids stops the run.
+ */
+function buildClassCatalogue(classes: readonly ContentClass[], scenario: Scenario, requestLimit: number, horizonMs: number, streams: RandomStreams): ClassCatalogue {
+  const byCount = requestLimit === Infinity ? Infinity : (3 * requestLimit * 1000) / scenario.traffic.rate + 60_000;
+  const estimatedMs = Math.min(horizonMs, byCount);
+  const reservedIds = classes.map((klass) => churnReservation(klass.churn, klass.objects, estimatedMs));
+  return new ClassCatalogue(classes, streams, { framework: scenario.deployment.framework, reservedIds });
 }
 
 /** A cache node's name and region. */
@@ -187,7 +224,7 @@ interface Network {
   serve(request: ClientRequest, outcome: TieredOutcome): void;
 }
 
-function buildNetwork(scenario: Scenario, catalogue: Catalogue, caching: ContentCaching, streams: RandomStreams): Network {
+function buildNetwork(scenario: Scenario, catalogue: ObjectCatalogue, caching: ContentCaching, streams: RandomStreams): Network {
   const { topology } = scenario;
   if (topology.model === 'pops') {
     const latency = new TopologyLatencyModel(buildTopology(topologySpecOf(topology, scenario.traffic.regions)), streams);
@@ -197,7 +234,14 @@ function buildNetwork(scenario: Scenario, catalogue: Catalogue, caching: Content
     const edges = pops.map(() => sparseCache(scenario.edge.policy, scenario.edge.capacity));
     const regionalSites = regionalTier.enabled ? regionalTier.sites : [];
     const regionals = regionalSites.map(() => sparseCache(scenario.regional.policy, scenario.regional.capacity));
-    const flow = new TieredFlow(edges, regionals, latency, caching.edge, caching.regional);
+    const flow = new TieredFlow(
+      edges,
+      regionals,
+      latency,
+      layerFreshness(caching.table, EDGE_DECISION),
+      layerFreshness(caching.table, REGIONAL_DECISION),
+      catalogue.classOf,
+    );
     return {
       layers: flow.layers,
       edges,
@@ -220,7 +264,7 @@ function buildNetwork(scenario: Scenario, catalogue: Catalogue, caching: Content
     streams.stream('topology.latency'),
   );
   const edges = latency.edgeNames.map(() => createCacheStore(scenario.edge.policy, { capacity: scenario.edge.capacity, keySpace: catalogue.size }));
-  const flow = new EdgeOriginFlow(edges, latency, caching.edge);
+  const flow = new EdgeOriginFlow(edges, latency, layerFreshness(caching.table, EDGE_DECISION), catalogue.classOf);
   return {
     layers: EDGE_ORIGIN_LAYERS,
     edges,
@@ -257,7 +301,7 @@ function resolveWarmup(warmup: Warmup, requestLimit: number, horizonMs: number):
  * within the run. The TTL formula models expiry without eviction: it applies when every
  * edge can hold the whole catalogue, whatever its policy.
  */
-function edgeTheory(scenario: Scenario, catalogue: Catalogue, caching: ContentCaching, runMs: number): EdgeTheory | undefined {
+function edgeTheory(scenario: Scenario, catalogue: Catalogue, caching: ClassCaching, runMs: number): EdgeTheory | undefined {
   if (!caching.edge.store || caching.edge.ttlMs <= 0) return undefined;
   if (caching.edge.ttlMs >= runMs) return scenario.edge.policy === 'lru' ? cheTheory(catalogue, scenario.edge.capacity) : undefined;
   if (catalogue.totalBytes() > scenario.edge.capacity) return undefined;

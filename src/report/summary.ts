@@ -1,3 +1,4 @@
+import type { ClassCaching } from '../experiment/contentCaching.js';
 import type { NodeState, RunResult } from '../experiment/runScenario.js';
 import type { LatencySummary } from '../metrics/latencyHistogram.js';
 import { ratio } from '../metrics/requestMetrics.js';
@@ -29,14 +30,10 @@ export interface Summary {
     /** Per region, per serving layer: the spec's per-region averages (1.1) compare with edge hits. */
     byRegionAndLayer: Record<string, Record<string, LatencyFigures>>;
   };
-  /** What the policy engine decided for the content at the edge, and why (each reason cites its source). */
-  edgeCaching: {
-    responseHeaders: Record<string, string>;
-    cacheable: boolean;
-    /** Infinity is written as null (never expires within any run). */
-    ttlSeconds: number | null;
-    reasons: readonly string[];
-  };
+  /** Without content classes: what the policy engine decided for the content at the edge, and why (each reason cites its source). */
+  edgeCaching?: EdgeCaching;
+  /** Per content class (one, `objects`, without content.classes): the edge decision and the class's hit ratios. */
+  contentClasses: ClassFigures[];
   /** Per edge cache: measured requests and hit ratios, and what it holds at the end. */
   edges: NodeFiguresRow[];
   /** Per regional site (spec 4.9 layer 3); empty without a regional tier. */
@@ -47,6 +44,28 @@ export interface Summary {
    * warm-up was too short for that edge to fill.
    */
   theory?: { model: 'che-lru' | 'ttl'; edgeHitRatio: number; edgeByteHitRatio: number };
+}
+
+export interface EdgeCaching {
+  responseHeaders: Record<string, string>;
+  cacheable: boolean;
+  /** Infinity is written as null (never expires within any run). */
+  ttlSeconds: number | null;
+  reasons: readonly string[];
+}
+
+export interface ClassFigures extends EdgeCaching {
+  name: string;
+  /** The URL the decision was taken for. */
+  url: string;
+  /** Why the origin sends these headers (deployment kind rule, spec 1.3, or a named profile). */
+  headerSource: string;
+  /** Measured requests for the class. */
+  requests: number;
+  edgeHitRatio: number;
+  /** Served by any CDN layer (edge or regional) over the class's requests. */
+  cdnHitRatio: number;
+  cdnByteHitRatio: number;
 }
 
 export interface NodeFiguresRow {
@@ -102,17 +121,31 @@ export function buildSummary(result: RunResult): Summary {
       byLayer: mapValues(latency.byLayer, figures),
       byRegionAndLayer: mapValues(latency.byRegionAndLayer, (layers) => mapValues(layers, figures)),
     },
-    edgeCaching: {
-      responseHeaders: { ...result.contentCaching.responseHeaders },
-      cacheable: result.contentCaching.edge.store,
-      ttlSeconds: Number.isFinite(result.contentCaching.edge.ttlMs) ? result.contentCaching.edge.ttlMs / 1000 : null,
-      reasons: result.contentCaching.edgeReasons,
-    },
+    ...(result.scenario.content.classes === undefined ? { edgeCaching: edgeCachingOf(result.contentCaching.classes[0]) } : {}),
+    contentClasses: result.contentCaching.classes.map((caching, c) => ({
+      name: caching.name,
+      url: caching.url,
+      headerSource: caching.headerSource,
+      ...edgeCachingOf(caching),
+      requests: result.classes[c].edge.requests,
+      edgeHitRatio: round(ratio(result.classes[c].edge.hits, result.classes[c].edge.requests), 6),
+      cdnHitRatio: round(ratio(result.classes[c].cdn.hits, result.classes[c].cdn.requests), 6),
+      cdnByteHitRatio: round(ratio(result.classes[c].cdn.hitBytes, result.classes[c].cdn.bytes), 6),
+    })),
     edges: result.edges.map(nodeRow),
     regionals: result.regionals.map(nodeRow),
     ...(result.theory
       ? { theory: { model: result.theory.model, edgeHitRatio: round(result.theory.hitRatio, 6), edgeByteHitRatio: round(result.theory.byteHitRatio, 6) } }
       : {}),
+  };
+}
+
+function edgeCachingOf(caching: ClassCaching): EdgeCaching {
+  return {
+    responseHeaders: { ...caching.responseHeaders },
+    cacheable: caching.edge.store,
+    ttlSeconds: Number.isFinite(caching.edge.ttlMs) ? caching.edge.ttlMs / 1000 : null,
+    reasons: caching.edgeReasons,
   };
 }
 

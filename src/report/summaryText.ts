@@ -1,7 +1,7 @@
 import { formatBytes } from '../units.js';
 import { formatCount, formatMs, formatPercent, formatTable } from './consoleTable.js';
 import { REGIONS, STATED_REGION_LATENCY_MS } from '../topology/regions.js';
-import type { LatencyFigures, NodeFiguresRow, Summary } from './summary.js';
+import type { EdgeCaching, LatencyFigures, NodeFiguresRow, Summary } from './summary.js';
 
 /** The short human summary `cdnsim run` prints. */
 export function summaryText(summary: Summary): string {
@@ -60,11 +60,30 @@ export function summaryText(summary: Summary): string {
         `${formatPercent(summary.theory.edgeByteHitRatio)} byte hit ratio`,
     );
   }
-  lines.push(`edge caching (policy engine): ${edgeCachingLine(summary.edgeCaching)}`);
+  if (summary.edgeCaching) lines.push(`edge caching (policy engine): ${edgeCachingLine(summary.edgeCaching)}`);
+  else lines.push('', classTable(summary.contentClasses));
   return lines.join('\n');
 }
 
-function edgeCachingLine(caching: Summary['edgeCaching']): string {
+/** Per content class: its share of requests, the edge TTL the engine gave it, and its hit ratios. */
+function classTable(classes: Summary['contentClasses']): string {
+  const total = classes.reduce((sum, klass) => sum + klass.requests, 0);
+  return formatTable(
+    ['content class', 'requests', 'share', 'edge TTL', 'edge hit ratio', 'CDN hit ratio', 'CDN byte hit ratio', 'headers from'],
+    classes.map((klass) => [
+      klass.name,
+      formatCount(klass.requests),
+      formatPercent(total === 0 ? 0 : klass.requests / total),
+      !klass.cacheable ? 'not stored' : klass.ttlSeconds === null ? 'forever' : klass.ttlSeconds === 0 ? 'revalidate' : `${klass.ttlSeconds} s`,
+      formatPercent(klass.edgeHitRatio),
+      formatPercent(klass.cdnHitRatio),
+      formatPercent(klass.cdnByteHitRatio),
+      klass.headerSource,
+    ]),
+  );
+}
+
+function edgeCachingLine(caching: EdgeCaching): string {
   const headers = Object.entries(caching.responseHeaders).map(([name, value]) => `${name}: ${value}`).join('; ') || 'no caching headers';
   if (!caching.cacheable) return `${headers} → not stored (cdnsim explain shows why)`;
   return `${headers} → stored for ${caching.ttlSeconds === null ? 'ever' : `${caching.ttlSeconds} s`}`;

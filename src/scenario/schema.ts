@@ -5,6 +5,7 @@ import { DEPLOYMENT_KINDS } from '../policy/deployment.js';
 import { HEADER_PROFILES } from '../policy/profiles.js';
 import { DEFAULT_DEMAND_SHARES } from '../topology/clients.js';
 import { arrivalShapeFields } from '../workload/arrivals/arrivalsSchema.js';
+import { contentClassesSchema } from '../workload/content/contentSchema.js';
 import { REGIONS, type Region } from '../topology/regions.js';
 import {
   clientPlacesShape,
@@ -154,14 +155,42 @@ const headersSection = z.strictObject({
     .meta({ description: 'response header fields that replace the same fields of the profile, e.g. {Cache-Control: "public, max-age=600"}' }),
 });
 
-const contentSection = z.strictObject({
-  // About 60 bytes per object for the catalogue plus 24 per object per edge cache: 20 M
-  // objects stay within a few GB. More is a mistake rather than a plan.
-  objects: z.number().int().positive().max(MAX_CATALOGUE_OBJECTS).default(100_000).meta({ description: 'number of distinct objects in the catalogue' }),
-  zipfExponent: z.number().min(0).max(5).default(0.8).meta({ description: 'Zipf popularity exponent (0.6–1.0 is typical of web traffic)' }),
-  objectSize: objectSizeSection.prefault({}),
-  headers: headersSection.prefault({}),
-});
+const DEFAULT_CATALOGUE_OBJECTS = 100_000;
+const DEFAULT_ZIPF_EXPONENT = 0.8;
+/** The single-class keys of `content`; with `content.classes` each class sets its own. */
+const SINGLE_CLASS_KEYS = ['objects', 'zipfExponent', 'objectSize', 'headers'] as const;
+
+const contentSection = z
+  .strictObject({
+    // About 60 bytes per object for the catalogue plus 24 per object per edge cache: 20 M
+    // objects stay within a few GB. More is a mistake rather than a plan.
+    objects: z.number().int().positive().max(MAX_CATALOGUE_OBJECTS).optional().meta({ description: 'number of distinct objects in the catalogue (default 100000)' }),
+    zipfExponent: z.number().min(0).max(5).optional().meta({ description: 'Zipf popularity exponent (default 0.8; 0.6–1.0 is typical of web traffic)' }),
+    objectSize: objectSizeSection.optional(),
+    headers: headersSection.optional(),
+    classes: contentClassesSchema.optional().meta({
+      description:
+        'content classes, each with its own paths, sizes, popularity, share of requests and headers (presets: static-asset, image, font, html, api, media, download); replaces objects, zipfExponent, objectSize and headers',
+    }),
+  })
+  .superRefine((content, ctx) => {
+    if (content.classes === undefined) return;
+    for (const key of SINGLE_CLASS_KEYS) {
+      if (content[key] === undefined) continue;
+      ctx.addIssue({
+        code: 'custom',
+        path: [key],
+        message: `expected no \`${key}\` beside content.classes: each class sets its own (move it into the classes, or remove classes)`,
+      });
+    }
+  })
+  .transform((content) => ({
+    objects: content.objects ?? DEFAULT_CATALOGUE_OBJECTS,
+    zipfExponent: content.zipfExponent ?? DEFAULT_ZIPF_EXPONENT,
+    objectSize: content.objectSize ?? objectSizeSection.parse({}),
+    headers: content.headers ?? headersSection.parse({}),
+    ...(content.classes === undefined ? {} : { classes: content.classes }),
+  }));
 
 const edgeSection = z.strictObject({
   policy: z.enum(ONLINE_CACHE_POLICY_NAMES as [OnlineCachePolicyName, ...OnlineCachePolicyName[]]).default('lru').meta({ description: 'eviction policy of each edge cache' }),
@@ -299,9 +328,10 @@ export const scenarioSchema = z
     scenario.traffic.flashCrowds.forEach((crowd, index) => {
       const path = ['traffic', 'flashCrowds', index, 'objects'];
       if (crowd.objects.kind === 'ids') {
-        const outside = crowd.objects.ids.findIndex((id) => id >= scenario.content.objects);
+        const objects = scenario.content.classes === undefined ? scenario.content.objects : scenario.content.classes.reduce((sum, c) => sum + c.objects, 0);
+        const outside = crowd.objects.ids.findIndex((id) => id >= objects);
         if (outside >= 0) {
-          ctx.addIssue({ code: 'custom', path: [...path, 'ids', outside], message: `expected an object id below content.objects (${scenario.content.objects})` });
+          ctx.addIssue({ code: 'custom', path: [...path, 'ids', outside], message: `expected an object id below the catalogue's ${objects} objects` });
         }
       } else if (crowd.objects.kind === 'class') {
         ctx.addIssue({ code: 'custom', path: [...path, 'class'], message: 'expected top or ids: runs have one class of content so far, so a crowd cannot name a class' });

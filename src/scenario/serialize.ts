@@ -1,5 +1,7 @@
 import { REGIONS } from '../topology/regions.js';
 import type { ArrivalShape, ArrivalShapeInput } from '../workload/arrivals/arrivalsSchema.js';
+import type { ContentClass } from '../workload/content/contentClasses.js';
+import type { ContentClassInput } from '../workload/content/contentSchema.js';
 import type { Scenario, ScenarioInput, ScenarioTopology, Warmup } from './schema.js';
 
 const ms = (value: number): string => `${value}ms`;
@@ -36,12 +38,15 @@ export function scenarioToInput(scenario: Scenario): ScenarioInput {
       ...arrivalShapeToInput(scenario.traffic),
     },
     deployment: { ...scenario.deployment },
-    content: {
-      objects: scenario.content.objects,
-      zipfExponent: scenario.content.zipfExponent,
-      objectSize: { ...scenario.content.objectSize },
-      headers: { profile: scenario.content.headers.profile, fields: { ...scenario.content.headers.fields } },
-    },
+    content:
+      scenario.content.classes === undefined
+        ? {
+            objects: scenario.content.objects,
+            zipfExponent: scenario.content.zipfExponent,
+            objectSize: { ...scenario.content.objectSize },
+            headers: { profile: scenario.content.headers.profile, fields: { ...scenario.content.headers.fields } },
+          }
+        : { classes: scenario.content.classes.map(contentClassToInput) },
     edge: { policy: scenario.edge.policy, capacity: scenario.edge.capacity },
     regional: { policy: scenario.regional.policy, capacity: scenario.regional.capacity },
     topology: topologyToInput(scenario.topology),
@@ -64,6 +69,30 @@ function arrivalShapeToInput(shape: ArrivalShape): ArrivalShapeInput {
       rampUp: ms(crowd.rampUp),
       rampDown: ms(crowd.rampDown),
     })),
+  };
+}
+
+/** A resolved class written in full (every field), so loading it needs no preset defaults. */
+function contentClassToInput(klass: ContentClass): ContentClassInput {
+  const perSecond = (rate: number) => (rate === 0 ? 0 : `${rate}/s`);
+  return {
+    name: klass.name,
+    preset: klass.preset,
+    share: klass.share,
+    objects: klass.objects,
+    zipfExponent: klass.zipfExponent,
+    size: { ...klass.size },
+    path: klass.path,
+    fileTypes: klass.fileTypes.map((fileType) => ({ ...fileType })),
+    rendering: klass.rendering,
+    rangeRequests: klass.rangeRequests,
+    headers: { profile: klass.headers.profile, fields: { ...klass.headers.fields } },
+    churn: {
+      newObjects: perSecond(klass.churn.newObjectsPerSecond),
+      oneHitWonderShare: klass.churn.oneHitWonderShare,
+      entry: klass.churn.entry,
+      updates: { rate: perSecond(klass.churn.updates.perSecond), newUrl: klass.churn.updates.newUrl, onDeploy: klass.churn.updates.onDeployShare },
+    },
   };
 }
 

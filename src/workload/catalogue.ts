@@ -1,5 +1,6 @@
 import type { RandomStream } from '../sim/random.js';
 import { AliasTable } from './aliasTable.js';
+import type { ObjectCatalogue } from './objectCatalogue.js';
 import { zipfProbabilities } from './zipf.js';
 
 export interface ObjectSizeModel {
@@ -22,8 +23,10 @@ export interface CatalogueSpec {
  * popular), a size per object and a popularity sampler. Sizes are drawn once, from their
  * own stream, independently of popularity.
  */
-export class Catalogue {
+export class Catalogue implements ObjectCatalogue {
   readonly size: number;
+  /** One class of content. */
+  readonly classOf = null;
   readonly popularity: Float64Array;
   readonly objectSizes: Float64Array;
   private readonly sampler: AliasTable;

@@ -1,11 +1,11 @@
 import type { RandomStream, RandomStreams } from '../sim/random.js';
 import type { Simulation } from '../sim/simulation.js';
-import type { ClientPlaces } from '../topology/clients.js';
+import { placeFor, type ClientPlaces } from '../topology/clients.js';
 import type { ArrivalShape, FlashCrowd } from './arrivals/arrivalsSchema.js';
 import { groupPlacesByTimeZone, placeInGroup, type TimeZoneGroup } from './arrivals/localTime.js';
 import { planArrivalStreams } from './arrivals/rateShape.js';
 import { ThinnedPoissonArrivals } from './arrivals/thinnedPoisson.js';
-import type { Catalogue } from './catalogue.js';
+import type { ObjectCatalogue } from './objectCatalogue.js';
 import type { ClientRequest, RequestSink } from './request.js';
 
 export interface ShapedTrafficSpec {
@@ -39,23 +39,52 @@ export class ShapedWorkload {
 
   constructor(
     spec: ShapedTrafficSpec,
-    private readonly catalogue: Catalogue,
+    private readonly catalogue: ObjectCatalogue,
     randomStreams: RandomStreams,
   ) {
     this.groups = groupPlacesByTimeZone(spec.places);
+    this.places = spec.places;
+    this.oneOffStream = randomStreams.stream('workload.oneOff');
     const plans = planArrivalStreams(spec.shape, spec.ratePerSecond, this.groups);
     this.processes = plans.map((plan) => new ThinnedPoissonArrivals(plan.ratePerSecond, plan.shape));
     this.streams = plans.map((plan) => randomStreams.stream(plan.streamName));
     this.groupOf = Int32Array.from(plans, (plan) => plan.group);
     this.crowdOf = Int32Array.from(plans, (plan) => plan.flashCrowd);
-    this.crowdObjects = spec.shape.flashCrowds.map((crowd) => crowdObjectSet(crowd, catalogue.size));
+    this.crowdObjects = spec.shape.flashCrowds.map((crowd) => crowdObjectSet(crowd, catalogue));
   }
 
   /** Per flash crowd: the object ids it asks for, uniformly; null for the normal popularity. */
   private readonly crowdObjects: (Int32Array | null)[];
 
+  private readonly places: ClientPlaces;
+  private readonly oneOffStream: RandomStream;
+  private simulation: Simulation | undefined;
+  private sink: RequestSink | undefined;
+
+  /**
+   * One request for `objectId` now, from a client place drawn by demand, outside the
+   * arrival processes: a one-hit wonder's single request when churn brings it (issue 6).
+   */
+  requestOnce(objectId: number): void {
+    if (!this.simulation || !this.sink) throw new Error('requestOnce before attach');
+    const stream = this.oneOffStream;
+    const shares = this.places.regionShare;
+    let u = stream.next();
+    let region = 0;
+    while (region < shares.length - 1 && u >= shares[region]) u -= shares[region++];
+    const request = this.request;
+    request.timeMs = this.simulation.nowMs;
+    request.region = region;
+    request.place = placeFor(this.places, region, stream.next());
+    request.objectId = objectId;
+    request.sizeBytes = this.catalogue.objectSizes[objectId];
+    this.sink(request);
+  }
+
   /** Defines the arrival event and schedules each process's first arrival. */
   attach(simulation: Simulation, sink: RequestSink): void {
+    this.simulation = simulation;
+    this.sink = sink;
     const arrival = simulation.defineEvent('workload.arrival', (process) => {
       const stream = this.streams[process];
       const group = this.groups[this.groupOf[process]];
@@ -80,15 +109,18 @@ export class ShapedWorkload {
 }
 
 /** The ids a flash crowd asks for; checked against the catalogue here, where its size is known. */
-function crowdObjectSet(crowd: FlashCrowd, objects: number): Int32Array | null {
+function crowdObjectSet(crowd: FlashCrowd, catalogue: ObjectCatalogue): Int32Array | null {
   switch (crowd.objects.kind) {
     case 'catalogue':
       return null;
-    case 'top':
-      return Int32Array.from({ length: Math.min(crowd.objects.top, objects) }, (_, rank) => rank);
+    case 'top': {
+      // The most popular ids (ties by id, so the set does not depend on sort stability).
+      const ids = Array.from({ length: catalogue.size }, (_, id) => id).sort((a, b) => catalogue.popularity[b] - catalogue.popularity[a] || a - b);
+      return Int32Array.from(ids.slice(0, Math.min(crowd.objects.top, catalogue.size)));
+    }
     case 'ids': {
-      const outside = crowd.objects.ids.find((id) => id >= objects);
-      if (outside !== undefined) throw new RangeError(`flash crowd object id ${outside} is outside the catalogue of ${objects} objects`);
+      const outside = crowd.objects.ids.find((id) => id >= catalogue.size);
+      if (outside !== undefined) throw new RangeError(`flash crowd object id ${outside} is outside the catalogue of ${catalogue.size} objects`);
       return Int32Array.from(crowd.objects.ids);
     }
     case 'class':

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createCacheStore } from '../../src/cache/registry.js';
+import { uniformFreshness } from '../../src/cdn/classFreshness.js';
 import { TieredFlow, type TieredOutcome } from '../../src/cdn/tieredFlow.js';
 import { RandomStreams } from '../../src/sim/random.js';
 import { TopologyLatencyModel } from '../../src/topology/latencyModel.js';
@@ -19,7 +20,7 @@ function flowOver(edgeTtlMs: number, regionalTtlMs: number, tier = true) {
   const latency = new TopologyLatencyModel(topology, new RandomStreams(1));
   const edges = topology.pops.map(() => createCacheStore('lru', { capacity: 1e9 }));
   const regionals = tier ? [createCacheStore('lru', { capacity: 1e9 })] : [];
-  const flow = new TieredFlow(edges, regionals, latency, { store: true, ttlMs: edgeTtlMs }, { store: true, ttlMs: regionalTtlMs });
+  const flow = new TieredFlow(edges, regionals, latency, uniformFreshness(true, edgeTtlMs), uniformFreshness(true, regionalTtlMs));
   return { flow, edges, regionals, topology };
 }
 
@@ -96,7 +97,7 @@ describe('TieredFlow: edge → regional → origin (spec 4.9)', () => {
   it('a layer whose decision is not to store keeps nothing: every request reaches the origin', () => {
     const topology = layout([pop('AAA', 0)], [city('Near A', 0)], { regionalTier: { sites: ['AAA'] }, origins: ['AAA'] });
     const latency = new TopologyLatencyModel(topology, new RandomStreams(1));
-    const flow = new TieredFlow([createCacheStore('lru', { capacity: 1e9 })], [createCacheStore('lru', { capacity: 1e9 })], latency, { store: false, ttlMs: 0 }, { store: false, ttlMs: 0 });
+    const flow = new TieredFlow([createCacheStore('lru', { capacity: 1e9 })], [createCacheStore('lru', { capacity: 1e9 })], latency, uniformFreshness(false, 0), uniformFreshness(false, 0));
     const o = outcome();
     for (let t = 0; t < 5; t++) {
       flow.serve(request(t), o);

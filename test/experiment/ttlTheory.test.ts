@@ -71,7 +71,7 @@ describe('spec 8.1 row 3 through the engine: a 300 s max-age at the edge matches
   it('spec 4.1.2: without headers a full-stack deployment stores nothing, so every request reaches the origin', () => {
     const text = ttlScenario('x').replace(/ {4}fields: .*\n/, '');
     const summary = buildSummary(runScenario(parseScenarioText(text, 'ttl.yaml'), { requests: 80_000 }));
-    expect(summary.edgeCaching.cacheable).toBe(false);
+    expect(summary.edgeCaching?.cacheable).toBe(false);
     expect(summary.hitRatio.edge).toBe(0);
     expect(summary.originOffload).toBe(0);
   });

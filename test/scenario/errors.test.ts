@@ -331,7 +331,7 @@ describe('scenario errors: file structure and syntax', () => {
 
   it('a flash crowd names objects of the catalogue: an id beyond content.objects, or a class, is refused at its key', () => {
     expect(problemsOf('content: { objects: 100 }\ntraffic:\n  flashCrowds:\n    - { start: 1s, duration: 1s, multiplier: 2, objects: { ids: [5, 100] } }\n')).toEqual([
-      expect.objectContaining({ line: 4, keyPath: 'traffic.flashCrowds[0].objects.ids[1]', message: 'expected an object id below content.objects (100), found 100' }),
+      expect.objectContaining({ line: 4, keyPath: 'traffic.flashCrowds[0].objects.ids[1]', message: "expected an object id below the catalogue's 100 objects, found 100" }),
     ]);
     expect(problemsOf('traffic:\n  flashCrowds:\n    - { start: 1s, duration: 1s, multiplier: 2, objects: { class: video } }\n')[0]).toMatchObject({
       keyPath: 'traffic.flashCrowds[0].objects.class',

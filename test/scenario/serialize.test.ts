@@ -48,6 +48,20 @@ describe('scenarioToInput: a resolved scenario loads back to itself', () => {
         '    - { start: 90s, duration: 10s, multiplier: 2, objects: { ids: [3, 1, 4] } }',
       ].join('\n'),
     ],
+    [
+      'content classes: every preset, one with its own share, sizes, path, file types, headers and churn',
+      [
+        'content:',
+        '  classes:',
+        '    - { name: static-asset, share: 30% }',
+        '    - { name: photos, preset: image, share: 45%, objects: 1234, zipfExponent: 0.7, size: { median: 60KB, sigma: 1.1 }, path: "/img/{id}.{ext}", fileTypes: [{ extension: avif, mimeType: image/avif, weight: 2 }, { extension: jpg, mimeType: image/jpeg }] }',
+        '    - { name: font, share: 5% }',
+        '    - { name: html, share: 8%, rendering: static, headers: { profile: guidance-dynamic-html, fields: { Vary: Accept } } }',
+        '    - { name: api, share: 9%, churn: { newObjects: 30/h, oneHitWonderShare: 25%, entry: drawn, updates: { rate: 1/min, newUrl: false } } }',
+        '    - { name: media, share: 2%, rangeRequests: true }',
+        '    - { name: download, share: 1% }',
+      ].join('\n'),
+    ],
     ['hourly diurnal weights', `traffic: { diurnal: { hourly: [${Array.from({ length: 24 }, (_, h) => 1 + (h % 5)).join(', ')}] } }\n`],
     ['description and both limits', 'description: two limits\nrun: { requests: 2M, duration: 7d, warmup: 1000 }\n'],
     [
