@@ -12,6 +12,7 @@ import { measure, report } from './harness.js';
 import { runPolicyBenchmarks } from './policyBench.js';
 import { runReplayBenchmarks } from './replayBench.js';
 import { runTopologyBenchmarks } from './topologyBench.js';
+import { runWorkloadBenchmarks } from './workloadBench.js';
 import { runTraceReaderBenchmarks } from './traceReaderBench.js';
 
 /**
@@ -145,5 +146,6 @@ for (const { prefix, topology } of sliceModels) {
 
 runPolicyBenchmarks(wanted);
 runTopologyBenchmarks(wanted);
+runWorkloadBenchmarks(wanted);
 runTraceReaderBenchmarks(wanted);
 runReplayBenchmarks(wanted);
