@@ -89,15 +89,12 @@ export class SparseKeyStore implements CacheStore {
   }
 
   private localFor(key: number): number {
+    const found = this.find(key);
+    if (found >= 0) return found;
     const keys = this.slotKeys;
     const mask = this.mask;
     let slot = Math.imul(key, HASH_MULTIPLIER) >>> this.shift;
-    for (;;) {
-      const found = keys[slot];
-      if (found === key) return this.slotLocals[slot];
-      if (found === EMPTY) break;
-      slot = (slot + 1) & mask;
-    }
+    while (keys[slot] !== EMPTY) slot = (slot + 1) & mask;
     const local = this.localCount++;
     keys[slot] = key;
     this.slotLocals[slot] = local;

@@ -3,12 +3,12 @@ import { decide, type CacheDecision } from '../policy/decision.js';
 import { isSharedLayer, type CacheLayer, type Deployment, type PolicyOptions } from '../policy/deployment.js';
 import { currentAgeSeconds } from '../policy/freshness.js';
 import { splitList, type HeaderFields } from '../policy/headers.js';
-import { parseHttpDate } from '../policy/httpDate.js';
 import { readResponseFacts } from '../policy/responseFacts.js';
 import { reason, type PolicyReason } from '../policy/reason.js';
 import { errorMayReplaceStored, mayServeStaleOnError, requestCacheControl, reuseVerdict, type StoredFreshness } from '../policy/reuse.js';
 import {
   conditionalRequestHeaders,
+  conditionalRequestMatches,
   hasValidator,
   invalidatedUrls,
   mergeNotModified,
@@ -257,7 +257,7 @@ export class HttpCacheNode {
     const headers = new Map(entry.headers);
     // RFC 9111 §5.1: a response served from cache carries its current age.
     headers.set('age', String(Math.max(0, Math.floor(currentAgeSeconds(entry.freshness.initialAgeSeconds, entry.freshness.storedAtMs, now)))));
-    if (clientConditionMatches(request.headers, entry.headers, now)) {
+    if (conditionalRequestMatches(request.headers, entry.headers, now)) {
       return { response: { status: 304, headers, body: '' }, outcome: 'not-modified-to-client', reasons: [...reasons, reason('RFC 9111 §4.3.2', "the client's conditional request matches the stored response: 304")] };
     }
     return { response: { status: entry.status, headers, body: request.method.toUpperCase() === 'HEAD' ? '' : entry.body }, outcome, reasons };
@@ -299,20 +299,3 @@ function sameVariant(a: StoredEntry, b: StoredEntry): boolean {
   return varyMatches(a, b.requestHeaders) && varyMatches(b, a.requestHeaders);
 }
 
-/** RFC 9110 §13.1.2 (weak comparison) and §13.1.3 for a client's own conditional request. */
-function clientConditionMatches(request: HeaderFields, stored: HeaderFields, nowMs: number): boolean {
-  const ifNoneMatch = request.get('if-none-match');
-  if (ifNoneMatch !== undefined) {
-    const etag = stored.get('etag');
-    if (etag === undefined) return false;
-    const weak = (tag: string): string => tag.replace(/^W\//, '');
-    return ifNoneMatch.trim() === '*' || splitList(ifNoneMatch).some((tag) => weak(tag) === weak(etag));
-  }
-  const ifModifiedSince = request.get('if-modified-since');
-  const lastModified = stored.get('last-modified');
-  if (ifModifiedSince === undefined || lastModified === undefined) return false;
-  // RFC 9110 §5.6.7: an RFC 850 two-digit year is read relative to now, not to 1970.
-  const since = parseHttpDate(ifModifiedSince, nowMs);
-  const modified = parseHttpDate(lastModified, nowMs);
-  return since !== undefined && modified !== undefined && modified <= since;
-}

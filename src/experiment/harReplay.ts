@@ -1,8 +1,9 @@
 import { HttpCacheNode, type HttpRequest, type HttpResponse, type NodeOutcome } from '../cdn/httpCacheNode.js';
 import { decide, type CacheDecision } from '../policy/decision.js';
 import type { CacheLayer, Deployment, PolicyOptions } from '../policy/deployment.js';
-import { normaliseHeaders, splitList, type HeaderFields } from '../policy/headers.js';
+import { normaliseHeaders, type HeaderFields } from '../policy/headers.js';
 import { formatHttpDate, parseHttpDate } from '../policy/httpDate.js';
+import { conditionalRequestMatches } from '../policy/revalidation.js';
 import { formatReason } from '../policy/reason.js';
 import { readResponseFacts } from '../policy/responseFacts.js';
 import type { TrafficRecord } from '../workload/realTraffic/trafficRecord.js';
@@ -259,7 +260,7 @@ class RecordedOrigin {
     const record = sequence[Math.min(count, sequence.length - 1)];
     const response = this.responseFor(record, nowMs);
     // Preconditions apply to what would be a 2xx answer (RFC 9110 §13.2.1).
-    if (response.status >= 200 && response.status < 300 && conditionMatches(request.headers, response.headers, nowMs)) {
+    if (response.status >= 200 && response.status < 300 && conditionalRequestMatches(request.headers, response.headers, nowMs)) {
       const headers = new Map<string, string>();
       for (const name of NOT_MODIFIED_FIELDS) {
         const value = response.headers.get(name);
@@ -325,22 +326,6 @@ function dateOf(value: string | undefined, referenceMs: number): number | undefi
   return value === undefined ? undefined : parseHttpDate(value, referenceMs);
 }
 
-/** If-None-Match first (weak comparison, RFC 9110 §13.1.2), else If-Modified-Since (§13.1.3). */
-function conditionMatches(request: HeaderFields, response: HeaderFields, nowMs: number): boolean {
-  const ifNoneMatch = request.get('if-none-match');
-  if (ifNoneMatch !== undefined) {
-    const etag = response.get('etag');
-    if (etag === undefined) return false;
-    const weak = (tag: string): string => tag.replace(/^W\//, '');
-    return ifNoneMatch.trim() === '*' || splitList(ifNoneMatch).some((tag) => weak(tag) === weak(etag));
-  }
-  const ifModifiedSince = request.get('if-modified-since');
-  const lastModified = response.get('last-modified');
-  if (ifModifiedSince === undefined || lastModified === undefined) return false;
-  const since = parseHttpDate(ifModifiedSince, nowMs);
-  const modified = parseHttpDate(lastModified, nowMs);
-  return since !== undefined && modified !== undefined && modified <= since;
-}
 
 // ---------------------------------------------------------------------------------------
 // The layers, traced

@@ -1,4 +1,5 @@
 import { splitList, type HeaderFields } from './headers.js';
+import { parseHttpDate } from './httpDate.js';
 import { reason, type PolicyReason } from './reason.js';
 
 /**
@@ -93,4 +94,26 @@ export function invalidatedUrls(method: string, targetUrl: string, status: numbe
     }
   }
   return { urls, reasons: [reason('RFC 9111 §4.4', `${method.toUpperCase()} with status ${status} invalidates ${urls.length} stored URL(s)`)] };
+}
+
+/**
+ * Whether a conditional request matches a response (a cache's stored one, or an origin's):
+ * If-None-Match first, by weak comparison (RFC 9110 §13.1.2), else If-Modified-Since
+ * (§13.1.3). A match is answered 304.
+ */
+export function conditionalRequestMatches(request: HeaderFields, stored: HeaderFields, nowMs: number): boolean {
+  const ifNoneMatch = request.get('if-none-match');
+  if (ifNoneMatch !== undefined) {
+    const etag = stored.get('etag');
+    if (etag === undefined) return false;
+    const weak = (tag: string): string => tag.replace(/^W\//, '');
+    return ifNoneMatch.trim() === '*' || splitList(ifNoneMatch).some((tag) => weak(tag) === weak(etag));
+  }
+  const ifModifiedSince = request.get('if-modified-since');
+  const lastModified = stored.get('last-modified');
+  if (ifModifiedSince === undefined || lastModified === undefined) return false;
+  // RFC 9110 §5.6.7: an RFC 850 two-digit year is read relative to now, not to 1970.
+  const since = parseHttpDate(ifModifiedSince, nowMs);
+  const modified = parseHttpDate(lastModified, nowMs);
+  return since !== undefined && modified !== undefined && modified <= since;
 }

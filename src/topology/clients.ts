@@ -132,13 +132,17 @@ export function buildClientPlaces(cities: readonly ClientCity[], demandShares: R
 /** The place a uniform draw `u` in [0, 1) picks within region `r` (by population); −1 when the region has none. */
 export function placeFor(places: ClientPlaces, r: number, u: number): number {
   const { places: indices, cumulative } = places.byRegion[r];
-  if (indices.length === 0) return -1;
+  return indices.length === 0 ? -1 : indices[cumulativeIndex(cumulative, u)];
+}
+
+/** The first index whose cumulative share exceeds `u` in [0, 1) (binary search; the last entry is 1). */
+export function cumulativeIndex(cumulative: Float64Array, u: number): number {
   let low = 0;
-  let high = indices.length - 1;
+  let high = cumulative.length - 1;
   while (low < high) {
     const middle = (low + high) >>> 1;
     if (cumulative[middle] > u) high = middle;
     else low = middle + 1;
   }
-  return indices[low];
+  return low;
 }

@@ -1,3 +1,5 @@
+import { mix32 } from './mix32.js';
+
 /**
  * Maps arbitrary 64-bit object ids (as two u32 halves, the way trace readers decode them) to
  * dense ids 0, 1, 2, … in order of first appearance, so caches see small integers only
@@ -146,16 +148,8 @@ export class IdInterner {
 }
 
 /**
- * A 32-bit mix of both halves (the murmur3 finaliser over low ^ rotated high), so that
- * sequential ids, ids differing only in their high half, and block numbers with common low
- * bits all spread over the table. internBatch repeats it inline.
+ * Ids hash with mix32 over their two halves: sequential ids, ids differing only in their
+ * high half, and block numbers with common low bits all spread over the table. internBatch
+ * repeats it inline.
  */
-function mix(low: number, high: number): number {
-  let h = (low ^ Math.imul(high ^ (high >>> 16), 0x85ebca6b)) >>> 0;
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
-}
+const mix = mix32;

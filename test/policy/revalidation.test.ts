@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { normaliseHeaders, type HeaderInput } from '../../src/policy/headers.js';
 import {
   conditionalRequestHeaders,
+  conditionalRequestMatches,
   hasValidator,
   invalidatedUrls,
   mergeNotModified,
@@ -190,5 +191,25 @@ describe('invalidatedUrls (RFC 9111 §4.4)', () => {
       'http://cdnsim.invalid/items/1',
       'http://cdnsim.invalid/items/2',
     ]);
+  });
+});
+
+describe('conditionalRequestMatches (RFC 9110 §13.1.2, §13.1.3)', () => {
+  const fields = (input: Record<string, string>) => normaliseHeaders(input);
+  const now = Date.parse('2026-11-21T12:00:00Z');
+  it('If-None-Match compares entity tags weakly, matches * and lists, and takes precedence over If-Modified-Since', () => {
+    const stored = fields({ ETag: 'W/"v1"', 'Last-Modified': 'Sat, 21 Nov 2026 10:00:00 GMT' });
+    expect(conditionalRequestMatches(fields({ 'If-None-Match': '"v1"' }), stored, now)).toBe(true);
+    expect(conditionalRequestMatches(fields({ 'If-None-Match': '"v0", W/"v1"' }), stored, now)).toBe(true);
+    expect(conditionalRequestMatches(fields({ 'If-None-Match': '*' }), stored, now)).toBe(true);
+    expect(conditionalRequestMatches(fields({ 'If-None-Match': '"v2"', 'If-Modified-Since': 'Sat, 21 Nov 2026 11:00:00 GMT' }), stored, now)).toBe(false);
+    expect(conditionalRequestMatches(fields({ 'If-None-Match': '"v1"' }), fields({}), now)).toBe(false);
+  });
+  it('If-Modified-Since matches when Last-Modified is not later; without either date it does not', () => {
+    const stored = fields({ 'Last-Modified': 'Sat, 21 Nov 2026 10:00:00 GMT' });
+    expect(conditionalRequestMatches(fields({ 'If-Modified-Since': 'Sat, 21 Nov 2026 10:00:00 GMT' }), stored, now)).toBe(true);
+    expect(conditionalRequestMatches(fields({ 'If-Modified-Since': 'Sat, 21 Nov 2026 09:59:59 GMT' }), stored, now)).toBe(false);
+    expect(conditionalRequestMatches(fields({ 'If-Modified-Since': 'not a date' }), stored, now)).toBe(false);
+    expect(conditionalRequestMatches(fields({}), stored, now)).toBe(false);
   });
 });

@@ -1,4 +1,4 @@
-import type { ClientPlaces } from '../../topology/clients.js';
+import { cumulativeIndex, type ClientPlaces } from '../../topology/clients.js';
 
 /**
  * Local time of client places. Simulated time 0 is the run's start, a UTC instant; a
@@ -113,13 +113,5 @@ export function groupPlacesByTimeZone(clientPlaces: ClientPlaces): TimeZoneGroup
 
 /** The place a uniform draw `u` in [0, 1) picks within a group (by demand). */
 export function placeInGroup(group: TimeZoneGroup, u: number): number {
-  const { places, cumulative } = group;
-  let low = 0;
-  let high = places.length - 1;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (cumulative[middle] > u) high = middle;
-    else low = middle + 1;
-  }
-  return places[low];
+  return group.places[cumulativeIndex(group.cumulative, u)];
 }

@@ -1,3 +1,4 @@
+import { mix32 } from '../mix32.js';
 import type { ObjectCatalogue } from '../objectCatalogue.js';
 import type { RandomStream, RandomStreams } from '../../sim/random.js';
 import { AliasTable } from '../aliasTable.js';
@@ -274,16 +275,6 @@ function assignFileTypes(fileTypeOfId: Uint8Array, from: number, to: number, fil
   }
 }
 
-/** murmur3's 32-bit finaliser over (a, b): well spread for sequential ids. */
-function mix32(a: number, b: number): number {
-  let h = (a ^ Math.imul(b ^ (b >>> 16), 0x85ebca6b)) >>> 0;
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
-}
 
 function hex8(value: number): string {
   return value.toString(16).padStart(8, '0');
