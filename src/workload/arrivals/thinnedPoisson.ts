@@ -34,6 +34,8 @@ export class ThinnedPoissonArrivals {
   private readonly kappa: number;
   private readonly window: FlashWindow | null;
   private readonly never: boolean;
+  /** A flat table, no growth and no crowd window: a homogeneous process, one exponential draw per arrival. */
+  private readonly constant: boolean;
 
   constructor(
     ratePerSecond: number,
@@ -48,6 +50,7 @@ export class ThinnedPoissonArrivals {
     this.kappa = shape.growthPerMs;
     this.window = shape.window;
     this.never = this.ratePerMs === 0 || shape.isZero;
+    this.constant = this.kappa === 0 && this.window === null && this.values.every((value) => value === 1);
   }
 
   /**
@@ -59,6 +62,11 @@ export class ThinnedPoissonArrivals {
     // NaN or a negative time would walk the table forever; simulated time starts at 0.
     if (!(nowMs >= 0)) throw new RangeError(`expected a simulated time ≥ 0, got ${nowMs}`);
     if (this.never) return Infinity;
+    if (this.constant) {
+      this.candidates++;
+      this.arrivals++;
+      return nowMs - Math.log(1 - stream.next()) / this.ratePerMs;
+    }
     const values = this.values;
     const cells = values.length;
     const cellMs = this.cellMs;
