@@ -1,4 +1,5 @@
 import type { CacheStore } from '../cache/cacheStore.js';
+import { popTransferTimeMs } from '../topology/bandwidth.js';
 import type { TopologyLatencyModel } from '../topology/latencyModel.js';
 import type { ClientRequest } from '../workload/request.js';
 import type { LayerFreshness } from './classFreshness.js';
@@ -17,6 +18,12 @@ export interface TieredOutcome {
   edge: number;
   /** The regional site an edge miss went to; −1 on an edge hit or with the tier off. */
   regional: number;
+  /**
+   * Time to send the body through the PoP's uplink after the first byte, ms (spec 1.1:
+   * 100 Gbit/s at major PoPs), reported apart from the time to first byte; −1 when the flow
+   * has no uplinks (the regions model).
+   */
+  transferMs: number;
 }
 
 /**
@@ -32,6 +39,8 @@ export class TieredFlow {
   readonly layers: readonly string[];
   private readonly tiered: boolean;
   private readonly originLayer: number;
+  /** Per PoP: ms per byte through its uplink. */
+  private readonly uplinkMsPerByte: Float64Array;
 
   constructor(
     private readonly edges: readonly CacheStore[],
@@ -50,6 +59,7 @@ export class TieredFlow {
     if (regionals.length !== sites) throw new Error(`the topology has ${sites} regional sites but ${regionals.length} regional caches were given`);
     this.layers = this.tiered ? TIERED_LAYERS : UNTIERED_LAYERS;
     this.originLayer = this.layers.length - 1;
+    this.uplinkMsPerByte = Float64Array.from(pops, (pop) => popTransferTimeMs(1, pop.sizeClass));
   }
 
   serve(request: ClientRequest, outcome: TieredOutcome): void {
@@ -91,5 +101,6 @@ export class TieredFlow {
       outcome.layer = this.originLayer;
     }
     outcome.latencyMs = latencyMs;
+    outcome.transferMs = request.sizeBytes * this.uplinkMsPerByte[pop];
   }
 }

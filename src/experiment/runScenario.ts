@@ -9,6 +9,7 @@ import { compileContentCaching, EDGE_DECISION, REGIONAL_DECISION, type ClassCach
 import { layerFreshness } from '../cdn/classFreshness.js';
 import { NodeCounters, type NodeFigures } from '../metrics/nodeCounters.js';
 import { RequestMetrics } from '../metrics/requestMetrics.js';
+import { LatencyHistogram, type LatencySummary } from '../metrics/latencyHistogram.js';
 import type { Scenario, Warmup } from '../scenario/schema.js';
 import { topologySpecOf } from '../scenario/scenarioTopology.js';
 import { RandomStreams } from '../sim/random.js';
@@ -82,6 +83,8 @@ export interface RunResult {
   /** The run length in force (scenario, or overrides): a request count and/or a horizon. */
   limits: { requests?: number; durationMs?: number };
   metrics: RequestMetrics;
+  /** Body transfer time through the PoP's uplink, after the first byte (model pops only). */
+  transfer?: LatencySummary;
   /** The layers that cache, in request order (edge, and regional when the tier is on). */
   cacheLayers: readonly string[];
   /** One per edge cache: a region's edge, or a PoP. */
@@ -133,7 +136,8 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
       onOneHitWonder: (id) => workload.requestOnce(id),
     });
   }
-  const outcome: TieredOutcome = { layer: 0, latencyMs: 0, edge: 0, regional: -1 };
+  const outcome: TieredOutcome = { layer: 0, latencyMs: 0, edge: 0, regional: -1, transferMs: -1 };
+  const transfer = new LatencyHistogram();
   let total = 0;
   let measuredFrom = -1;
   workload.attach(simulation, (request: ClientRequest) => {
@@ -141,6 +145,7 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
     if (total >= warmupCount && request.timeMs >= warmupUntilMs) {
       if (measuredFrom < 0) measuredFrom = total;
       metrics.record(request.region, outcome.layer, outcome.latencyMs, request.sizeBytes);
+      if (outcome.transferMs >= 0) transfer.record(outcome.transferMs);
       edgeCounters.record(outcome.edge, outcome.layer === EDGE_LAYER, request.sizeBytes);
       if (outcome.regional >= 0) regionalCounters.record(outcome.regional, outcome.layer === REGIONAL_LAYER, request.sizeBytes);
       const c = classOf === null ? 0 : classOf[request.objectId];
@@ -180,6 +185,7 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
     },
     metrics,
     cacheLayers: network.layers.filter((layer) => layer !== 'origin'),
+    ...(transfer.count > 0 ? { transfer: transfer.summary() } : {}),
     edges: nodeStates(network.edges, network.edgeNodes, edgeCounters),
     regionals: nodeStates(network.regionals, network.regionalNodes, regionalCounters),
     contentCaching,

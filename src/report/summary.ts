@@ -30,6 +30,8 @@ export interface Summary {
     /** Per region, per serving layer: the spec's per-region averages (1.1) compare with edge hits. */
     byRegionAndLayer: Record<string, Record<string, LatencyFigures>>;
   };
+  /** Model pops: time to send the body through the PoP's uplink after the first byte (spec 1.1: 100 Gbit/s at major PoPs, 10 Gbit/s assumed at minor ones). */
+  transferMs?: LatencyFigures;
   /** Without content classes: what the policy engine decided for the content at the edge, and why (each reason cites its source). */
   edgeCaching?: EdgeCaching;
   /** Per content class (one, `objects`, without content.classes): the edge decision and the class's hit ratios. */
@@ -121,6 +123,7 @@ export function buildSummary(result: RunResult): Summary {
       byLayer: mapValues(latency.byLayer, figures),
       byRegionAndLayer: mapValues(latency.byRegionAndLayer, (layers) => mapValues(layers, figures)),
     },
+    ...(result.transfer ? { transferMs: figures(result.transfer) } : {}),
     ...(result.scenario.content.classes === undefined ? { edgeCaching: edgeCachingOf(result.contentCaching.classes[0]) } : {}),
     contentClasses: result.contentCaching.classes.map((caching, c) => ({
       name: caching.name,

@@ -39,6 +39,7 @@ export function summaryText(summary: Summary): string {
         row('all', summary.latencyMs.all),
         ...Object.entries(summary.latencyMs.byRegion).map(([region, figures]) => row(region, figures)),
         ...Object.entries(summary.latencyMs.byLayer).map(([layer, figures]) => row(`served by ${layer}`, figures)),
+        ...(summary.transferMs ? [row('body transfer (uplink)', summary.transferMs)] : []),
       ],
     ),
   );

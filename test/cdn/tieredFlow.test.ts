@@ -25,7 +25,7 @@ function flowOver(edgeTtlMs: number, regionalTtlMs: number, tier = true) {
 }
 
 const request = (timeMs: number, objectId = 1): ClientRequest => ({ timeMs, region: 4, place: -1, objectId, sizeBytes: 1000 });
-const outcome = (): TieredOutcome => ({ layer: -1, latencyMs: 0, edge: -1, regional: -1 });
+const outcome = (): TieredOutcome => ({ layer: -1, latencyMs: 0, edge: -1, regional: -1, transferMs: -1 });
 
 describe('TieredFlow: edge → regional → origin (spec 4.9)', () => {
   it('a cold request goes to the origin and is stored at the regional site and the PoP; the next one is an edge hit', () => {
@@ -83,6 +83,16 @@ describe('TieredFlow: edge → regional → origin (spec 4.9)', () => {
     expect(after.layer).toBe(1);
     // 40 s old with a 30 s edge lifetime: already stale for the edge, so it is not stored there.
     expect(short.edges[after.edge].contains(1, 40_000)).toBe(false);
+  });
+
+  it('spec 1.1: the body\'s transfer time is reported apart from time to first byte: 1,000 B through a major PoP\'s 100 Gbit/s uplink is 80 ns', () => {
+    const { flow } = flowOver(60_000, 60_000);
+    const o = outcome();
+    flow.serve(request(0), o);
+    expect(o.transferMs).toBeCloseTo((1000 * 8) / 100e9 * 1000, 15);
+    flow.serve({ ...request(1), sizeBytes: 5_000_000 }, o);
+    // 5 MB at 100 Gbit/s: 0.4 ms.
+    expect(o.transferMs).toBeCloseTo(0.4, 12);
   });
 
   it('with the regional tier off an edge miss goes straight to the origin: layers [edge, origin]', () => {
