@@ -5,9 +5,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { UserError } from '../../../src/userError.js';
 import { type AccessLogFields, parseAccessLogLine, readAccessLog } from '../../../src/workload/realTraffic/accessLogReader.js';
-import type { TrafficReader, TrafficRecord } from '../../../src/workload/realTraffic/trafficRecord.js';
 import { TraceError } from '../../../src/workload/traces/traceReader.js';
 import { scratchDirectory } from '../traces/helpers.js';
+import { failedRead, readAll } from './readHelpers.js';
 
 const COMBINED = join(dirname(fileURLToPath(import.meta.url)), '../../fixtures/access-logs/combined.log');
 const write = scratchDirectory();
@@ -15,21 +15,6 @@ const SKIP_HINT = 'Pass --skip-bad N to skip up to N malformed lines.';
 const CHROME = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 const LINE = (stamp: string, request: string, tail = '200 100') => `192.0.2.1 - - [${stamp}] "${request}" ${tail}`;
 
-async function readAll(reader: TrafficReader): Promise<TrafficRecord[]> {
-  const records: TrafficRecord[] = [];
-  for await (const record of reader) records.push(record);
-  return records;
-}
-
-async function failedRead(reader: TrafficReader): Promise<{ records: TrafficRecord[]; error: Error }> {
-  const records: TrafficRecord[] = [];
-  try {
-    for await (const record of reader) records.push(record);
-  } catch (error) {
-    return { records, error: error as Error };
-  }
-  throw new Error('expected the read to fail');
-}
 
 function parse(line: string): AccessLogFields | string {
   const parsed = parseAccessLogLine(Buffer.from(line, 'utf8'));

@@ -5,9 +5,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { UserError } from '../../../src/userError.js';
 import { parseIsoDateTime, readHar } from '../../../src/workload/realTraffic/harReader.js';
-import type { TrafficReader, TrafficReaderOptions, TrafficRecord } from '../../../src/workload/realTraffic/trafficRecord.js';
+import type { TrafficReaderOptions } from '../../../src/workload/realTraffic/trafficRecord.js';
 import { TraceError } from '../../../src/workload/traces/traceReader.js';
 import { scratchDirectory } from '../traces/helpers.js';
+import { failedRead, readAll } from './readHelpers.js';
 
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '../../fixtures/har');
 const fixture = (name: string): string => join(FIXTURES, name);
@@ -16,22 +17,6 @@ const write = scratchDirectory();
 const SKIP_HINT = 'Pass --skip-bad N to skip up to N malformed entries.';
 const HOW_TO_EXPORT = 'export one from the browser: DevTools → Network → right-click a request → "Save all as HAR"';
 
-async function readAll(reader: TrafficReader): Promise<TrafficRecord[]> {
-  const records: TrafficRecord[] = [];
-  for await (const record of reader) records.push(record);
-  return records;
-}
-
-/** The records delivered before the read failed, and its error (the test fails when nothing is thrown). */
-async function failedRead(reader: TrafficReader): Promise<{ records: TrafficRecord[]; error: Error }> {
-  const records: TrafficRecord[] = [];
-  try {
-    for await (const record of reader) records.push(record);
-  } catch (error) {
-    return { records, error: error as Error };
-  }
-  throw new Error('expected the read to fail');
-}
 
 const header = (headers: ReadonlyArray<readonly [string, string]>, name: string): string | undefined =>
   headers.find(([key]) => key.toLowerCase() === name.toLowerCase())?.[1];
