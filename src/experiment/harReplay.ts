@@ -1,7 +1,7 @@
 import { HttpCacheNode, type HttpRequest, type HttpResponse, type NodeOutcome } from '../cdn/httpCacheNode.js';
 import { decide, type CacheDecision } from '../policy/decision.js';
 import type { CacheLayer, Deployment, PolicyOptions } from '../policy/deployment.js';
-import { normaliseHeaders, type HeaderFields } from '../policy/headers.js';
+import { normaliseHeaders } from '../policy/headers.js';
 import { formatHttpDate, parseHttpDate } from '../policy/httpDate.js';
 import { conditionalRequestMatches } from '../policy/revalidation.js';
 import { formatReason } from '../policy/reason.js';
