@@ -7,7 +7,7 @@ import { measure, report } from './harness.js';
 /**
  * The topology model's per-request cost (issue 5: "routing and latency sampling must cost
  * next to nothing per request"): routing a client place to its PoP, with and without
- * misrouting, and a full client → edge sample through the simulator's LatencyModel seam
+ * misrouting, and a full client → edge sample as the tiered flow takes it
  * (draw a client place of the region, route it, draw mobile/fixed and the last mile).
  */
 export function runTopologyBenchmarks(wanted: (name: string) => boolean): void {
@@ -39,9 +39,9 @@ export function runTopologyBenchmarks(wanted: (name: string) => boolean): void {
     let sink = 0;
     const result = measure(5, () => {
       for (let i = 0; i < samples; i++) {
-        const region = i % 5;
-        sink += model.edgeFor(region);
-        sink += model.clientToEdgeMs(region);
+        const place = model.samplePlace(i % 5);
+        const pop = model.route(place);
+        sink += pop + model.clientToPopMs(place, pop, model.sampleMobile(place));
       }
       return samples;
     });
@@ -52,8 +52,12 @@ export function runTopologyBenchmarks(wanted: (name: string) => boolean): void {
     const model = new TopologyLatencyModel(buildTopology(), new RandomStreams(1));
     const samples = 5_000_000;
     let sink = 0;
+    const pops = model.topology.pops.length;
     const result = measure(5, () => {
-      for (let i = 0; i < samples; i++) sink += model.edgeToOriginMs(i % model.edgeCount);
+      for (let i = 0; i < samples; i++) {
+        const pop = i % pops;
+        sink += model.popToRegionalMs(pop) + model.regionalToOriginMs(model.regionalSiteOf(pop));
+      }
       return samples;
     });
     report({ name: 'topology.edgeToOrigin', samplesPerSecond: result.bestPerSecond, medianSamplesPerSecond: result.medianPerSecond, checksum: Math.round(sink) % 1000 });

@@ -3,7 +3,6 @@ import { UserError } from '../userError.js';
 import { placeFor } from './clients.js';
 import { greatCircleKm } from './geo.js';
 import { propagationRttMs } from './latencyParameters.js';
-import type { LatencyModel } from './regionLatency.js';
 import { REGIONS } from './regions.js';
 import { Router } from './routing.js';
 import type { Topology } from './topology.js';
@@ -22,14 +21,9 @@ import type { Topology } from './topology.js';
  * from named streams of the run's RandomStreams, one per concern, so turning misrouting on
  * does not shift the last-mile draws.
  *
- * It also implements the simulator's LatencyModel seam (regionLatency.ts), where requests
- * carry only a region: `edgeFor(region)` draws a client place of that region (by
- * population), routes it, and remembers the place for the `clientToEdgeMs(region)` call
- * that follows for the same request.
+ * The tiered flow (src/cdn/tieredFlow.ts) takes the hops one by one, as a request takes them.
  */
-export class TopologyLatencyModel implements LatencyModel {
-  readonly edgeCount: number;
-  readonly edgeNames: readonly string[];
+export class TopologyLatencyModel {
   private readonly router: Router;
   private readonly placeStream: RandomStream;
   private readonly lastMileStream: RandomStream;
@@ -52,19 +46,12 @@ export class TopologyLatencyModel implements LatencyModel {
   private readonly regionalToOriginRttMs: Float64Array;
   /** Per PoP: round trip straight to its origin. */
   private readonly popToOriginRttMs: Float64Array;
-  /** Per PoP: the deterministic part of an edge miss (everything but the origin service time). */
-  private readonly upstreamFixedMs: Float64Array;
-  private currentRegion = -1;
-  private currentPlace = -1;
-  private currentPop = -1;
 
   constructor(
     readonly topology: Topology,
     streams: RandomStreams,
   ) {
     const { pops, regionalTier, origins, latency, clients, routing } = topology;
-    this.edgeCount = pops.length;
-    this.edgeNames = pops.map((pop) => pop.code);
     this.router = new Router(routing, topology.routingParameters, streams.stream('topology.routing'));
     this.placeStream = streams.stream('topology.clients');
     this.lastMileStream = streams.stream('topology.lastMile');
@@ -85,9 +72,6 @@ export class TopologyLatencyModel implements LatencyModel {
     this.popToOriginRttMs = Float64Array.from(pops, (pop, p) => backbone(greatCircleKm(pop, origins[topology.originOfPop[p]])));
     this.popToRegionalFixedMs = Float64Array.from(pops, (pop, p) =>
       regionalTier.enabled ? backbone(greatCircleKm(pop, regionalTier.sites[regionalTier.siteOfPop[p]])) + latency.regionalProcessingMs : 0,
-    );
-    this.upstreamFixedMs = Float64Array.from(pops, (_pop, p) =>
-      regionalTier.enabled ? this.popToRegionalFixedMs[p] + this.regionalToOriginRttMs[this.regionalOfPop[p]] : this.popToOriginRttMs[p],
     );
   }
 
@@ -138,33 +122,5 @@ export class TopologyLatencyModel implements LatencyModel {
   /** Origin service time: application work until its first byte (lognormal). */
   originServiceMs(): number {
     return this.originStream.lognormal(this.originMedianMs, this.originSigma);
-  }
-
-  /** Everything an edge miss adds, through the regional site when the tier is on, origin service included. */
-  upstreamMs(pop: number): number {
-    return this.upstreamFixedMs[pop] + this.originServiceMs();
-  }
-
-  // ---- LatencyModel (the simulator's current seam: requests carry a region only)
-
-  edgeFor(region: number): number {
-    this.currentRegion = region;
-    this.currentPlace = this.samplePlace(region);
-    this.currentPop = this.router.route(this.currentPlace);
-    return this.currentPop;
-  }
-
-  clientToEdgeMs(region: number): number {
-    if (region !== this.currentRegion || this.currentPlace < 0) this.edgeFor(region);
-    const place = this.currentPlace;
-    const latency = this.clientToPopMs(place, this.currentPop, this.sampleMobile(place));
-    // One edge hop per routed request: the next call with no edgeFor() in between draws a new client.
-    this.currentPlace = -1;
-    return latency;
-  }
-
-  /** An edge miss in the two-layer flow still travels through the regional site when the tier is on. */
-  edgeToOriginMs(edge: number): number {
-    return this.upstreamMs(edge);
   }
 }

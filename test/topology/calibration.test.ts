@@ -60,8 +60,8 @@ describe('calibration of the default model against the stated figures', () => {
     const sampled = REGIONS.map((_region, r) => {
       let sum = 0;
       for (let i = 0; i < perRegion; i++) {
-        model.edgeFor(r);
-        sum += model.clientToEdgeMs(r);
+        const place = model.samplePlace(r);
+        sum += model.clientToPopMs(place, model.route(place), model.sampleMobile(place));
       }
       return sum / perRegion;
     });

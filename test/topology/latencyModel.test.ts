@@ -1,14 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { LruStore } from '../../src/cache/lru.js';
-import { EdgeOriginFlow, type ServeOutcome } from '../../src/cdn/edgeOriginFlow.js';
 import { RandomStreams } from '../../src/sim/random.js';
 import { TopologyLatencyModel } from '../../src/topology/latencyModel.js';
 import { lognormalMean } from '../../src/topology/latencyParameters.js';
-import type { LatencyModel } from '../../src/topology/regionLatency.js';
 import { REGIONS } from '../../src/topology/regions.js';
 import { buildTopology } from '../../src/topology/topology.js';
 import { parseTopologySpec } from '../../src/topology/topologySpec.js';
-import type { ClientRequest } from '../../src/workload/request.js';
 import { city, KM_PER_DEGREE, layout, pop } from './layouts.js';
 
 const AFRICA = REGIONS.indexOf('Africa');
@@ -34,12 +30,11 @@ const accessRtt = (degrees: number) => (2 * degrees * KM_PER_DEGREE * 2) / 204;
 describe('TopologyLatencyModel: the hops of a request (hand-made layout)', () => {
   it('PoP → regional is the backbone round trip + regional processing; an edge miss adds regional → origin + service', () => {
     const model = new TopologyLatencyModel(lineTopology({ latency: { originService: { median: '95ms', sigma: 0 } } }), new RandomStreams(1));
-    expect(model.edgeCount).toBe(1);
+    expect(model.topology.pops).toHaveLength(1);
     expect(model.regionalSiteOf(0)).toBe(0);
     expect(model.popToRegionalMs(0)).toBeCloseTo(backboneRtt(10) + 2, 9);
     expect(model.regionalToOriginMs(0)).toBeCloseTo(backboneRtt(10) + 95, 9);
-    expect(model.upstreamMs(0)).toBeCloseTo(backboneRtt(10) + 2 + backboneRtt(10) + 95, 9);
-    expect(model.edgeToOriginMs(0)).toBeCloseTo(model.upstreamMs(0), 9);
+    expect(model.popToRegionalMs(0) + model.regionalToOriginMs(model.regionalSiteOf(0))).toBeCloseTo(backboneRtt(10) + 2 + backboneRtt(10) + 95, 9);
   });
 
   it('with the regional tier off an edge miss goes straight to the origin', () => {
@@ -49,7 +44,7 @@ describe('TopologyLatencyModel: the hops of a request (hand-made layout)', () =>
     );
     expect(model.regionalSiteOf(0)).toBe(-1);
     expect(model.popToRegionalMs(0)).toBe(0);
-    expect(model.upstreamMs(0)).toBeCloseTo(backboneRtt(20) + 95, 9);
+    expect(model.popToOriginMs(0)).toBeCloseTo(backboneRtt(20) + 95, 9);
   });
 
   it('with the last-mile sigma at 0 an edge hit is exactly RTT + last-mile median + processing', () => {
@@ -109,9 +104,10 @@ describe('TopologyLatencyModel: sampling matches its distribution parameters', (
 describe('TopologyLatencyModel: deterministic per seed', () => {
   const sequence = (seed: number, model = new TopologyLatencyModel(buildTopology(), new RandomStreams(seed))) =>
     Array.from({ length: 1000 }, (_, i) => {
-      const region = i % 5;
-      const edge = model.edgeFor(region);
-      return [edge, model.clientToEdgeMs(region), model.edgeToOriginMs(edge)];
+      const place = model.samplePlace(i % 5);
+      const edge = model.route(place);
+      const site = model.regionalSiteOf(edge);
+      return [edge, model.clientToPopMs(place, edge, model.sampleMobile(place)), model.popToRegionalMs(edge) + model.regionalToOriginMs(site)];
     });
 
   it('the same seed gives the same PoPs and latencies; another seed others', () => {
@@ -128,32 +124,5 @@ describe('TopologyLatencyModel: deterministic per seed', () => {
     for (let i = 0; i < 50; i++) withMisrouting.route(place);
     const b = Array.from({ length: 50 }, () => withMisrouting.clientToPopMs(place, pop, false));
     expect(b).toEqual(a);
-  });
-});
-
-describe('TopologyLatencyModel behind the simulator seam (LatencyModel)', () => {
-  it('drives EdgeOriginFlow: one cache per PoP, hits cost the edge hop, misses add the upstream path', () => {
-    const model: LatencyModel = new TopologyLatencyModel(buildTopology(), new RandomStreams(1));
-    const edges = model.edgeNames.map(() => new LruStore({ capacity: 1e9, keySpace: 100 }));
-    const flow = new EdgeOriginFlow(edges, model);
-    const outcome: ServeOutcome = { layer: 0, latencyMs: 0, edge: 0 };
-    const request: ClientRequest = { timeMs: 0, region: REGIONS.indexOf('Europe'), place: -1, objectId: 7, sizeBytes: 1000 };
-    let hits = 0;
-    let misses = 0;
-    for (let i = 0; i < 2000; i++) {
-      flow.serve(request, outcome);
-      expect(model.edgeNames[outcome.edge]).toBeDefined();
-      if (outcome.layer === 0) {
-        hits++;
-        expect(outcome.latencyMs).toBeLessThan(200);
-      } else {
-        misses++;
-        expect(outcome.latencyMs).toBeGreaterThan(50);
-      }
-    }
-    // One object: each European PoP misses once, then hits.
-    expect(misses).toBeGreaterThan(5);
-    expect(misses).toBeLessThanOrEqual(81);
-    expect(hits + misses).toBe(2000);
   });
 });
