@@ -24,6 +24,7 @@ export interface ServeOutcome {
  * when the request is handled, as trace-driven simulators do.
  */
 export class EdgeOriginFlow {
+  readonly layers: readonly string[] = EDGE_ORIGIN_LAYERS;
   constructor(
     private readonly edges: readonly CacheStore[],
     private readonly latency: LatencyModel,

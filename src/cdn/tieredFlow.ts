@@ -26,6 +26,12 @@ export interface TieredOutcome {
   transferMs: number;
 }
 
+/** What runs drive: a flow's layers in request order, and one request served at a time. */
+export interface RequestFlow {
+  readonly layers: readonly string[];
+  serve(request: ClientRequest, outcome: TieredOutcome): void;
+}
+
 /**
  * The request flow on the PoP topology: a client's request is routed to a PoP (anycast,
  * src/topology/routing.ts); an edge miss goes to the PoP's regional site (spec 4.9 layer 3)
@@ -35,7 +41,7 @@ export interface TieredOutcome {
  * Revalidation, stale serving, coalescing and the browser layer belong to the layered flow
  * that will grow out of this class.
  */
-export class TieredFlow {
+export class TieredFlow implements RequestFlow {
   readonly layers: readonly string[];
   private readonly tiered: boolean;
   private readonly originLayer: number;

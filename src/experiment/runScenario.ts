@@ -3,8 +3,8 @@ import type { CacheStore } from '../cache/cacheStore.js';
 import { SparseKeyStore } from '../cache/sparseKeyStore.js';
 import { cheApproximation } from '../cache/che.js';
 import { ttlCacheHitRatio } from '../cache/ttlTheory.js';
-import { EDGE_LAYER, EDGE_ORIGIN_LAYERS, EdgeOriginFlow } from '../cdn/edgeOriginFlow.js';
-import { TieredFlow, type TieredOutcome } from '../cdn/tieredFlow.js';
+import { EDGE_LAYER, EdgeOriginFlow } from '../cdn/edgeOriginFlow.js';
+import { TieredFlow, type RequestFlow, type TieredOutcome } from '../cdn/tieredFlow.js';
 import { compileContentCaching, EDGE_DECISION, REGIONAL_DECISION, type ClassCaching, type ContentCaching } from './contentCaching.js';
 import { layerFreshness } from '../cdn/classFreshness.js';
 import { NodeCounters, type NodeFigures } from '../metrics/nodeCounters.js';
@@ -118,12 +118,13 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
   const catalogue: ObjectCatalogue = singleClass ?? classCatalogueObjects(classCatalogue as ClassCatalogue);
   const contentCaching = compileContentCaching(scenario);
   const network = buildNetwork(scenario, catalogue, contentCaching, streams);
+  const { flow } = network;
   const classCount = contentCaching.classes.length;
   const classEdgeCounters = new NodeCounters(classCount);
   const classCdnCounters = new NodeCounters(classCount);
-  const originLayer = network.layers.length - 1;
+  const originLayer = flow.layers.length - 1;
   const classOf = catalogue.classOf;
-  const metrics = new RequestMetrics(network.layers, REGIONS);
+  const metrics = new RequestMetrics(flow.layers, REGIONS);
   const edgeCounters = new NodeCounters(network.edges.length);
   const regionalCounters = new NodeCounters(network.regionals.length);
   const workload = new ShapedWorkload({ ratePerSecond: scenario.traffic.rate, shape: scenario.traffic, places: network.places }, catalogue, streams);
@@ -141,7 +142,7 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
   let total = 0;
   let measuredFrom = -1;
   workload.attach(simulation, (request: ClientRequest) => {
-    network.serve(request, outcome);
+    flow.serve(request, outcome);
     if (total >= warmupCount && request.timeMs >= warmupUntilMs) {
       if (measuredFrom < 0) measuredFrom = total;
       metrics.record(request.region, outcome.layer, outcome.latencyMs, request.sizeBytes);
@@ -184,7 +185,7 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
       ...(horizonMs === Infinity ? {} : { durationMs: horizonMs }),
     },
     metrics,
-    cacheLayers: network.layers.filter((layer) => layer !== 'origin'),
+    cacheLayers: flow.layers.filter((layer) => layer !== 'origin'),
     ...(transfer.count > 0 ? { transfer: transfer.summary() } : {}),
     edges: nodeStates(network.edges, network.edgeNodes, edgeCounters),
     regionals: nodeStates(network.regionals, network.regionalNodes, regionalCounters),
@@ -218,7 +219,8 @@ const isRegion = (name: string): name is Region => (REGIONS as readonly string[]
 
 /** The caches and the request flow a scenario's topology model gives. */
 interface Network {
-  readonly layers: readonly string[];
+  /** The request flow over the caches: its layers in request order, and serve(). */
+  readonly flow: RequestFlow;
   readonly edges: readonly CacheStore[];
   readonly edgeNodes: readonly NodePlace[];
   readonly regionals: readonly CacheStore[];
@@ -227,7 +229,6 @@ interface Network {
   readonly theoryApplies: boolean;
   /** Where clients are, with the demand of each place: the workload's sources and time zones. */
   readonly places: ClientPlaces;
-  serve(request: ClientRequest, outcome: TieredOutcome): void;
 }
 
 function buildNetwork(scenario: Scenario, catalogue: ObjectCatalogue, caching: ContentCaching, streams: RandomStreams): Network {
@@ -249,14 +250,13 @@ function buildNetwork(scenario: Scenario, catalogue: ObjectCatalogue, caching: C
       catalogue.classOf,
     );
     return {
-      layers: flow.layers,
+      flow,
       edges,
       edgeNodes: pops.map((pop) => ({ name: pop.code, region: pop.region })),
       regionals,
       regionalNodes: regionalSites.map((site) => ({ name: site.code, region: site.region })),
       theoryApplies: false,
       places: latency.topology.clients,
-      serve: (request, outcome) => flow.serve(request, outcome),
     };
   }
   const latency = new RegionLatencyModel(
@@ -272,7 +272,7 @@ function buildNetwork(scenario: Scenario, catalogue: ObjectCatalogue, caching: C
   const edges = latency.edgeNames.map(() => createCacheStore(scenario.edge.policy, { capacity: scenario.edge.capacity, keySpace: catalogue.size }));
   const flow = new EdgeOriginFlow(edges, latency, layerFreshness(caching.table, EDGE_DECISION), catalogue.classOf);
   return {
-    layers: EDGE_ORIGIN_LAYERS,
+    flow,
     edges,
     edgeNodes: latency.edgeNames.map((name) => (isRegion(name) ? { name, region: name } : { name })),
     regionals: [],
@@ -280,7 +280,6 @@ function buildNetwork(scenario: Scenario, catalogue: ObjectCatalogue, caching: C
     theoryApplies: true,
     // The regions model has no map, but clients still have a local time: the same metros give it.
     places: buildClientPlaces(loadClientCities(), scenario.traffic.regions),
-    serve: (request, outcome) => flow.serve(request, outcome),
   };
 }
 
