@@ -60,6 +60,12 @@ describe('TieredFlow: edge → regional → origin (spec 4.9)', () => {
     const bbb = 1;
     const expected = latency.popToRegionalMs(bbb);
     expect(expected).toBeCloseTo((2 * 10 * KM_PER_DEGREE * topology.latency.backboneRouteInflation) / topology.latency.fibreKmPerMs + topology.latency.regionalProcessingMs, 9);
+    // The regional hit costs its PoP's edge hop (fixed here: no last-mile spread) plus that
+    // PoP's round trip to the regional site; the client near A (place 0) reaches AAA, near B BBB.
+    const edge = regionalHit?.edge ?? -1;
+    expect(regionalHit?.latencyMs).toBeCloseTo(latency.clientToPopMs(edge, edge, false) + latency.popToRegionalMs(edge), 9);
+    // AAA hosts the regional site: only the regional processing is added there.
+    expect(latency.popToRegionalMs(0)).toBeCloseTo(topology.latency.regionalProcessingMs, 9);
   });
 
   it('RFC 9111 §4.2.3: a copy from the regional site reaches the edge with its age, so the edge keeps it only for what is left of its TTL', () => {
