@@ -72,6 +72,13 @@ export interface EdgeTheory {
   byteHitRatio: number;
 }
 
+export interface ClassChurn {
+  /** Objects that appeared during the run, one-hit wonders included. */
+  newObjects: number;
+  oneHitWonders: number;
+  updates: number;
+}
+
 export interface RunResult {
   scenario: Scenario;
   seed: number;
@@ -93,8 +100,11 @@ export interface RunResult {
   regionals: NodeState[];
   /** What the policy engine decided for each class of content. */
   contentCaching: ContentCaching;
-  /** Per content class (class-id order): its requests at the edge, and those any CDN layer served. */
-  classes: { edge: NodeFigures; cdn: NodeFigures }[];
+  /**
+   * Per content class (class-id order): its requests at the edge, those any CDN layer served,
+   * and the churn over the whole run, warm-up included (new objects, of which one-hit wonders; updates).
+   */
+  classes: { edge: NodeFigures; cdn: NodeFigures; churn: ClassChurn }[];
   /** Present when the edge policy has a model (LRU without expiry within the run: Che's approximation). */
   theory?: EdgeTheory;
   events: number;
@@ -132,8 +142,9 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
   const { warmupCount, warmupUntilMs } = resolveWarmup(scenario.run.warmup, requestLimit, horizonMs);
 
   const simulation = new Simulation();
-  if (classCatalogue) {
-    new ContentChurn(classCatalogue, classes.map((klass) => klass.churn), streams).attach(simulation, {
+  const churn = classCatalogue ? new ContentChurn(classCatalogue, classes.map((klass) => klass.churn), streams) : undefined;
+  if (churn) {
+    churn.attach(simulation, {
       onOneHitWonder: (id) => workload.requestOnce(id),
     });
   }
@@ -190,7 +201,15 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
     edges: nodeStates(network.edges, network.edgeNodes, edgeCounters),
     regionals: nodeStates(network.regionals, network.regionalNodes, regionalCounters),
     contentCaching,
-    classes: contentCaching.classes.map((_, c) => ({ edge: classEdgeCounters.figures(c), cdn: classCdnCounters.figures(c) })),
+    classes: contentCaching.classes.map((_, c) => ({
+      edge: classEdgeCounters.figures(c),
+      cdn: classCdnCounters.figures(c),
+      churn: {
+        newObjects: churn?.newObjectCount[c] ?? 0,
+        oneHitWonders: churn?.oneHitWonderCount[c] ?? 0,
+        updates: churn?.updateCount[c] ?? 0,
+      },
+    })),
     theory: network.theoryApplies && singleClass ? edgeTheory(scenario, singleClass, contentCaching.classes[0], simulation.nowMs) : undefined,
     events: simulation.eventsProcessed,
   };

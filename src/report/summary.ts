@@ -68,6 +68,10 @@ export interface ClassFigures extends EdgeCaching {
   /** Served by any CDN layer (edge or regional) over the class's requests. */
   cdnHitRatio: number;
   cdnByteHitRatio: number;
+  /** Churn over the whole run, warm-up included: objects that appeared (one-hit wonders among them) and updates. */
+  newObjects: number;
+  oneHitWonders: number;
+  updates: number;
 }
 
 export interface NodeFiguresRow {
@@ -134,6 +138,7 @@ export function buildSummary(result: RunResult): Summary {
       edgeHitRatio: round(ratio(result.classes[c].edge.hits, result.classes[c].edge.requests), 6),
       cdnHitRatio: round(ratio(result.classes[c].cdn.hits, result.classes[c].cdn.requests), 6),
       cdnByteHitRatio: round(ratio(result.classes[c].cdn.hitBytes, result.classes[c].cdn.bytes), 6),
+      ...result.classes[c].churn,
     })),
     edges: result.edges.map(nodeRow),
     regionals: result.regionals.map(nodeRow),

@@ -70,7 +70,7 @@ export function summaryText(summary: Summary): string {
 function classTable(classes: Summary['contentClasses']): string {
   const total = classes.reduce((sum, klass) => sum + klass.requests, 0);
   return formatTable(
-    ['content class', 'requests', 'share', 'edge TTL', 'edge hit ratio', 'CDN hit ratio', 'CDN byte hit ratio', 'headers from'],
+    ['content class', 'requests', 'share', 'edge TTL', 'edge hit ratio', 'CDN hit ratio', 'CDN byte hit ratio', 'new (1-hit) / updates', 'headers from'],
     classes.map((klass) => [
       klass.name,
       formatCount(klass.requests),
@@ -79,6 +79,7 @@ function classTable(classes: Summary['contentClasses']): string {
       formatPercent(klass.edgeHitRatio),
       formatPercent(klass.cdnHitRatio),
       formatPercent(klass.cdnByteHitRatio),
+      `${formatCount(klass.newObjects)} (${formatCount(klass.oneHitWonders)}) / ${formatCount(klass.updates)}`,
       klass.headerSource,
     ]),
   );

@@ -51,6 +51,18 @@ describe('content classes through a run (issue 6: deployments and their content)
     const a = run(text);
     expect(summaryJson(a)).toBe(summaryJson(run(text)));
     expect(a.requests).toBe(100_000);
+    // 120,000 requests at 20k/s (and one-hit wonders on top): about 6 s of churn at 20 new objects/s
+    // (half of them one-hit wonders) and 5 updates/s. Poisson counts, within 4σ.
+    const [news] = a.contentClasses;
+    const seconds = a.simulatedSeconds;
+    const within = (count: number, mean: number) => expect(Math.abs(count - mean)).toBeLessThan(4 * Math.sqrt(mean) + 1);
+    within(news.newObjects, 20 * seconds);
+    within(news.updates, 5 * seconds);
+    expect(news.oneHitWonders).toBeGreaterThan(0.3 * news.newObjects);
+    expect(news.oneHitWonders).toBeLessThan(0.7 * news.newObjects);
+    // With churn off the same class has none.
+    const still = run(text.replace(/churn: \{.*\} \}/, 'churn: { newObjects: 0, updates: { rate: 0 } } }'));
+    expect([still.contentClasses[0].newObjects, still.contentClasses[0].updates]).toEqual([0, 0]);
   });
 
   it('content.classes replaces the single-class keys: giving both is refused at the key', () => {
