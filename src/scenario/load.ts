@@ -288,15 +288,31 @@ function keyOffset(document: Document, path: readonly PathKey[], key: string): n
 
 /** The keys the schema allows at a path of nested objects. */
 export function knownKeys(path: readonly PathKey[]): string[] {
-  let schema: z.ZodType | undefined = scenarioSchema;
+  let schemas: z.ZodType[] = [scenarioSchema];
   for (const key of path) {
-    const object = unwrapSchema(schema);
-    if (!(object instanceof z.ZodObject)) return [];
-    schema = (object.shape as Record<string, z.ZodType>)[key as string];
-    if (!schema) return [];
+    schemas = schemas.flatMap((schema) => childSchemas(schema, key));
+    if (schemas.length === 0) return [];
   }
-  const object = unwrapSchema(schema);
-  return object instanceof z.ZodObject ? Object.keys(object.shape).filter((key) => key !== '$schema') : [];
+  const keys = schemas.flatMap((schema) => objectOptions(schema).flatMap((object) => Object.keys(object.shape)));
+  return [...new Set(keys)].filter((key) => key !== '$schema');
+}
+
+/** The schemas a key (or list index) of a value of `schema` is checked against. */
+function childSchemas(schema: z.ZodType, key: PathKey): z.ZodType[] {
+  const unwrapped = unwrapSchema(schema);
+  if (typeof key === 'number') return unwrapped instanceof z.ZodArray ? [unwrapped.element as z.ZodType] : [];
+  return objectOptions(schema).flatMap((object) => {
+    const child = (object.shape as Record<string, z.ZodType | undefined>)[key];
+    return child ? [child] : [];
+  });
+}
+
+/** The object schemas a value may match: the object itself, or the object options of a union (`diurnal: off | {…}`). */
+function objectOptions(schema: z.ZodType): z.ZodObject[] {
+  const unwrapped = unwrapSchema(schema);
+  if (unwrapped instanceof z.ZodObject) return [unwrapped];
+  if (unwrapped instanceof z.ZodUnion) return (unwrapped.options as z.ZodType[]).flatMap(objectOptions);
+  return [];
 }
 
 function unwrapSchema(schema: z.ZodType | undefined): z.ZodType | undefined {

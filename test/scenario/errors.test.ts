@@ -69,6 +69,13 @@ describe('scenario errors: unknown keys', () => {
     ]);
   });
 
+  it('a mistyped key inside a list item or a union option gets a suggestion too (content.classes[0], traffic.diurnal)', () => {
+    expect(problemsOf('traffic:\n  diurnal: { peakHuor: 20 }\n')).toEqual([problem(2, 14, 'traffic.diurnal.peakHuor', 'unknown key — did you mean `peakHour`?')]);
+    expect(problemsOf('content:\n  classes:\n    - { name: image, share: 100%, sizee: {} }\n')).toEqual([
+      problem(3, 35, 'content.classes[0].sizee', 'unknown key — did you mean `size`?'),
+    ]);
+  });
+
   it('a misspelt section name inside a section', () => {
     expect(problemsOf('traffic:\n  regoins:\n    Europe: 100%\n')).toEqual([problem(2, 3, 'traffic.regoins', 'unknown key — did you mean `regions`?')]);
   });
