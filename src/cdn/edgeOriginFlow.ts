@@ -2,6 +2,7 @@ import type { CacheStore } from '../cache/cacheStore.js';
 import type { LatencyModel } from '../topology/regionLatency.js';
 import type { ClientRequest } from '../workload/request.js';
 import { uniformFreshness, type LayerFreshness } from './classFreshness.js';
+import { pieceBytes } from './tieredFlow.js';
 
 /** Layers a request can be served by in this flow, in the order it passes them (spec 4.9). */
 export const EDGE_ORIGIN_LAYERS = ['edge', 'origin'] as const;
@@ -14,6 +15,8 @@ export interface ServeOutcome {
   latencyMs: number;
   /** The edge node the request went to. */
   edge: number;
+  /** Age of the response when it leaves the CDN, ms (TieredOutcome.ageMs). */
+  ageMs: number;
 }
 
 /**
@@ -41,14 +44,20 @@ export class EdgeOriginFlow {
     const edgeIndex = this.latency.edgeFor(request.region);
     const edge = this.edges[edgeIndex];
     let latencyMs = this.latency.clientToEdgeMs(request.region);
-    if (edge.lookup(request.objectId, request.timeMs)) {
-      outcome.layer = EDGE_LAYER;
-    } else {
-      latencyMs += this.latency.edgeToOriginMs(edgeIndex);
-      const c = this.classOf === null ? 0 : this.classOf[request.objectId];
-      if (this.freshness.store[c] === 1) edge.insert(request.objectId, request.sizeBytes, request.timeMs + this.freshness.ttlMs[c]);
-      outcome.layer = ORIGIN_LAYER;
+    const c = this.classOf === null ? 0 : this.classOf[request.objectId];
+    const ttlMs = this.freshness.ttlMs[c];
+    const store = this.freshness.store[c] === 1;
+    // spec 4.8: a range needs every chunk it touches; one missing chunk sends it to the origin.
+    let layer = EDGE_LAYER;
+    for (let i = 0; i < request.pieces; i++) {
+      const key = request.key + i;
+      if (edge.lookup(key, request.timeMs)) continue;
+      if (store) edge.insert(key, pieceBytes(request, i), request.timeMs + ttlMs);
+      layer = ORIGIN_LAYER;
     }
+    if (layer === ORIGIN_LAYER) latencyMs += this.latency.edgeToOriginMs(edgeIndex);
+    outcome.ageMs = layer === EDGE_LAYER && request.pieces === 1 && ttlMs !== Infinity ? request.timeMs - (edge.expiryOf(request.key) - ttlMs) : 0;
+    outcome.layer = layer;
     outcome.latencyMs = latencyMs;
     outcome.edge = edgeIndex;
   }

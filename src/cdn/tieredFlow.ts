@@ -1,4 +1,5 @@
 import type { CacheStore } from '../cache/cacheStore.js';
+import { CHUNK_SIZE_BYTES } from '../policy/ranges.js';
 import { popTransferTimeMs } from '../topology/bandwidth.js';
 import type { TopologyLatencyModel } from '../topology/latencyModel.js';
 import type { ClientRequest } from '../workload/request.js';
@@ -24,6 +25,12 @@ export interface TieredOutcome {
    * has no uplinks (the regions model).
    */
   transferMs: number;
+  /**
+   * Age of the response when it leaves the CDN (RFC 9111 §4.2.3: since the origin sent it),
+   * ms: 0 from the origin; what a browser counts against its own freshness lifetime. 0 for
+   * a range of several chunks.
+   */
+  ageMs: number;
 }
 
 /** What runs drive: a flow's layers in request order, and one request served at a time. */
@@ -73,40 +80,77 @@ export class TieredFlow implements RequestFlow {
     const place = request.place >= 0 ? request.place : latency.samplePlace(request.region);
     const pop = latency.route(place);
     let latencyMs = latency.clientToPopMs(place, pop, latency.sampleMobile(place));
+    const nowMs = request.timeMs;
+    const c = this.classOf === null ? 0 : this.classOf[request.objectId];
+    const site = this.tiered ? latency.regionalSiteOf(pop) : -1;
+    // spec 4.8: a range needs each 5 MB chunk it touches; they are fetched side by side, so
+    // the request waits for the one that has to come from furthest away.
+    let deepest = this.servePiece(pop, site, request.key, pieceBytes(request, 0), c, nowMs);
+    for (let i = 1; i < request.pieces; i++) {
+      const layer = this.servePiece(pop, site, request.key + i, pieceBytes(request, i), c, nowMs);
+      if (layer > deepest) deepest = layer;
+    }
     outcome.edge = pop;
     outcome.regional = -1;
-    const edge = this.edges[pop];
-    const key = request.objectId;
-    const nowMs = request.timeMs;
-    const c = this.classOf === null ? 0 : this.classOf[key];
-    const storeAtEdge = this.edgeFreshness.store[c] === 1;
-    const edgeTtlMs = this.edgeFreshness.ttlMs[c];
-    if (edge.lookup(key, nowMs)) {
-      outcome.layer = 0;
-    } else if (this.tiered) {
-      const site = latency.regionalSiteOf(pop);
-      outcome.regional = site;
-      latencyMs += latency.popToRegionalMs(pop);
-      const regional = this.regionals[site];
-      const regionalTtlMs = this.regionalFreshness.ttlMs[c];
-      let edgeExpiresAtMs = nowMs + edgeTtlMs;
-      if (regional.lookup(key, nowMs)) {
-        outcome.layer = 1;
-        // RFC 9111 §4.2.3: the response reaches the edge with the age it has at the regional
-        // site, and that age counts against the edge's freshness lifetime too.
-        if (regionalTtlMs !== Infinity) edgeExpiresAtMs = regional.expiryOf(key) - regionalTtlMs + edgeTtlMs;
+    if (deepest > 0) {
+      if (this.tiered) {
+        outcome.regional = site;
+        latencyMs += latency.popToRegionalMs(pop);
+        if (deepest === this.originLayer) latencyMs += latency.regionalToOriginMs(site);
       } else {
-        latencyMs += latency.regionalToOriginMs(site);
-        if (this.regionalFreshness.store[c] === 1) regional.insert(key, request.sizeBytes, nowMs + regionalTtlMs);
-        outcome.layer = this.originLayer;
+        latencyMs += latency.popToOriginMs(pop);
       }
-      if (storeAtEdge && edgeExpiresAtMs > nowMs) edge.insert(key, request.sizeBytes, edgeExpiresAtMs);
-    } else {
-      latencyMs += latency.popToOriginMs(pop);
-      if (storeAtEdge) edge.insert(key, request.sizeBytes, nowMs + edgeTtlMs);
-      outcome.layer = this.originLayer;
     }
+    outcome.layer = deepest;
+    outcome.ageMs = request.pieces === 1 ? this.pieceAgeMs : 0;
     outcome.latencyMs = latencyMs;
     outcome.transferMs = request.sizeBytes * this.uplinkMsPerByte[pop];
   }
+
+  /** Age (RFC 9111 §4.2.3) of the copy the last servePiece answered with, ms. */
+  private pieceAgeMs = 0;
+
+  /**
+   * One cache entry through the layers: the layer index that had it (or the origin), storing
+   * it on the way back where the compiled decision for the class says so.
+   */
+  private servePiece(pop: number, site: number, key: number, bytes: number, c: number, nowMs: number): number {
+    const edge = this.edges[pop];
+    const edgeTtlMs = this.edgeFreshness.ttlMs[c];
+    if (edge.lookup(key, nowMs)) {
+      this.pieceAgeMs = edgeTtlMs === Infinity ? 0 : nowMs - (edge.expiryOf(key) - edgeTtlMs);
+      return 0;
+    }
+    const storeAtEdge = this.edgeFreshness.store[c] === 1;
+    this.pieceAgeMs = 0;
+    if (!this.tiered) {
+      if (storeAtEdge) edge.insert(key, bytes, nowMs + edgeTtlMs);
+      return this.originLayer;
+    }
+    const regional = this.regionals[site];
+    const regionalTtlMs = this.regionalFreshness.ttlMs[c];
+    let edgeExpiresAtMs = nowMs + edgeTtlMs;
+    let layer = this.originLayer;
+    if (regional.lookup(key, nowMs)) {
+      layer = 1;
+      // RFC 9111 §4.2.3: the response reaches the edge with the age it has at the regional
+      // site, and that age counts against the edge's freshness lifetime too.
+      if (regionalTtlMs !== Infinity) {
+        const fetchedAtMs = regional.expiryOf(key) - regionalTtlMs;
+        this.pieceAgeMs = nowMs - fetchedAtMs;
+        edgeExpiresAtMs = fetchedAtMs + edgeTtlMs;
+      }
+    } else if (this.regionalFreshness.store[c] === 1) {
+      regional.insert(key, bytes, nowMs + regionalTtlMs);
+    }
+    if (storeAtEdge && edgeExpiresAtMs > nowMs) edge.insert(key, bytes, edgeExpiresAtMs);
+    return layer;
+  }
+}
+
+/** Bytes of piece `i` of a request: the whole object, or a 5 MB chunk (the last one shorter), spec 4.8. */
+export function pieceBytes(request: ClientRequest, i: number): number {
+  if (request.firstChunk < 0) return request.objectBytes;
+  const start = (request.firstChunk + i) * CHUNK_SIZE_BYTES;
+  return Math.min(CHUNK_SIZE_BYTES, request.objectBytes - start);
 }

@@ -3,10 +3,16 @@ import type { CacheStore } from '../cache/cacheStore.js';
 import { SparseKeyStore } from '../cache/sparseKeyStore.js';
 import { cheApproximation } from '../cache/che.js';
 import { ttlCacheHitRatio } from '../cache/ttlTheory.js';
-import { EDGE_LAYER, EdgeOriginFlow } from '../cdn/edgeOriginFlow.js';
+import { EdgeOriginFlow } from '../cdn/edgeOriginFlow.js';
 import { TieredFlow, type RequestFlow, type TieredOutcome } from '../cdn/tieredFlow.js';
 import { compileContentCaching, EDGE_DECISION, REGIONAL_DECISION, type ClassCaching, type ContentCaching } from './contentCaching.js';
 import { layerFreshness } from '../cdn/classFreshness.js';
+import { BrowserCaches } from '../cdn/browserCaches.js';
+import { classObjectTraits } from './requestVariants.js';
+import { ClientTraffic } from '../workload/requests/clientTraffic.js';
+import { RequestKeys } from '../workload/requests/requestKeys.js';
+import { RequestAttributeSampler } from '../workload/requests/requestAttributes.js';
+import { requestAttributeSpec, type RequestAttributesSettings } from '../workload/requests/requestAttributesSchema.js';
 import { NodeCounters, type NodeFigures } from '../metrics/nodeCounters.js';
 import { RequestMetrics } from '../metrics/requestMetrics.js';
 import { LatencyHistogram, type LatencySummary } from '../metrics/latencyHistogram.js';
@@ -24,11 +30,11 @@ import { ContentChurn, churnReservation } from '../workload/content/churn.js';
 import type { ContentClass } from '../workload/content/contentClasses.js';
 import type { ObjectCatalogue } from '../workload/objectCatalogue.js';
 import { ShapedWorkload } from '../workload/shapedWorkload.js';
-import { buildClientPlaces, loadClientCities, type ClientPlaces } from '../topology/clients.js';
+import { buildClientPlaces, DEFAULT_MOBILE_SHARES, loadClientCities, type ClientPlaces } from '../topology/clients.js';
 import type { ClientRequest } from '../workload/request.js';
 
-/** The regional layer's index when the tier is on (TIERED_LAYERS). */
-const REGIONAL_LAYER = 1;
+/** The browser's index in CompiledDecisionTable (policy CACHE_LAYERS: browser, edge, regional). */
+const BROWSER_DECISION = 0;
 
 export interface RunOverrides {
   seed?: number;
@@ -92,8 +98,10 @@ export interface RunResult {
   metrics: RequestMetrics;
   /** Body transfer time through the PoP's uplink, after the first byte (model pops only). */
   transfer?: LatencySummary;
-  /** The layers that cache, in request order (edge, and regional when the tier is on). */
+  /** The CDN layers that cache, in request order (edge, and regional when the tier is on). */
   cacheLayers: readonly string[];
+  /** Whether clients have browser caches (traffic.clients): the metrics' first layer is then `browser`. */
+  browserLayer: boolean;
   /** One per edge cache: a region's edge, or a PoP. */
   edges: NodeState[];
   /** One per regional site (empty without a regional tier). */
@@ -102,9 +110,11 @@ export interface RunResult {
   contentCaching: ContentCaching;
   /**
    * Per content class (class-id order): its requests at the edge, those any CDN layer served,
-   * and the churn over the whole run, warm-up included (new objects, of which one-hit wonders; updates).
+   * and the churn over the whole run, warm-up included (new objects, of which one-hit wonders;
+   * updates). With browser caches, `browser` counts all the class's requests and those the
+   * browser answered; `edge` and `cdn` count those that reached the edge.
    */
-  classes: { edge: NodeFigures; cdn: NodeFigures; churn: ClassChurn }[];
+  classes: { edge: NodeFigures; cdn: NodeFigures; browser?: NodeFigures; churn: ClassChurn }[];
   /** Present when the edge policy has a model (LRU without expiry within the run: Che's approximation). */
   theory?: EdgeTheory;
   events: number;
@@ -127,17 +137,26 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
   const classCatalogue = singleClass ? undefined : buildClassCatalogue(classes, scenario, requestLimit, horizonMs, streams);
   const catalogue: ObjectCatalogue = singleClass ?? classCatalogueObjects(classCatalogue as ClassCatalogue);
   const contentCaching = compileContentCaching(scenario);
-  const network = buildNetwork(scenario, catalogue, contentCaching, streams);
+  const clientSettings = scenario.traffic.clients;
+  const clients = clientSettings === undefined ? null : buildClientTraffic(scenario, clientSettings, catalogue, classCatalogue, streams);
+  const network = buildNetwork(scenario, catalogue, contentCaching, streams, clients?.keys.keyCount ?? catalogue.size);
   const { flow } = network;
   const classCount = contentCaching.classes.length;
   const classEdgeCounters = new NodeCounters(classCount);
   const classCdnCounters = new NodeCounters(classCount);
-  const originLayer = flow.layers.length - 1;
+  const classBrowserCounters = new NodeCounters(classCount);
+  // With browser caches the metrics' layers are browser, then the flow's; `edgeLayer` is where the flow's start.
+  const browsers = clients === null || clientSettings === undefined ? null : new BrowserCaches(clients.sampler.population.slots, clientSettings.recentObjects);
+  const browserFreshness = layerFreshness(contentCaching.table, BROWSER_DECISION);
+  const layerNames = browsers === null ? flow.layers : ['browser', ...flow.layers];
+  const edgeLayer = browsers === null ? 0 : 1;
+  const regionalLayer = edgeLayer + 1;
+  const originLayer = layerNames.length - 1;
   const classOf = catalogue.classOf;
-  const metrics = new RequestMetrics(flow.layers, REGIONS);
+  const metrics = new RequestMetrics(layerNames, REGIONS);
   const edgeCounters = new NodeCounters(network.edges.length);
   const regionalCounters = new NodeCounters(network.regionals.length);
-  const workload = new ShapedWorkload({ ratePerSecond: scenario.traffic.rate, shape: scenario.traffic, places: network.places }, catalogue, streams);
+  const workload = new ShapedWorkload({ ratePerSecond: scenario.traffic.rate, shape: scenario.traffic, places: network.places }, catalogue, streams, clients);
 
   const { warmupCount, warmupUntilMs } = resolveWarmup(scenario.run.warmup, requestLimit, horizonMs);
 
@@ -148,21 +167,43 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
       onOneHitWonder: (id) => workload.requestOnce(id),
     });
   }
-  const outcome: TieredOutcome = { layer: 0, latencyMs: 0, edge: 0, regional: -1, transferMs: -1 };
+  const outcome: TieredOutcome = { layer: 0, latencyMs: 0, edge: 0, regional: -1, transferMs: -1, ageMs: 0 };
   const transfer = new LatencyHistogram();
   let total = 0;
   let measuredFrom = -1;
   workload.attach(simulation, (request: ClientRequest) => {
-    flow.serve(request, outcome);
-    if (total >= warmupCount && request.timeMs >= warmupUntilMs) {
+    const c = classOf === null ? 0 : classOf[request.objectId];
+    const nowMs = request.timeMs;
+    // spec 4.9 layer 1: the client's own browser first. Ranges bypass it (players keep
+    // their buffer, not the browser's HTTP cache).
+    const client = request.clientSlot;
+    const browserCanAnswer = browsers !== null && client >= 0 && request.firstChunk < 0;
+    if (browserCanAnswer && request.newClient === 1) browsers.clear(client);
+    let layer: number;
+    if (browserCanAnswer && browsers.lookup(client, request.key, nowMs)) {
+      layer = 0;
+    } else {
+      flow.serve(request, outcome);
+      layer = outcome.layer + edgeLayer;
+      if (browserCanAnswer && browserFreshness.store[c] === 1) {
+        // RFC 9111 §4.2.3: the response's age at the CDN counts against the browser's lifetime.
+        const expiresAtMs = nowMs + browserFreshness.ttlMs[c] - outcome.ageMs;
+        if (expiresAtMs > nowMs) browsers.insert(client, request.key, expiresAtMs);
+      }
+    }
+    if (total >= warmupCount && nowMs >= warmupUntilMs) {
       if (measuredFrom < 0) measuredFrom = total;
-      metrics.record(request.region, outcome.layer, outcome.latencyMs, request.sizeBytes);
-      if (outcome.transferMs >= 0) transfer.record(outcome.transferMs);
-      edgeCounters.record(outcome.edge, outcome.layer === EDGE_LAYER, request.sizeBytes);
-      if (outcome.regional >= 0) regionalCounters.record(outcome.regional, outcome.layer === REGIONAL_LAYER, request.sizeBytes);
-      const c = classOf === null ? 0 : classOf[request.objectId];
-      classEdgeCounters.record(c, outcome.layer === EDGE_LAYER, request.sizeBytes);
-      classCdnCounters.record(c, outcome.layer < originLayer, request.sizeBytes);
+      if (browsers !== null) classBrowserCounters.record(c, layer === 0, request.sizeBytes);
+      if (layer < edgeLayer) {
+        metrics.record(request.region, layer, 0, request.sizeBytes); // DESIGN: a browser hit is 0 ms
+      } else {
+        metrics.record(request.region, layer, outcome.latencyMs, request.sizeBytes);
+        if (outcome.transferMs >= 0) transfer.record(outcome.transferMs);
+        edgeCounters.record(outcome.edge, layer === edgeLayer, request.sizeBytes);
+        if (outcome.regional >= 0) regionalCounters.record(outcome.regional, layer === regionalLayer, request.sizeBytes);
+        classEdgeCounters.record(c, layer === edgeLayer, request.sizeBytes);
+        classCdnCounters.record(c, layer < originLayer, request.sizeBytes);
+      }
     }
     total++;
     if (total >= requestLimit) simulation.stop();
@@ -197,6 +238,7 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
     },
     metrics,
     cacheLayers: flow.layers.filter((layer) => layer !== 'origin'),
+    browserLayer: browsers !== null,
     ...(transfer.count > 0 ? { transfer: transfer.summary() } : {}),
     edges: nodeStates(network.edges, network.edgeNodes, edgeCounters),
     regionals: nodeStates(network.regionals, network.regionalNodes, regionalCounters),
@@ -204,6 +246,7 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
     classes: contentCaching.classes.map((_, c) => ({
       edge: classEdgeCounters.figures(c),
       cdn: classCdnCounters.figures(c),
+      ...(browsers === null ? {} : { browser: classBrowserCounters.figures(c) }),
       churn: {
         newObjects: churn?.newObjectCount[c] ?? 0,
         oneHitWonders: churn?.oneHitWonderCount[c] ?? 0,
@@ -250,7 +293,34 @@ interface Network {
   readonly places: ClientPlaces;
 }
 
-function buildNetwork(scenario: Scenario, catalogue: ObjectCatalogue, caching: ContentCaching, streams: RandomStreams): Network {
+/**
+ * The client population of `traffic.clients`: who asks (new or returning, device, AVIF), the
+ * cache keys that gives (variants decided by the policy engine per class and file type,
+ * spec 4.4/4.5) and the media sessions' 5 MB chunks (4.8).
+ */
+function buildClientTraffic(
+  scenario: Scenario,
+  settings: RequestAttributesSettings,
+  catalogue: ObjectCatalogue,
+  classCatalogue: ClassCatalogue | undefined,
+  streams: RandomStreams,
+): ClientTraffic {
+  const traits = classCatalogue
+    ? classObjectTraits(classCatalogue, scenario.content.classes ?? [], scenario.deployment.framework, settings.media.minBytes)
+    : // One class at CATALOGUE_OBJECT_URL: an extension-less path has no variants; it declares no ranges.
+      { variantMaskOf: null, rangesOf: new Uint8Array(catalogue.size) };
+  const keys = new RequestKeys({ objectSizes: catalogue.objectSizes, variantMaskOf: traits.variantMaskOf, chunkedOf: traits.rangesOf });
+  const mobileShares = scenario.topology.model === 'pops' ? scenario.topology.clients.mobileShare : DEFAULT_MOBILE_SHARES;
+  const sampler = new RequestAttributeSampler(
+    requestAttributeSpec(settings, mobileShares),
+    { objectSizes: catalogue.objectSizes, pick: (u) => catalogue.pick(u), rangesOf: traits.rangesOf },
+    streams,
+    REGIONS,
+  );
+  return new ClientTraffic(sampler, keys, settings.media.windowIntervalMs);
+}
+
+function buildNetwork(scenario: Scenario, catalogue: ObjectCatalogue, caching: ContentCaching, streams: RandomStreams, keySpace: number): Network {
   const { topology } = scenario;
   if (topology.model === 'pops') {
     const latency = new TopologyLatencyModel(buildTopology(topologySpecOf(topology, scenario.traffic.regions)), streams);
@@ -288,7 +358,7 @@ function buildNetwork(scenario: Scenario, catalogue: ObjectCatalogue, caching: C
     },
     streams.stream('topology.latency'),
   );
-  const edges = latency.edgeNames.map(() => createCacheStore(scenario.edge.policy, { capacity: scenario.edge.capacity, keySpace: catalogue.size }));
+  const edges = latency.edgeNames.map(() => createCacheStore(scenario.edge.policy, { capacity: scenario.edge.capacity, keySpace }));
   const flow = new EdgeOriginFlow(edges, latency, layerFreshness(caching.table, EDGE_DECISION), catalogue.classOf);
   return {
     flow,

@@ -1,6 +1,7 @@
 import type { ClassCaching } from '../experiment/contentCaching.js';
 import type { NodeState, RunResult } from '../experiment/runScenario.js';
 import type { LatencySummary } from '../metrics/latencyHistogram.js';
+import type { NodeFigures } from '../metrics/nodeCounters.js';
 import { ratio } from '../metrics/requestMetrics.js';
 
 /** Latency percentiles of one group of requests, in ms (see README, "summary.json"). */
@@ -64,6 +65,9 @@ export interface ClassFigures extends EdgeCaching {
   headerSource: string;
   /** Measured requests for the class. */
   requests: number;
+  /** With browser caches (traffic.clients): the share of the class's requests a browser answered. */
+  browserHitRatio?: number;
+  /** Over the class's requests that reached the edge. */
   edgeHitRatio: number;
   /** Served by any CDN layer (edge or regional) over the class's requests. */
   cdnHitRatio: number;
@@ -107,7 +111,8 @@ const mapValues = <T, U>(record: Record<string, T>, f: (value: T) => U): Record<
 
 export function buildSummary(result: RunResult): Summary {
   const { metrics } = result;
-  const ratios = metrics.hitRatios(result.cacheLayers, result.cacheLayers);
+  // The browser is a cache layer but not a CDN one: the CDN hit ratio starts at the edge (DESIGN "Metrics").
+  const ratios = metrics.hitRatios(result.browserLayer ? ['browser', ...result.cacheLayers] : result.cacheLayers, result.cacheLayers);
   const latency = metrics.latency();
   const origin = metrics.servedBy(metrics.layerNames.indexOf('origin')).requests;
   return {
@@ -134,7 +139,8 @@ export function buildSummary(result: RunResult): Summary {
       url: caching.url,
       headerSource: caching.headerSource,
       ...edgeCachingOf(caching),
-      requests: result.classes[c].edge.requests,
+      requests: (result.classes[c].browser ?? result.classes[c].edge).requests,
+      ...browserHitRatioOf(result.classes[c].browser),
       edgeHitRatio: round(ratio(result.classes[c].edge.hits, result.classes[c].edge.requests), 6),
       cdnHitRatio: round(ratio(result.classes[c].cdn.hits, result.classes[c].cdn.requests), 6),
       cdnByteHitRatio: round(ratio(result.classes[c].cdn.hitBytes, result.classes[c].cdn.bytes), 6),
@@ -172,4 +178,8 @@ function nodeRow(node: NodeState): NodeFiguresRow {
 /** The summary as written to summary.json: two-space indented, trailing newline. */
 export function summaryJson(summary: Summary): string {
   return `${JSON.stringify(summary, null, 2)}\n`;
+}
+
+function browserHitRatioOf(browser: NodeFigures | undefined): { browserHitRatio?: number } {
+  return browser === undefined ? {} : { browserHitRatio: round(ratio(browser.hits, browser.requests), 6) };
 }

@@ -69,13 +69,26 @@ export function summaryText(summary: Summary): string {
 /** Per content class: its share of requests, the edge TTL the engine gave it, and its hit ratios. */
 function classTable(classes: Summary['contentClasses']): string {
   const total = classes.reduce((sum, klass) => sum + klass.requests, 0);
+  const browsers = classes.some((klass) => klass.browserHitRatio !== undefined);
   return formatTable(
-    ['content class', 'requests', 'share', 'edge TTL', 'edge hit ratio', 'CDN hit ratio', 'CDN byte hit ratio', 'new (1-hit) / updates', 'headers from'],
+    [
+      'content class',
+      'requests',
+      'share',
+      'edge TTL',
+      ...(browsers ? ['browser hit ratio'] : []),
+      'edge hit ratio',
+      'CDN hit ratio',
+      'CDN byte hit ratio',
+      'new (1-hit) / updates',
+      'headers from',
+    ],
     classes.map((klass) => [
       klass.name,
       formatCount(klass.requests),
       formatPercent(total === 0 ? 0 : klass.requests / total),
       !klass.cacheable ? 'not stored' : klass.ttlSeconds === null ? 'forever' : klass.ttlSeconds === 0 ? 'revalidate' : `${klass.ttlSeconds} s`,
+      ...(browsers ? [formatPercent(klass.browserHitRatio ?? 0)] : []),
       formatPercent(klass.edgeHitRatio),
       formatPercent(klass.cdnHitRatio),
       formatPercent(klass.cdnByteHitRatio),

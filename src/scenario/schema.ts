@@ -4,6 +4,7 @@ import { ONLINE_CACHE_POLICY_NAMES, type OnlineCachePolicyName } from '../cache/
 import { DEPLOYMENT_KINDS } from '../policy/deployment.js';
 import { HEADER_PROFILES } from '../policy/profiles.js';
 import { DEFAULT_DEMAND_SHARES } from '../topology/clients.js';
+import { requestAttributesSection } from '../workload/requests/requestAttributesSchema.js';
 import { arrivalShapeFields } from '../workload/arrivals/arrivalsSchema.js';
 import { contentClassesSchema } from '../workload/content/contentSchema.js';
 import { REGIONS, type Region } from '../topology/regions.js';
@@ -123,6 +124,10 @@ const trafficSection = z.strictObject({
   rate: rate('mean request rate over all regions (Poisson arrivals; the mean over a week when the arrivals are shaped)').default(20_000),
   regions: regionShares.default({ ...DEFAULT_REGION_SHARES }).meta({ description: 'share of requests per region; the shares add up to 100%' }),
   ...arrivalShapeFields,
+  clients: requestAttributesSection.optional().meta({
+    description:
+      'a population of clients: returning visitors with browser caches (spec 4.9 layer 1), device and AVIF variants (4.4, 4.5), range requests for media (4.8); absent: every request from a new anonymous client, whole objects, no variants',
+  }),
 });
 
 /** Largest catalogue a scenario may ask for. */

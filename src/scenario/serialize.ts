@@ -1,3 +1,4 @@
+import { requestAttributesToInput } from '../workload/requests/requestAttributesSchema.js';
 import { REGIONS } from '../topology/regions.js';
 import type { ArrivalShape, ArrivalShapeInput } from '../workload/arrivals/arrivalsSchema.js';
 import type { ContentClass } from '../workload/content/contentClasses.js';
@@ -36,6 +37,7 @@ export function scenarioToInput(scenario: Scenario): ScenarioInput {
       rate: scenario.traffic.rate,
       regions: Object.fromEntries(REGIONS.map((region) => [region, scenario.traffic.regions[region]])),
       ...arrivalShapeToInput(scenario.traffic),
+      ...(scenario.traffic.clients === undefined ? {} : { clients: requestAttributesToInput(scenario.traffic.clients) }),
     },
     deployment: { ...scenario.deployment },
     content:

@@ -9,10 +9,30 @@ export interface ClientRequest {
   region: number;
   /** The client's place (index into the topology's client places), or −1 when the workload has none. */
   place: number;
-  /** Dense object id (also the cache key id while there are no variants). */
+  /** Dense object id. */
   objectId: number;
-  /** Response body size in bytes. */
+  /** Response body bytes: the whole object, or the window a range request asks for (spec 4.8). */
   sizeBytes: number;
+  /** The whole object's bytes (equals sizeBytes for a request without Range). */
+  objectBytes: number;
+  /**
+   * Cache key id of the first cache entry the request needs: the object, its variant (spec
+   * 4.4, 4.5) or its first 5 MB chunk (4.8). The others follow as key + 1, key + 2, …
+   */
+  key: number;
+  /** Cache entries the request needs: 1, or the chunks a range touches. */
+  pieces: number;
+  /** Chunk index of the first piece; −1 when the request is for the whole object. */
+  firstChunk: number;
+  /** The client's slot in the population (its browser cache), or −1 for an anonymous client without one. */
+  clientSlot: number;
+  /** 1 when the client arrives for the first time (its browser cache is empty). */
+  newClient: number;
+}
+
+/** A whole-object request record with no client, for workloads and tests to fill. */
+export function newClientRequest(): ClientRequest {
+  return { timeMs: 0, region: 0, place: -1, objectId: 0, sizeBytes: 0, objectBytes: 0, key: 0, pieces: 1, firstChunk: -1, clientSlot: -1, newClient: 0 };
 }
 
 export type RequestSink = (request: ClientRequest) => void;

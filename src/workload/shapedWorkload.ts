@@ -6,7 +6,8 @@ import { groupPlacesByTimeZone, placeInGroup, type TimeZoneGroup } from './arriv
 import { planArrivalStreams } from './arrivals/rateShape.js';
 import { ThinnedPoissonArrivals } from './arrivals/thinnedPoisson.js';
 import type { ObjectCatalogue } from './objectCatalogue.js';
-import type { ClientRequest, RequestSink } from './request.js';
+import { newClientRequest, type ClientRequest, type RequestSink } from './request.js';
+import type { ClientTraffic } from './requests/clientTraffic.js';
 
 export interface ShapedTrafficSpec {
   /** Mean request rate over all regions, per second (the mean over a week when the shape varies). */
@@ -36,12 +37,18 @@ export class ShapedWorkload {
   private readonly groupOf: Int32Array;
   /** Per process: −1 for everyday demand, else the flash crowd's index. */
   private readonly crowdOf: Int32Array;
-  private readonly request: ClientRequest = { timeMs: 0, region: 0, place: -1, objectId: 0, sizeBytes: 0 };
+  private readonly request: ClientRequest = newClientRequest();
 
   constructor(
     spec: ShapedTrafficSpec,
     private readonly catalogue: ObjectCatalogue,
     randomStreams: RandomStreams,
+    /**
+     * A client population (traffic.clients): returning clients, variant keys and media
+     * sessions. Without it every request comes from an anonymous client without a browser
+     * cache and asks for the whole object; its key is the object id.
+     */
+    private readonly clients: ClientTraffic | null = null,
   ) {
     // A flat shape is the same in every time zone: one process per region then, as cheap as
     // plain Poisson arrivals (fewer pending events); a shaped one needs each zone's clock.
@@ -79,26 +86,54 @@ export class ShapedWorkload {
     request.timeMs = this.simulation.nowMs;
     request.region = region;
     request.place = placeFor(this.places, region, stream.next());
-    request.objectId = objectId;
-    request.sizeBytes = this.catalogue.objectSizes[objectId];
+    this.fillAnonymous(request, objectId);
     this.sink(request);
+  }
+
+  /** A whole-object request from a client without a browser cache. */
+  private fillAnonymous(request: ClientRequest, objectId: number): void {
+    const size = this.catalogue.objectSizes[objectId];
+    request.objectId = objectId;
+    request.sizeBytes = size;
+    request.objectBytes = size;
+    request.key = objectId;
+    request.pieces = 1;
+    request.firstChunk = -1;
+    request.clientSlot = -1;
+    request.newClient = 0;
   }
 
   /** Defines the arrival event and schedules each process's first arrival. */
   attach(simulation: Simulation, sink: RequestSink): void {
     this.simulation = simulation;
     this.sink = sink;
+    const clients = this.clients;
+    // A viewing session's next window (spec 4.8), at the player's pace.
+    const window =
+      clients === null
+        ? -1
+        : simulation.defineEvent('workload.mediaWindow', (slot, serial) => {
+            const request = this.request;
+            if (!clients.continueSession(slot, serial, request)) return;
+            request.timeMs = simulation.nowMs;
+            if (clients.continues()) simulation.scheduleAfter(clients.windowIntervalMs, window, slot, serial);
+            sink(request);
+          });
     const arrival = simulation.defineEvent('workload.arrival', (process) => {
       const stream = this.streams[process];
       const group = this.groups[this.groupOf[process]];
       const request = this.request;
       request.timeMs = simulation.nowMs;
       request.region = group.region;
-      request.place = placeInGroup(group, stream.next());
+      const place = placeInGroup(group, stream.next());
       const crowd = this.crowdOf[process];
       const objects = crowd < 0 ? null : this.crowdObjects[crowd];
-      request.objectId = objects === null ? this.catalogue.pick(stream.next()) : objects[stream.int(objects.length)];
-      request.sizeBytes = this.catalogue.objectSizes[request.objectId];
+      if (clients === null) {
+        request.place = place;
+        this.fillAnonymous(request, objects === null ? this.catalogue.pick(stream.next()) : objects[stream.int(objects.length)]);
+      } else if (clients.arrive(group.region, place, objects === null ? -1 : objects[stream.int(objects.length)], request)) {
+        simulation.scheduleAfter(clients.windowIntervalMs, window, clients.sessionSlot, clients.sessionSerial);
+      }
       this.scheduleNext(simulation, arrival, process);
       sink(request);
     });

@@ -3,7 +3,7 @@ import { EDGE_LAYER, EDGE_ORIGIN_LAYERS, EdgeOriginFlow, ORIGIN_LAYER, type Serv
 import { LruStore } from '../../src/cache/lru.js';
 import type { LatencyModel } from '../../src/topology/regionLatency.js';
 import { RegionLatencyModel } from '../../src/topology/regionLatency.js';
-import type { ClientRequest } from '../../src/workload/request.js';
+import { newClientRequest, type ClientRequest } from '../../src/workload/request.js';
 import { RandomStreams } from '../../src/sim/random.js';
 import { REGIONS } from '../../src/topology/regions.js';
 
@@ -35,10 +35,11 @@ class StubLatency implements LatencyModel {
 
 const caches = (n: number, capacity = 1_000_000) => Array.from({ length: n }, () => new LruStore({ capacity, keySpace: 64 }));
 
-function serve(flow: EdgeOriginFlow, request: Omit<ClientRequest, 'place'>): ServeOutcome {
-  const outcome: ServeOutcome = { layer: -1, latencyMs: -1, edge: -1 };
-  flow.serve({ ...request, place: -1 }, outcome);
-  return outcome;
+/** A whole-object request (key = object id) served; the outcome without its age. */
+function serve(flow: EdgeOriginFlow, request: Pick<ClientRequest, 'timeMs' | 'region' | 'objectId' | 'sizeBytes'>): Omit<ServeOutcome, 'ageMs'> {
+  const outcome: ServeOutcome = { layer: -1, latencyMs: -1, edge: -1, ageMs: -1 };
+  flow.serve({ ...newClientRequest(), ...request, key: request.objectId, objectBytes: request.sizeBytes }, outcome);
+  return { layer: outcome.layer, latencyMs: outcome.latencyMs, edge: outcome.edge };
 }
 
 describe('EdgeOriginFlow', () => {

@@ -4,7 +4,7 @@ import { uniformFreshness } from '../../src/cdn/classFreshness.js';
 import { TieredFlow, type TieredOutcome } from '../../src/cdn/tieredFlow.js';
 import { RandomStreams } from '../../src/sim/random.js';
 import { TopologyLatencyModel } from '../../src/topology/latencyModel.js';
-import type { ClientRequest } from '../../src/workload/request.js';
+import { newClientRequest, type ClientRequest } from '../../src/workload/request.js';
 import { KM_PER_DEGREE, city, layout, pop } from '../topology/layouts.js';
 
 /**
@@ -24,8 +24,8 @@ function flowOver(edgeTtlMs: number, regionalTtlMs: number, tier = true) {
   return { flow, edges, regionals, topology };
 }
 
-const request = (timeMs: number, objectId = 1): ClientRequest => ({ timeMs, region: 4, place: -1, objectId, sizeBytes: 1000 });
-const outcome = (): TieredOutcome => ({ layer: -1, latencyMs: 0, edge: -1, regional: -1, transferMs: -1 });
+const request = (timeMs: number, objectId = 1): ClientRequest => ({ ...newClientRequest(), timeMs, region: 4, objectId, key: objectId, sizeBytes: 1000, objectBytes: 1000 });
+const outcome = (): TieredOutcome => ({ layer: -1, latencyMs: 0, edge: -1, regional: -1, transferMs: -1, ageMs: -1 });
 
 describe('TieredFlow: edge → regional → origin (spec 4.9)', () => {
   it('a cold request goes to the origin and is stored at the regional site and the PoP; the next one is an edge hit', () => {
@@ -119,5 +119,47 @@ describe('TieredFlow: edge → regional → origin (spec 4.9)', () => {
       flow.serve(request(t), o);
       expect(o.layer).toBe(2);
     }
+  });
+
+  it('spec 4.8: a range is served from its 5 MB chunks, each cached on its own; one missing chunk sends the request upstream', () => {
+    const { flow, edges } = flowOver(60_000, 60_000);
+    // Object 0 of 12 MB; its chunks are keys 100, 101, 102 (5, 5 and 2 MB).
+    const range = (timeMs: number, firstChunk: number, pieces: number, sizeBytes: number): ClientRequest => ({
+      ...newClientRequest(),
+      timeMs,
+      region: 4,
+      place: 0,
+      objectId: 0,
+      objectBytes: 12_000_000,
+      sizeBytes,
+      key: 100 + firstChunk,
+      pieces,
+      firstChunk,
+    });
+    const first = outcome();
+    flow.serve(range(0, 0, 2, 4_000_000 + 1), first); // bytes 4,000,000–8,000,000 touch chunks 0 and 1
+    expect(first.layer).toBe(2);
+    const edge = edges[first.edge];
+    expect([100, 101, 102].map((key) => edge.contains(key, 1))).toEqual([true, true, false]);
+    expect(edge.occupancy).toBe(10_000_000);
+    const within = outcome();
+    flow.serve(range(10, 1, 1, 1_000), within); // chunk 1 alone: an edge hit without the origin
+    expect(within.layer).toBe(0);
+    const spanning = outcome();
+    flow.serve(range(20, 1, 2, 4_000_000), spanning); // chunks 1 and 2: chunk 2 is missing everywhere
+    expect(spanning.layer).toBe(2);
+    expect(edge.contains(102, 21)).toBe(true);
+    expect(edge.occupancy).toBe(12_000_000); // the last chunk holds the object's last 2 MB
+  });
+
+  it('RFC 9111 §4.2.3: the response age is 0 from the origin and the time since the origin fetch from a cache', () => {
+    const { flow } = flowOver(60_000, 60_000);
+    const first = outcome();
+    flow.serve({ ...request(1_000), place: 0 }, first);
+    expect(first.ageMs).toBe(0);
+    const hit = outcome();
+    flow.serve({ ...request(4_500), place: 0 }, hit);
+    expect(hit.layer).toBe(0);
+    expect(hit.ageMs).toBe(3_500);
   });
 });

@@ -87,6 +87,11 @@ export interface ObjectSource {
   readonly objectSizes: ArrayLike<number>;
   /** An object id by popularity from one uniform draw in [0, 1). */
   pick(u: number): number;
+  /**
+   * Per object: 1 when clients read it with Range requests (its content class says so, spec
+   * 4.8). Absent or null: any object of at least media.minBytes is read with ranges.
+   */
+  readonly rangesOf?: Uint8Array | null;
 }
 
 export interface RequestAttributeSpec {
@@ -142,8 +147,9 @@ export class RequestAttributeSampler {
    * Fills `out` for the next request from `group`: the client, its object (a repeat or a
    * popularity draw), variant inputs and, for a media object, the first window of a new
    * viewing session (sessionContinues = 1: schedule continueSession for the next window).
+   * `forcedObjectId` ≥ 0 asks for that object instead (a flash crowd's set): no repeat draw.
    */
-  sample(group: number, out: RequestAttributes): void {
+  sample(group: number, out: RequestAttributes, forcedObjectId = -1): void {
     const stream = this.streams[group];
     const population = this.population;
     const slot = population.arrive(group, stream);
@@ -154,7 +160,10 @@ export class RequestAttributeSampler {
     }
     let objectId: number;
     let repeat = 0;
-    if (population.arrivedNew === 0 && population.drawsRepeat(slot, stream)) {
+    if (forcedObjectId >= 0) {
+      objectId = forcedObjectId;
+      population.remember(slot, objectId);
+    } else if (population.arrivedNew === 0 && population.drawsRepeat(slot, stream)) {
       objectId = population.recentObject(slot, stream);
       repeat = 1;
     } else {
@@ -173,7 +182,8 @@ export class RequestAttributeSampler {
     out.device = this.deviceOf[slot];
     out.acceptsAvif = this.avifOf[slot];
     out.queryReordered = stream.next() < this.queryReorderShare ? 1 : 0;
-    if (sizeBytes >= this.mediaMinBytes) {
+    const rangesOf = this.objects.rangesOf;
+    if (sizeBytes >= this.mediaMinBytes && (rangesOf === undefined || rangesOf === null || rangesOf[objectId] === 1)) {
       this.sessions.start(slot, objectId, sizeBytes, stream, out);
     } else {
       out.rangeStart = WHOLE_OBJECT;

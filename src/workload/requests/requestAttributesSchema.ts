@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { quantity } from '../../quantitySchema.js';
 import { REGIONS, type Region } from '../../topology/regions.js';
-import { COUNT_EXPECTED, FRACTION_EXPECTED, SIZE_EXPECTED, parseCount, parseFraction, parseSize } from '../../units.js';
+import { COUNT_EXPECTED, DURATION_EXPECTED, FRACTION_EXPECTED, SIZE_EXPECTED, parseCount, parseDuration, parseFraction, parseSize } from '../../units.js';
 import { DEFAULT_CLIENTS_PER_GROUP, DEFAULT_RECENT_OBJECTS, DEFAULT_REPEAT_SHARE, DEFAULT_REVISIT_SHARE } from './clientPopulation.js';
 import { DEFAULT_AVIF_SHARE, DEFAULT_QUERY_REORDER_SHARE, type RequestAttributeSpec } from './requestAttributes.js';
 import { DEFAULT_MEAN_WATCH_SHARE, DEFAULT_MEDIA_MIN_BYTES, DEFAULT_SEEK_PROBABILITY, DEFAULT_WINDOW_BYTES } from './seekBehaviour.js';
@@ -34,6 +34,12 @@ export const MAX_RECENT_OBJECTS_PER_CLIENT = 64;
 const fraction = (description: string) => quantity(parseFraction, FRACTION_EXPECTED, description);
 const size = (description: string) => quantity(parseSize, SIZE_EXPECTED, description);
 
+/**
+ * Playback rate the default window interval assumes: 5 Mbit/s, about a 1080p stream (a
+ * cdnsim choice; a player fetches the next window as the last one plays out).
+ */
+export const DEFAULT_PLAYBACK_BITS_PER_SECOND = 5_000_000;
+
 const mediaSection = z
   .strictObject({
     windowBytes: size('bytes a player asks for per range request (aligned windows from byte 0)')
@@ -43,11 +49,21 @@ const mediaSection = z
     meanWatchShare: fraction('mean share of a media object a viewer watches before stopping (capped exponential, see seekBehaviour.ts)')
       .refine((share) => share > 0, { error: 'expected a mean watch share above 0%' })
       .default(DEFAULT_MEAN_WATCH_SHARE),
-    minSize: size('objects at least this large are media: read in viewing sessions of range requests (spec 4.8); smaller ones are fetched whole')
+    minSize: size('objects at least this large, of a class with rangeRequests, are read in viewing sessions of range requests (spec 4.8); smaller ones are fetched whole')
       .refine((bytes) => bytes >= 1, { error: 'expected a size of at least 1 byte' })
       .default(DEFAULT_MEDIA_MIN_BYTES),
+    windowInterval: quantity((input: unknown) => parseDuration(input), DURATION_EXPECTED, "time between a session's window requests (the player's pace); default: a window at 5 Mbit/s")
+      .refine((ms) => ms > 0, { error: 'expected a duration above 0' })
+      .optional(),
   })
-  .transform((media) => ({ windowBytes: media.windowBytes, seekProbability: media.seekProbability, meanWatchShare: media.meanWatchShare, minBytes: media.minSize }));
+  .transform((media) => ({
+    windowBytes: media.windowBytes,
+    seekProbability: media.seekProbability,
+    meanWatchShare: media.meanWatchShare,
+    minBytes: media.minSize,
+    windowIntervalMs: media.windowInterval ?? (media.windowBytes * 8 * 1000) / DEFAULT_PLAYBACK_BITS_PER_SECOND,
+  }));
+
 
 const mobileShareOverrides = z
   .strictObject(
@@ -116,7 +132,7 @@ export function requestAttributeSpec(settings: RequestAttributesSettings, topolo
       repeatShare: settings.repeatShare,
       recentObjects: settings.recentObjects,
     },
-    media: { ...settings.media },
+    media: { windowBytes: settings.media.windowBytes, seekProbability: settings.media.seekProbability, meanWatchShare: settings.media.meanWatchShare, minBytes: settings.media.minBytes },
   };
 }
 
@@ -135,6 +151,7 @@ export function requestAttributesToInput(settings: RequestAttributesSettings): R
       seekProbability: settings.media.seekProbability,
       meanWatchShare: settings.media.meanWatchShare,
       minSize: settings.media.minBytes,
+      windowInterval: `${settings.media.windowIntervalMs}ms`,
     },
   };
 }

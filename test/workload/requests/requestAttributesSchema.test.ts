@@ -14,7 +14,7 @@ function messages(input: unknown): string[] {
 }
 
 describe('clients section schema', () => {
-  it('fills every default (about 92 % AVIF, 10 % reordered, 100k clients, 40 % revisits, 30 % repeats, 4 MB windows)', () => {
+  it('fills every default (about 92 % AVIF, 10 % reordered, 100k clients, 40 % revisits, 30 % repeats, 4 MB windows every 6.4 s = 5 Mbit/s)', () => {
     expect(requestAttributesSection.parse({})).toEqual({
       avifShare: 0.92,
       queryReorderShare: 0.1,
@@ -23,7 +23,7 @@ describe('clients section schema', () => {
       repeatShare: 0.3,
       recentObjects: 8,
       mobileShareOverrides: {},
-      media: { windowBytes: 4_000_000, seekProbability: 0.05, meanWatchShare: 0.4, minBytes: 10_000_000 },
+      media: { windowBytes: 4_000_000, seekProbability: 0.05, meanWatchShare: 0.4, minBytes: 10_000_000, windowIntervalMs: 6_400 },
     });
   });
 
@@ -38,7 +38,8 @@ describe('clients section schema', () => {
       media: { windowBytes: '2MB', seekProbability: '10%', meanWatchShare: '30%', minSize: '50MB' },
     });
     expect(settings).toMatchObject({ avifShare: 0.9, queryReorderShare: 0.15, clientsPerRegion: 20_000, revisitShare: 0.5, repeatShare: 0.25, mobileShareOverrides: { Europe: 0.6 } });
-    expect(settings.media).toEqual({ windowBytes: 2_000_000, seekProbability: 0.1, meanWatchShare: 0.3, minBytes: 50_000_000 });
+    expect(settings.media).toEqual({ windowBytes: 2_000_000, seekProbability: 0.1, meanWatchShare: 0.3, minBytes: 50_000_000, windowIntervalMs: 3_200 });
+    expect(requestAttributesSection.parse({ media: { windowInterval: '2s' } }).media.windowIntervalMs).toBe(2_000);
   });
 
   it('mobile shares come from the topology unless overridden per region', () => {

@@ -1,0 +1,39 @@
+import { cacheKey } from '../policy/cacheKey.js';
+import { normaliseHeaders } from '../policy/headers.js';
+import type { ClassCatalogue } from '../workload/content/classCatalogue.js';
+import { representativePath, type ContentClass } from '../workload/content/contentClasses.js';
+import { VARIANT_DEVICE, VARIANT_IMAGE_FORMAT } from '../workload/requests/requestKeys.js';
+
+/**
+ * Which request attributes a path's cache key depends on, as the policy engine's cacheKey
+ * decides it (spec 4.4: raster images by Accept; spec 4.5: images and CSS by User-Agent):
+ * VARIANT_* bits. Asked once per (class, file type), never per request.
+ */
+export function variantMaskOfPath(path: string): number {
+  const key = cacheKey({ url: path, headers: normaliseHeaders(undefined) });
+  return (key.imageFormat === undefined ? 0 : VARIANT_IMAGE_FORMAT) | (key.device === undefined ? 0 : VARIANT_DEVICE);
+}
+
+export interface ObjectRequestTraits {
+  /** Per object id: VARIANT_* bits of its cache key. */
+  readonly variantMaskOf: Uint8Array;
+  /** Per object id: 1 when clients read it with Range requests in 5 MB chunks (spec 4.8). */
+  readonly rangesOf: Uint8Array;
+}
+
+/**
+ * Per object of a class catalogue: its key's variant bits (from its class's path pattern
+ * with its own file type) and whether it is read in ranges: its class has `rangeRequests`
+ * and it is at least `mediaMinBytes` (smaller files are fetched whole).
+ */
+export function classObjectTraits(catalogue: ClassCatalogue, classes: readonly ContentClass[], framework: string, mediaMinBytes: number): ObjectRequestTraits {
+  const masks = classes.map((klass) => klass.fileTypes.map((fileType) => variantMaskOfPath(representativePath({ path: klass.path, fileTypes: [fileType] }, framework))));
+  const variantMaskOf = new Uint8Array(catalogue.idCapacity);
+  const rangesOf = new Uint8Array(catalogue.idCapacity);
+  for (let id = 0; id < catalogue.idCapacity; id++) {
+    const c = catalogue.classOfId[id];
+    variantMaskOf[id] = masks[c][catalogue.fileTypeOfId[id]];
+    rangesOf[id] = classes[c].rangeRequests && catalogue.objectSizes[id] >= mediaMinBytes ? 1 : 0;
+  }
+  return { variantMaskOf, rangesOf };
+}
