@@ -43,8 +43,13 @@ export interface ContentCaching {
   readonly classes: readonly ClassCaching[];
 }
 
+/** The scenario's deployment as the policy engine takes it (spec 1.3). */
+export function scenarioDeployment(scenario: Scenario): Deployment {
+  return { kind: scenario.deployment.kind, framework: scenario.deployment.framework, cdnEnabled: scenario.deployment.cdn };
+}
+
 export function compileContentCaching(scenario: Scenario): ContentCaching {
-  const deployment: Deployment = { kind: scenario.deployment.kind, framework: scenario.deployment.framework, cdnEnabled: scenario.deployment.cdn };
+  const deployment = scenarioDeployment(scenario);
   const table = new CompiledDecisionTable(deployment);
   const sources = scenario.content.classes === undefined ? [singleClassSource(scenario)] : scenario.content.classes.map((klass) => classSource(klass, deployment));
   const classes = sources.map((source): ClassCaching => {

@@ -1,5 +1,6 @@
 import { cacheKey } from '../policy/cacheKey.js';
 import { normaliseHeaders } from '../policy/headers.js';
+import { fileExtension } from '../policy/variants.js';
 import type { ClassCatalogue } from '../workload/content/classCatalogue.js';
 import { representativePath, type ContentClass } from '../workload/content/contentClasses.js';
 import { VARIANT_DEVICE, VARIANT_IMAGE_FORMAT } from '../workload/requests/requestKeys.js';
@@ -36,4 +37,25 @@ export function classObjectTraits(catalogue: ClassCatalogue, classes: readonly C
     rangesOf[id] = classes[c].rangeRequests && catalogue.objectSizes[id] >= mediaMinBytes ? 1 : 0;
   }
   return { variantMaskOf, rangesOf };
+}
+
+/**
+ * Per recorded object: its key's variant bits from its own path (asked once per extension,
+ * since only the extension decides them). A recording says nothing of range requests: none
+ * is read in chunks.
+ */
+export function recordedObjectTraits(urls: readonly string[]): ObjectRequestTraits {
+  const maskOfExtension = new Map<string, number>();
+  const variantMaskOf = new Uint8Array(urls.length);
+  urls.forEach((url, id) => {
+    const path = url.split('?')[0];
+    const extension = fileExtension(path);
+    let mask = maskOfExtension.get(extension);
+    if (mask === undefined) {
+      mask = variantMaskOfPath(path);
+      maskOfExtension.set(extension, mask);
+    }
+    variantMaskOf[id] = mask;
+  });
+  return { variantMaskOf, rangesOf: new Uint8Array(urls.length) };
 }

@@ -5,10 +5,14 @@ import { cheApproximation } from '../cache/che.js';
 import { ttlCacheHitRatio } from '../cache/ttlTheory.js';
 import { EdgeOriginFlow } from '../cdn/edgeOriginFlow.js';
 import { TieredFlow, type RequestFlow, type TieredOutcome } from '../cdn/tieredFlow.js';
-import { compileContentCaching, EDGE_DECISION, REGIONAL_DECISION, type ClassCaching, type ContentCaching } from './contentCaching.js';
+import { compileContentCaching, scenarioDeployment, EDGE_DECISION, REGIONAL_DECISION, type ClassCaching, type ContentCaching } from './contentCaching.js';
 import { layerFreshness } from '../cdn/classFreshness.js';
 import { BrowserCaches } from '../cdn/browserCaches.js';
-import { classObjectTraits } from './requestVariants.js';
+import { classObjectTraits, recordedObjectTraits } from './requestVariants.js';
+import { compileRecordedCaching } from './recordedCaching.js';
+import { recordedCatalogue } from '../workload/realTraffic/recordedCatalogue.js';
+import type { RecordedTraffic } from '../workload/realTraffic/trafficCatalogue.js';
+import { RecordedWorkload } from '../workload/recordedWorkload.js';
 import { ClientTraffic } from '../workload/requests/clientTraffic.js';
 import { RequestKeys } from '../workload/requests/requestKeys.js';
 import { RequestAttributeSampler } from '../workload/requests/requestAttributes.js';
@@ -44,6 +48,12 @@ export interface RunOverrides {
   durationMs?: number;
 }
 
+/** What a run reads before it starts (async: files). */
+export interface RunInputs {
+  /** content.recorded, read with loadScenarioRecording. */
+  recording?: RecordedTraffic;
+}
+
 export interface RunProgress {
   simulatedMs: number;
   requests: number;
@@ -51,7 +61,7 @@ export interface RunProgress {
   fraction: number;
 }
 
-export interface RunOptions extends RunOverrides {
+export interface RunOptions extends RunOverrides, RunInputs {
   onProgress?: (progress: RunProgress) => void;
   /** Events between progress reports. */
   progressEvery?: number;
@@ -85,6 +95,17 @@ export interface ClassChurn {
   updates: number;
 }
 
+export interface RecordingFacts {
+  file: string;
+  use: 'amplify' | 'replay';
+  /** Distinct GET URLs (the catalogue) and GET requests in the file. */
+  objects: number;
+  requests: number;
+  /** Records left out: not GET, by method; skipped by the reader (non-HTTP URLs, blocked, malformed). */
+  nonGet: Readonly<Record<string, number>>;
+  skipped: number;
+}
+
 export interface RunResult {
   scenario: Scenario;
   seed: number;
@@ -92,7 +113,10 @@ export interface RunResult {
   totalRequests: number;
   warmupRequests: number;
   simulatedMs: number;
-  stopReason: 'requests' | 'duration';
+  /** `recording`: a replayed recording ran out of requests before either limit. */
+  stopReason: 'requests' | 'duration' | 'recording';
+  /** content.recorded: what was read from the file. */
+  recording?: RecordingFacts;
   /** The run length in force (scenario, or overrides): a request count and/or a horizon. */
   limits: { requests?: number; durationMs?: number };
   metrics: RequestMetrics;
@@ -127,18 +151,29 @@ export interface RunResult {
  */
 export function runScenario(scenario: Scenario, options: RunOptions = {}): RunResult {
   const seed = options.seed ?? scenario.seed;
-  const requestLimit = options.requests ?? (options.durationMs === undefined ? scenario.run.requests : undefined) ?? Infinity;
+  const scenarioRequestLimit = options.requests ?? (options.durationMs === undefined ? scenario.run.requests : undefined) ?? Infinity;
+  // A replayed recording is as long as it is: the request count (and a warm-up share of it) never exceeds it.
+  const requestLimit =
+    scenario.content.recorded?.use === 'replay' && options.recording ? Math.min(scenarioRequestLimit, options.recording.requestObjects.length) : scenarioRequestLimit;
   const horizonMs = options.durationMs ?? (options.requests === undefined ? scenario.run.durationMs : undefined) ?? Infinity;
   if (requestLimit === Infinity && horizonMs === Infinity) throw new Error('a run needs a request count or a duration');
 
   const streams = new RandomStreams(seed);
-  const singleClass = scenario.content.classes === undefined ? new Catalogue(scenario.content, streams.stream('content.sizes')) : undefined;
+  const recorded = scenario.content.recorded;
+  const recording = recorded === undefined ? undefined : requireRecording(options.recording, recorded.file);
+  const recordedCaching = recording === undefined ? undefined : compileRecordedCaching(recording, scenarioDeployment(scenario));
   const classes = scenario.content.classes ?? [];
-  const classCatalogue = singleClass ? undefined : buildClassCatalogue(classes, scenario, requestLimit, horizonMs, streams);
-  const catalogue: ObjectCatalogue = singleClass ?? classCatalogueObjects(classCatalogue as ClassCatalogue);
-  const contentCaching = compileContentCaching(scenario);
+  const classCatalogue = scenario.content.classes === undefined ? undefined : buildClassCatalogue(classes, scenario, requestLimit, horizonMs, streams);
+  const singleClass = recorded === undefined && classCatalogue === undefined ? new Catalogue(scenario.content, streams.stream('content.sizes')) : undefined;
+  const catalogue: ObjectCatalogue =
+    recording && recorded && recordedCaching
+      ? recordedCatalogue(recording, recorded.popularity, recordedCaching.classOf)
+      : classCatalogue
+        ? classCatalogueObjects(classCatalogue)
+        : (singleClass as Catalogue);
+  const contentCaching = recordedCaching?.caching ?? compileContentCaching(scenario);
   const clientSettings = scenario.traffic.clients;
-  const clients = clientSettings === undefined ? null : buildClientTraffic(scenario, clientSettings, catalogue, classCatalogue, streams);
+  const clients = clientSettings === undefined ? null : buildClientTraffic(scenario, clientSettings, catalogue, classCatalogue, recording, streams);
   const network = buildNetwork(scenario, catalogue, contentCaching, streams, clients?.keys.keyCount ?? catalogue.size);
   const { flow } = network;
   const classCount = contentCaching.classes.length;
@@ -156,7 +191,10 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
   const metrics = new RequestMetrics(layerNames, REGIONS);
   const edgeCounters = new NodeCounters(network.edges.length);
   const regionalCounters = new NodeCounters(network.regionals.length);
-  const workload = new ShapedWorkload({ ratePerSecond: scenario.traffic.rate, shape: scenario.traffic, places: network.places }, catalogue, streams, clients);
+  const replay = recording !== undefined && recorded?.use === 'replay';
+  const workload = replay
+    ? new RecordedWorkload({ traffic: recording, places: network.places, speed: recorded.speed }, catalogue, streams)
+    : new ShapedWorkload({ ratePerSecond: scenario.traffic.rate, shape: scenario.traffic, places: network.places }, catalogue, streams, clients);
 
   const { warmupCount, warmupUntilMs } = resolveWarmup(scenario.run.warmup, requestLimit, horizonMs);
 
@@ -164,7 +202,7 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
   const churn = classCatalogue ? new ContentChurn(classCatalogue, classes.map((klass) => klass.churn), streams) : undefined;
   if (churn) {
     churn.attach(simulation, {
-      onOneHitWonder: (id) => workload.requestOnce(id),
+      onOneHitWonder: (id) => (workload as ShapedWorkload).requestOnce(id),
     });
   }
   const outcome: TieredOutcome = { layer: 0, latencyMs: 0, edge: 0, regional: -1, transferMs: -1, ageMs: 0 };
@@ -219,7 +257,8 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
       fraction: Math.min(1, Math.max(total / requestLimit, simulation.nowMs / horizonMs)),
     });
     if (result === 'event-budget') continue;
-    stopReason = result === 'stopped' ? 'requests' : 'duration';
+    const recordingEnded = replay && total === recording.requestObjects.length && total < scenarioRequestLimit;
+    stopReason = recordingEnded ? 'recording' : result === 'stopped' ? 'requests' : 'duration';
     break;
   }
 
@@ -232,6 +271,18 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
     warmupRequests: measuredFrom < 0 ? total : measuredFrom,
     simulatedMs: simulation.nowMs,
     stopReason,
+    ...(recording && recorded
+      ? {
+          recording: {
+            file: recorded.file,
+            use: recorded.use,
+            objects: recording.urls.length,
+            requests: recording.requestObjects.length,
+            nonGet: recording.nonGet,
+            skipped: recording.skipped.total,
+          },
+        }
+      : {}),
     limits: {
       ...(requestLimit === Infinity ? {} : { requests: requestLimit }),
       ...(horizonMs === Infinity ? {} : { durationMs: horizonMs }),
@@ -256,6 +307,11 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
     theory: network.theoryApplies && singleClass ? edgeTheory(scenario, singleClass, contentCaching.classes[0], simulation.nowMs) : undefined,
     events: simulation.eventsProcessed,
   };
+}
+
+function requireRecording(recording: RecordedTraffic | undefined, file: string): RecordedTraffic {
+  if (recording === undefined) throw new Error(`content.recorded (${file}) must be read before the run: pass loadScenarioRecording's result as options.recording`);
+  return recording;
 }
 
 /**
@@ -303,12 +359,15 @@ function buildClientTraffic(
   settings: RequestAttributesSettings,
   catalogue: ObjectCatalogue,
   classCatalogue: ClassCatalogue | undefined,
+  recording: RecordedTraffic | undefined,
   streams: RandomStreams,
 ): ClientTraffic {
   const traits = classCatalogue
     ? classObjectTraits(classCatalogue, scenario.content.classes ?? [], scenario.deployment.framework, settings.media.minBytes)
-    : // One class at CATALOGUE_OBJECT_URL: an extension-less path has no variants; it declares no ranges.
-      { variantMaskOf: null, rangesOf: new Uint8Array(catalogue.size) };
+    : recording
+      ? recordedObjectTraits(recording.urls)
+      : // One class at CATALOGUE_OBJECT_URL: an extension-less path has no variants; it declares no ranges.
+        { variantMaskOf: null, rangesOf: new Uint8Array(catalogue.size) };
   const keys = new RequestKeys({ objectSizes: catalogue.objectSizes, variantMaskOf: traits.variantMaskOf, chunkedOf: traits.rangesOf });
   const mobileShares = scenario.topology.model === 'pops' ? scenario.topology.clients.mobileShare : DEFAULT_MOBILE_SHARES;
   const sampler = new RequestAttributeSampler(

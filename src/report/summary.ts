@@ -1,5 +1,5 @@
 import type { ClassCaching } from '../experiment/contentCaching.js';
-import type { NodeState, RunResult } from '../experiment/runScenario.js';
+import type { NodeState, RecordingFacts, RunResult } from '../experiment/runScenario.js';
 import type { LatencySummary } from '../metrics/latencyHistogram.js';
 import type { NodeFigures } from '../metrics/nodeCounters.js';
 import { ratio } from '../metrics/requestMetrics.js';
@@ -18,7 +18,9 @@ export interface Summary {
   requests: number;
   warmupRequests: number;
   simulatedSeconds: number;
-  stopReason: 'requests' | 'duration';
+  stopReason: 'requests' | 'duration' | 'recording';
+  /** content.recorded: the file, its distinct GET URLs and GET requests, and what was left out. */
+  recording?: RecordingFacts;
   hitRatio: Record<string, number>;
   byteHitRatio: Record<string, number>;
   /** 1 − origin requests / client requests. */
@@ -122,6 +124,7 @@ export function buildSummary(result: RunResult): Summary {
     warmupRequests: result.warmupRequests,
     simulatedSeconds: round(result.simulatedMs / 1000, 6),
     stopReason: result.stopReason,
+    ...(result.recording ? { recording: result.recording } : {}),
     hitRatio: mapValues(ratios.requests, (v) => round(v, 6)),
     byteHitRatio: mapValues(ratios.bytes, (v) => round(v, 6)),
     originOffload: round(metrics.requests === 0 ? 0 : 1 - ratio(origin, metrics.requests), 6),
@@ -133,7 +136,7 @@ export function buildSummary(result: RunResult): Summary {
       byRegionAndLayer: mapValues(latency.byRegionAndLayer, (layers) => mapValues(layers, figures)),
     },
     ...(result.transfer ? { transferMs: figures(result.transfer) } : {}),
-    ...(result.scenario.content.classes === undefined ? { edgeCaching: edgeCachingOf(result.contentCaching.classes[0]) } : {}),
+    ...(result.scenario.content.classes === undefined && result.scenario.content.recorded === undefined ? { edgeCaching: edgeCachingOf(result.contentCaching.classes[0]) } : {}),
     contentClasses: result.contentCaching.classes.map((caching, c) => ({
       name: caching.name,
       url: caching.url,

@@ -165,6 +165,34 @@ const DEFAULT_ZIPF_EXPONENT = 0.8;
 /** The single-class keys of `content`; with `content.classes` each class sets its own. */
 const SINGLE_CLASS_KEYS = ['objects', 'zipfExponent', 'objectSize', 'headers'] as const;
 
+/** Traffic recorded from a real site (issue 6): its URLs, sizes and response headers as the content. */
+const recordedSection = z
+  .strictObject({
+    file: z.string().min(1, { error: 'expected a file name' }).meta({ description: 'a HAR export (.har) or an access log (Common/Combined Log Format), relative to the scenario file' }),
+    format: z.enum(['har', 'access-log']).optional().meta({ description: 'har or access-log; default: har for a .har file, else access-log' }),
+    use: z.enum(['amplify', 'replay']).default('amplify').meta({
+      description:
+        "amplify: the file's GET URLs are the catalogue, asked for by traffic.* (rate, shape, clients) with `popularity`; replay: the file's GET requests once, at their recorded times (÷ speed), from clients placed by traffic.regions",
+    }),
+    popularity: z.enum(['zipf', 'observed']).default('zipf').meta({
+      description: "amplify: zipf over the URLs ranked by how often the file asks for them, or observed (as often as in the file)",
+    }),
+    zipfExponent: z.number().min(0).max(5).default(DEFAULT_ZIPF_EXPONENT).meta({ description: 'amplify with popularity zipf: the exponent (default 0.8)' }),
+    speed: z.number().positive({ error: 'expected a speed above 0' }).default(1).meta({ description: 'replay: 2 plays the recording twice as fast' }),
+    skipBad: z.number().int().min(0).default(0).meta({ description: 'malformed HAR entries or log lines to skip (and count) before giving up' }),
+  })
+  .transform((recorded) => ({
+    file: recorded.file,
+    format: recorded.format ?? (recorded.file.toLowerCase().endsWith('.har') ? ('har' as const) : ('access-log' as const)),
+    use: recorded.use,
+    popularity: recorded.popularity === 'zipf' ? { kind: 'zipf' as const, exponent: recorded.zipfExponent } : { kind: 'observed' as const },
+    speed: recorded.speed,
+    skipBad: recorded.skipBad,
+  }));
+
+/** The resolved `content.recorded` section. */
+export type RecordedContent = z.output<typeof recordedSection>;
+
 const contentSection = z
   .strictObject({
     // About 60 bytes per object for the catalogue plus 24 per object per edge cache: 20 M
@@ -177,8 +205,22 @@ const contentSection = z
       description:
         'content classes, each with its own paths, sizes, popularity, share of requests and headers (presets: static-asset, image, font, html, api, media, download); replaces objects, zipfExponent, objectSize and headers',
     }),
+    recorded: recordedSection.optional().meta({
+      description: "a site's real traffic as its content: a HAR export or access log, amplified to many clients or replayed; replaces classes and the single-class keys",
+    }),
   })
   .superRefine((content, ctx) => {
+    if (content.recorded !== undefined) {
+      for (const key of [...SINGLE_CLASS_KEYS, 'classes'] as const) {
+        if (content[key] === undefined) continue;
+        ctx.addIssue({
+          code: 'custom',
+          path: [key],
+          message: `expected no \`${key}\` beside content.recorded: the recording gives the URLs, sizes and headers (remove one of them)`,
+        });
+      }
+      return;
+    }
     if (content.classes === undefined) return;
     for (const key of SINGLE_CLASS_KEYS) {
       if (content[key] === undefined) continue;
@@ -195,6 +237,7 @@ const contentSection = z
     objectSize: content.objectSize ?? objectSizeSection.parse({}),
     headers: content.headers ?? headersSection.parse({}),
     ...(content.classes === undefined ? {} : { classes: content.classes }),
+    ...(content.recorded === undefined ? {} : { recorded: content.recorded }),
   }));
 
 const edgeSection = z.strictObject({

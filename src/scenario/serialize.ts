@@ -3,7 +3,7 @@ import { REGIONS } from '../topology/regions.js';
 import type { ArrivalShape, ArrivalShapeInput } from '../workload/arrivals/arrivalsSchema.js';
 import type { ContentClass } from '../workload/content/contentClasses.js';
 import type { ContentClassInput } from '../workload/content/contentSchema.js';
-import type { Scenario, ScenarioInput, ScenarioTopology, Warmup } from './schema.js';
+import type { RecordedContent, Scenario, ScenarioInput, ScenarioTopology, Warmup } from './schema.js';
 
 const ms = (value: number): string => `${value}ms`;
 
@@ -40,8 +40,9 @@ export function scenarioToInput(scenario: Scenario): ScenarioInput {
       ...(scenario.traffic.clients === undefined ? {} : { clients: requestAttributesToInput(scenario.traffic.clients) }),
     },
     deployment: { ...scenario.deployment },
-    content:
-      scenario.content.classes === undefined
+    content: scenario.content.recorded
+      ? { recorded: recordedToInput(scenario.content.recorded) }
+      : scenario.content.classes === undefined
         ? {
             objects: scenario.content.objects,
             zipfExponent: scenario.content.zipfExponent,
@@ -129,5 +130,17 @@ function topologyToInput(topology: ScenarioTopology): NonNullable<ScenarioInput[
       regionalProcessing: ms(latency.regionalProcessingMs),
       originService: { median: ms(latency.originServiceMedianMs), sigma: latency.originServiceSigma },
     },
+  };
+}
+
+function recordedToInput(recorded: RecordedContent): NonNullable<ScenarioInput['content']>['recorded'] {
+  return {
+    file: recorded.file,
+    format: recorded.format,
+    use: recorded.use,
+    popularity: recorded.popularity.kind,
+    ...(recorded.popularity.kind === 'zipf' ? { zipfExponent: recorded.popularity.exponent } : {}),
+    speed: recorded.speed,
+    skipBad: recorded.skipBad,
   };
 }

@@ -130,6 +130,29 @@ describe('user mistakes exit 2 with a message and no stack trace', () => {
     expect(result.stdout).toBe('');
   });
 
+  it('content.recorded: a missing recording names the scenario key and the file, with a suggestion, and writes nothing', () => {
+    const folder = temporaryFolder('recorded');
+    const file = join(folder, 'site.yaml');
+    writeFileSync(join(folder, 'page.har'), '{"log": {"entries": []}}');
+    writeFileSync(file, 'content:\n  recorded: { file: pgae.har }\n');
+    const result = cdnsim(['run', file, '--no-progress']);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toBe(
+      `cdnsim: ${file}: \`content.recorded.file\`: file not found: ${join(folder, 'pgae.har')} (did you mean page.har?). The path is relative to the scenario file.\n`,
+    );
+    expect(existsSync(join(folder, 'results'))).toBe(false);
+    expect(readdirSync(folder).sort()).toEqual(['page.har', 'site.yaml']);
+  });
+
+  it('content.recorded: scenarios/har-amplified.yaml runs a HAR amplified, with a class per recorded caching decision', () => {
+    const out = temporaryFolder('har-amplified');
+    const result = cdnsim(['run', 'scenarios/har-amplified.yaml', '--duration', '5s', '--no-progress', '--out', out]);
+    expect(result.status).toBe(0);
+    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'));
+    expect(summary.recording).toMatchObject({ file: 'recordings/nextjs-page-load.har', use: 'amplify', objects: 13 });
+    expect(result.stdout).toMatch(/browser hit ratio/);
+  });
+
   it('an invalid scenario names file, line, column and key path', () => {
     const folder = temporaryFolder('invalid');
     const file = join(folder, 'bad.yaml');

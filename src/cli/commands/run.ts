@@ -2,6 +2,7 @@ import { accessSync, constants, mkdirSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { runScenario, type RunResult } from '../../experiment/runScenario.js';
+import { loadScenarioRecording } from '../../experiment/recordedCaching.js';
 import type { Scenario } from '../../scenario/schema.js';
 import { scenarioToInput } from '../../scenario/serialize.js';
 import { buildSummary, summaryJson } from '../../report/summary.js';
@@ -78,9 +79,11 @@ function prepareRunFolder(folder: string): void {
   }
 }
 
-function executeRun(args: RunArgs): void {
+async function executeRun(args: RunArgs): Promise<void> {
   const overrides = checkedOverrides(args);
   const scenario = loadScenarioFile(args.scenario);
+  // Read before the run folder exists: a missing or malformed recording leaves nothing behind.
+  const recording = scenario.content.recorded ? await loadScenarioRecording(scenario.content.recorded, args.scenario) : undefined;
   const startedAt = new Date();
   const seed = overrides.seed ?? scenario.seed;
   const { runId, folder } = args.out ? { runId: basename(resolve(args.out)), folder: args.out } : newRunFolder('results', scenario.name, seed, startedAt);
@@ -89,7 +92,7 @@ function executeRun(args: RunArgs): void {
   const progress = createProgressReporter(args.progress);
   let result;
   try {
-    result = runScenario(scenario, { ...overrides, onProgress: (p) => progress.update(p) });
+    result = runScenario(scenario, { ...overrides, recording, onProgress: (p) => progress.update(p) });
   } finally {
     progress.stop();
   }
