@@ -1,25 +1,45 @@
 import { Simulation } from '../src/sim/simulation.js';
 import { RandomStreams } from '../src/sim/random.js';
-import { buildClientPlaces, DEFAULT_DEMAND_SHARES, loadClientCities } from '../src/topology/clients.js';
+import { buildClientPlaces, DEFAULT_DEMAND_SHARES, DEFAULT_MOBILE_SHARES, loadClientCities } from '../src/topology/clients.js';
 import { arrivalShapeSchema, type ArrivalShapeInput } from '../src/workload/arrivals/arrivalsSchema.js';
 import { Catalogue } from '../src/workload/catalogue.js';
 import { ClassCatalogue, classCatalogueObjects } from '../src/workload/content/classCatalogue.js';
 import { DEFAULT_CLASS_MIX } from '../src/workload/content/contentClasses.js';
 import type { ObjectCatalogue } from '../src/workload/objectCatalogue.js';
 import { ShapedWorkload } from '../src/workload/shapedWorkload.js';
+import { classObjectTraits } from '../src/experiment/requestVariants.js';
+import { REGIONS } from '../src/topology/regions.js';
+import { ClientTraffic } from '../src/workload/requests/clientTraffic.js';
+import { RequestAttributeSampler } from '../src/workload/requests/requestAttributes.js';
+import { requestAttributeSpec, requestAttributesSection } from '../src/workload/requests/requestAttributesSchema.js';
+import { RequestKeys } from '../src/workload/requests/requestKeys.js';
 import { measure, report } from './harness.js';
 
 /**
  * Issue 6: "generating a request must cost far less than simulating it". Requests generated
  * per second through the event kernel with a sink that only reads them: the flat shape, the
- * diurnal + weekly + growth shape with a flash crowd, and the seven-class catalogue. Compare
+ * diurnal + weekly + growth shape with a flash crowd, the seven-class catalogue, and that
+ * catalogue with a client population (traffic.clients defaults: returning clients, variant
+ * keys, media sessions of 5 MB chunks). Compare
  * with `slice.tiered.*`, which simulates each request as well.
  */
 export function runWorkloadBenchmarks(wanted: (name: string) => boolean): void {
   const places = buildClientPlaces(loadClientCities(), DEFAULT_DEMAND_SHARES);
   const oneClass = () => new Catalogue({ objects: 1_000_000, zipfExponent: 0.8, objectSize: { median: 32_000, sigma: 1, min: 100, max: 1e8 } }, new RandomStreams(1).stream('sizes'));
   const sevenClasses = () => classCatalogueObjects(new ClassCatalogue(DEFAULT_CLASS_MIX, new RandomStreams(1)));
-  const variants: { name: string; shape: ArrivalShapeInput; catalogue: () => ObjectCatalogue }[] = [
+  // Seven classes with traffic.clients at its defaults: returning clients, variant keys, media sessions.
+  const withClients = (): { catalogue: ObjectCatalogue; clients: () => ClientTraffic } => {
+    const classCatalogue = new ClassCatalogue(DEFAULT_CLASS_MIX, new RandomStreams(1));
+    const catalogue = classCatalogueObjects(classCatalogue);
+    const settings = requestAttributesSection.parse({});
+    const traits = classObjectTraits(classCatalogue, DEFAULT_CLASS_MIX, 'next', settings.media.minBytes);
+    const keys = new RequestKeys({ objectSizes: catalogue.objectSizes, variantMaskOf: traits.variantMaskOf, chunkedOf: traits.rangesOf });
+    const objects = { objectSizes: catalogue.objectSizes, pick: (u: number) => catalogue.pick(u), rangesOf: traits.rangesOf };
+    const clients = () =>
+      new ClientTraffic(new RequestAttributeSampler(requestAttributeSpec(settings, DEFAULT_MOBILE_SHARES), objects, new RandomStreams(1), REGIONS), keys, settings.media.windowIntervalMs);
+    return { catalogue, clients };
+  };
+  const variants: { name: string; shape: ArrivalShapeInput; catalogue: () => ObjectCatalogue; clients?: () => ClientTraffic }[] = [
     { name: 'workload.generate.flat', shape: {}, catalogue: oneClass },
     {
       name: 'workload.generate.shaped',
@@ -27,6 +47,10 @@ export function runWorkloadBenchmarks(wanted: (name: string) => boolean): void {
       catalogue: oneClass,
     },
     { name: 'workload.generate.classes', shape: {}, catalogue: sevenClasses },
+    (() => {
+      const built = withClients();
+      return { name: 'workload.generate.clients', shape: {}, catalogue: () => built.catalogue, clients: built.clients };
+    })(),
   ];
   for (const variant of variants) {
     if (!wanted(variant.name)) continue;
@@ -35,11 +59,11 @@ export function runWorkloadBenchmarks(wanted: (name: string) => boolean): void {
     const requests = 2_000_000;
     let sink = 0;
     const result = measure(3, () => {
-      const workload = new ShapedWorkload({ ratePerSecond: 20_000, shape, places }, catalogue, new RandomStreams(1));
+      const workload = new ShapedWorkload({ ratePerSecond: 20_000, shape, places }, catalogue, new RandomStreams(1), variant.clients?.() ?? null);
       const simulation = new Simulation();
       let count = 0;
       workload.attach(simulation, (request) => {
-        sink += request.objectId;
+        sink += request.key;
         if (++count >= requests) simulation.stop();
       });
       simulation.run();
