@@ -199,10 +199,11 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
   const { warmupCount, warmupUntilMs } = resolveWarmup(scenario.run.warmup, requestLimit, horizonMs);
 
   const simulation = new Simulation();
-  const churn = classCatalogue ? new ContentChurn(classCatalogue, classes.map((klass) => klass.churn), streams) : undefined;
-  if (churn) {
+  // Churn belongs to content classes, which a recording never has: the workload is then shaped.
+  const churn = classCatalogue && workload instanceof ShapedWorkload ? new ContentChurn(classCatalogue, classes.map((klass) => klass.churn), streams) : undefined;
+  if (churn && workload instanceof ShapedWorkload) {
     churn.attach(simulation, {
-      onOneHitWonder: (id) => (workload as ShapedWorkload).requestOnce(id),
+      onOneHitWonder: (id) => workload.requestOnce(id),
     });
   }
   const outcome: TieredOutcome = { layer: 0, latencyMs: 0, edge: 0, regional: -1, transferMs: -1, ageMs: 0 };

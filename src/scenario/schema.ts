@@ -372,6 +372,15 @@ export const scenarioSchema = z
     topology: topologySection.prefault({}),
   })
   .superRefine((scenario, ctx) => {
+    // A replay sends the recorded requests as they were: nothing of the traffic section's own requests applies.
+    if (scenario.content.recorded?.use === 'replay') {
+      if (scenario.traffic.clients !== undefined) {
+        ctx.addIssue({ code: 'custom', path: ['traffic', 'clients'], message: 'expected no clients with content.recorded use: replay (each recorded request is sent once, as recorded); use: amplify takes them' });
+      }
+      if (scenario.traffic.flashCrowds.length > 0) {
+        ctx.addIssue({ code: 'custom', path: ['traffic', 'flashCrowds'], message: 'expected no flash crowds with content.recorded use: replay (the recording has its own peaks); use: amplify takes them' });
+      }
+    }
     // Flash crowds name objects of the catalogue: checked here, where both sections are known.
     scenario.traffic.flashCrowds.forEach((crowd, index) => {
       const path = ['traffic', 'flashCrowds', index, 'objects'];

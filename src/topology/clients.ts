@@ -130,6 +130,14 @@ export function buildClientPlaces(cities: readonly ClientCity[], demandShares: R
 }
 
 /** The place a uniform draw `u` in [0, 1) picks within region `r` (by population); −1 when the region has none. */
+/** A region drawn by demand (`regionShare`) from one uniform draw in [0, 1). */
+export function regionFor(places: ClientPlaces, u: number): number {
+  const shares = places.regionShare;
+  let region = 0;
+  while (region < shares.length - 1 && u >= shares[region]) u -= shares[region++];
+  return region;
+}
+
 export function placeFor(places: ClientPlaces, r: number, u: number): number {
   const { places: indices, cumulative } = places.byRegion[r];
   return indices.length === 0 ? -1 : indices[cumulativeIndex(cumulative, u)];

@@ -1,9 +1,9 @@
 import type { RandomStream, RandomStreams } from '../sim/random.js';
 import type { Simulation } from '../sim/simulation.js';
-import { placeFor, type ClientPlaces } from '../topology/clients.js';
+import { placeFor, regionFor, type ClientPlaces } from '../topology/clients.js';
 import type { ObjectCatalogue } from './objectCatalogue.js';
 import type { RecordedTraffic } from './realTraffic/trafficCatalogue.js';
-import { newClientRequest, type ClientRequest, type RequestSink } from './request.js';
+import { fillWholeObject, newClientRequest, type ClientRequest, type RequestSink } from './request.js';
 
 export interface RecordedReplaySpec {
   /** The recording: requests in time order with their offsets (loadRecordedTraffic). */
@@ -73,26 +73,13 @@ export class RecordedWorkload {
   attach(simulation: Simulation, sink: RequestSink): void {
     const replay = simulation.defineEvent('workload.recorded', (index) => {
       const stream = this.stream;
-      const shares = this.places.regionShare;
-      let u = stream.next();
-      let region = 0;
-      while (region < shares.length - 1 && u >= shares[region]) u -= shares[region++];
+      const region = regionFor(this.places, stream.next());
       const request = this.request;
       request.timeMs = simulation.nowMs;
       request.region = region;
       request.place = placeFor(this.places, region, stream.next());
-      // A whole-object request from an anonymous client without a browser cache, filled as
-      // ShapedWorkload fills one: its key is the object id (no variants, no range).
       const objectId = this.objects[index];
-      const size = this.catalogue.objectSizes[objectId];
-      request.objectId = objectId;
-      request.sizeBytes = size;
-      request.objectBytes = size;
-      request.key = objectId;
-      request.pieces = 1;
-      request.firstChunk = -1;
-      request.clientSlot = -1;
-      request.newClient = 0;
+      fillWholeObject(request, objectId, this.catalogue.objectSizes[objectId]);
       this.sent = index + 1;
       if (index + 1 < this.requests) simulation.schedule(this.timeOf(index + 1), replay, index + 1);
       sink(request);

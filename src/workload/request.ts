@@ -35,4 +35,16 @@ export function newClientRequest(): ClientRequest {
   return { timeMs: 0, region: 0, place: -1, objectId: 0, sizeBytes: 0, objectBytes: 0, key: 0, pieces: 1, firstChunk: -1, clientSlot: -1, newClient: 0 };
 }
 
+/** Fills a request for the whole of `objectId` from an anonymous client without a browser cache: its key is the object id. */
+export function fillWholeObject(request: ClientRequest, objectId: number, sizeBytes: number): void {
+  request.objectId = objectId;
+  request.sizeBytes = sizeBytes;
+  request.objectBytes = sizeBytes;
+  request.key = objectId;
+  request.pieces = 1;
+  request.firstChunk = -1;
+  request.clientSlot = -1;
+  request.newClient = 0;
+}
+
 export type RequestSink = (request: ClientRequest) => void;

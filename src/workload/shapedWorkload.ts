@@ -1,12 +1,12 @@
 import type { RandomStream, RandomStreams } from '../sim/random.js';
 import type { Simulation } from '../sim/simulation.js';
-import { placeFor, type ClientPlaces } from '../topology/clients.js';
+import { placeFor, regionFor, type ClientPlaces } from '../topology/clients.js';
 import type { ArrivalShape, FlashCrowd } from './arrivals/arrivalsSchema.js';
 import { groupPlacesByTimeZone, placeInGroup, type TimeZoneGroup } from './arrivals/localTime.js';
 import { planArrivalStreams } from './arrivals/rateShape.js';
 import { ThinnedPoissonArrivals } from './arrivals/thinnedPoisson.js';
 import type { ObjectCatalogue } from './objectCatalogue.js';
-import { newClientRequest, type ClientRequest, type RequestSink } from './request.js';
+import { fillWholeObject, newClientRequest, type ClientRequest, type RequestSink } from './request.js';
 import type { ClientTraffic } from './requests/clientTraffic.js';
 
 export interface ShapedTrafficSpec {
@@ -78,29 +78,13 @@ export class ShapedWorkload {
   requestOnce(objectId: number): void {
     if (!this.simulation || !this.sink) throw new Error('requestOnce before attach');
     const stream = this.oneOffStream;
-    const shares = this.places.regionShare;
-    let u = stream.next();
-    let region = 0;
-    while (region < shares.length - 1 && u >= shares[region]) u -= shares[region++];
+    const region = regionFor(this.places, stream.next());
     const request = this.request;
     request.timeMs = this.simulation.nowMs;
     request.region = region;
     request.place = placeFor(this.places, region, stream.next());
-    this.fillAnonymous(request, objectId);
+    fillWholeObject(request, objectId, this.catalogue.objectSizes[objectId]);
     this.sink(request);
-  }
-
-  /** A whole-object request from a client without a browser cache. */
-  private fillAnonymous(request: ClientRequest, objectId: number): void {
-    const size = this.catalogue.objectSizes[objectId];
-    request.objectId = objectId;
-    request.sizeBytes = size;
-    request.objectBytes = size;
-    request.key = objectId;
-    request.pieces = 1;
-    request.firstChunk = -1;
-    request.clientSlot = -1;
-    request.newClient = 0;
   }
 
   /** Defines the arrival event and schedules each process's first arrival. */
@@ -130,7 +114,8 @@ export class ShapedWorkload {
       const objects = crowd < 0 ? null : this.crowdObjects[crowd];
       if (clients === null) {
         request.place = place;
-        this.fillAnonymous(request, objects === null ? this.catalogue.pick(stream.next()) : objects[stream.int(objects.length)]);
+        const objectId = objects === null ? this.catalogue.pick(stream.next()) : objects[stream.int(objects.length)];
+        fillWholeObject(request, objectId, this.catalogue.objectSizes[objectId]);
       } else if (clients.arrive(group.region, place, objects === null ? -1 : objects[stream.int(objects.length)], request)) {
         simulation.scheduleAfter(clients.windowIntervalMs, window, clients.sessionSlot, clients.sessionSerial);
       }

@@ -103,6 +103,12 @@ describe('content.recorded in the scenario', () => {
     );
   });
 
+  it('use: replay refuses traffic.clients and flash crowds, at their keys', () => {
+    const text = "content:\n  recorded: { file: x.har, use: replay }\ntraffic:\n  clients: {}\n  flashCrowds: [{ start: 10s, duration: 10s, multiplier: 2 }]\n";
+    expect(() => parseScenarioText(text, 's.yaml')).toThrow(/`traffic\.clients`: expected no clients with content\.recorded use: replay/);
+    expect(() => parseScenarioText(text, 's.yaml')).toThrow(/`traffic\.flashCrowds`: expected no flash crowds with content\.recorded use: replay/);
+  });
+
   it('the format follows the extension unless given', () => {
     expect(parseScenarioText('content:\n  recorded: { file: x.HAR }\n', 's.yaml').content.recorded?.format).toBe('har');
     expect(parseScenarioText('content:\n  recorded: { file: access.log }\n', 's.yaml').content.recorded?.format).toBe('access-log');
