@@ -56,7 +56,9 @@ export class EdgeOriginFlow {
       layer = ORIGIN_LAYER;
     }
     if (layer === ORIGIN_LAYER) latencyMs += this.latency.edgeToOriginMs(edgeIndex);
-    outcome.ageMs = layer === EDGE_LAYER && request.pieces === 1 && ttlMs !== Infinity ? request.timeMs - (edge.expiryOf(request.key) - ttlMs) : 0;
+    // As TieredFlow: only a client's own cache counts the age, so only its requests pay the lookup.
+    outcome.ageMs =
+      layer === EDGE_LAYER && request.pieces === 1 && request.clientSlot >= 0 && ttlMs !== Infinity ? request.timeMs - (edge.expiryOf(request.key) - ttlMs) : 0;
     outcome.layer = layer;
     outcome.latencyMs = latencyMs;
     outcome.edge = edgeIndex;

@@ -28,7 +28,7 @@ export interface TieredOutcome {
   /**
    * Age of the response when it leaves the CDN (RFC 9111 §4.2.3: since the origin sent it),
    * ms: 0 from the origin; what a browser counts against its own freshness lifetime. 0 for
-   * a range of several chunks.
+   * a range of several chunks and for a request without a client cache (clientSlot −1).
    */
   ageMs: number;
 }
@@ -102,13 +102,21 @@ export class TieredFlow implements RequestFlow {
       }
     }
     outcome.layer = deepest;
-    outcome.ageMs = request.pieces === 1 ? this.pieceAgeMs : 0;
+    // Only a client's own cache counts the age; working it out for an edge hit costs a second
+    // lookup, so anonymous requests and ranges skip it.
+    outcome.ageMs = request.pieces !== 1 || request.clientSlot < 0 ? 0 : deepest === 0 ? this.edgeAgeMs(pop, request.key, c, nowMs) : this.pieceAgeMs;
     outcome.latencyMs = latencyMs;
     outcome.transferMs = request.sizeBytes * this.uplinkMsPerByte[pop];
   }
 
-  /** Age (RFC 9111 §4.2.3) of the copy the last servePiece answered with, ms. */
+  /** Age (RFC 9111 §4.2.3) of the copy the last servePiece fetched from upstream, ms: since the origin sent it. */
   private pieceAgeMs = 0;
+
+  /** Age of the PoP's stored copy of `key`: since the origin sent it (its expiry less the lifetime it was given). */
+  private edgeAgeMs(pop: number, key: number, c: number, nowMs: number): number {
+    const edgeTtlMs = this.edgeFreshness.ttlMs[c];
+    return edgeTtlMs === Infinity ? 0 : nowMs - (this.edges[pop].expiryOf(key) - edgeTtlMs);
+  }
 
   /**
    * One cache entry through the layers: the layer index that had it (or the origin), storing
@@ -117,10 +125,7 @@ export class TieredFlow implements RequestFlow {
   private servePiece(pop: number, site: number, key: number, bytes: number, c: number, nowMs: number): number {
     const edge = this.edges[pop];
     const edgeTtlMs = this.edgeFreshness.ttlMs[c];
-    if (edge.lookup(key, nowMs)) {
-      this.pieceAgeMs = edgeTtlMs === Infinity ? 0 : nowMs - (edge.expiryOf(key) - edgeTtlMs);
-      return 0;
-    }
+    if (edge.lookup(key, nowMs)) return 0;
     const storeAtEdge = this.edgeFreshness.store[c] === 1;
     this.pieceAgeMs = 0;
     if (!this.tiered) {

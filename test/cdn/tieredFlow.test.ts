@@ -155,10 +155,10 @@ describe('TieredFlow: edge → regional → origin (spec 4.9)', () => {
   it('RFC 9111 §4.2.3: the response age is 0 from the origin and the time since the origin fetch from a cache', () => {
     const { flow } = flowOver(60_000, 60_000);
     const first = outcome();
-    flow.serve({ ...request(1_000), place: 0 }, first);
+    flow.serve({ ...request(1_000), place: 0, clientSlot: 0 }, first);
     expect(first.ageMs).toBe(0);
     const hit = outcome();
-    flow.serve({ ...request(4_500), place: 0 }, hit);
+    flow.serve({ ...request(4_500), place: 0, clientSlot: 0 }, hit);
     expect(hit.layer).toBe(0);
     expect(hit.ageMs).toBe(3_500);
   });
