@@ -9,7 +9,7 @@ import type { RecordedContent } from '../scenario/schema.js';
 import { readAccessLog } from '../workload/realTraffic/accessLogReader.js';
 import { readHar } from '../workload/realTraffic/harReader.js';
 import { loadRecordedTraffic, type RecordedTraffic } from '../workload/realTraffic/trafficCatalogue.js';
-import { TraceError } from '../workload/traces/traceError.js';
+import { MissingFileError, TraceError } from '../workload/traces/traceError.js';
 import type { ClassCaching, ContentCaching } from './contentCaching.js';
 
 /** Classes a run tells apart (class ids are bytes on the request path). */
@@ -26,9 +26,8 @@ export async function loadScenarioRecording(recorded: RecordedContent, scenarioF
     return await loadRecordedTraffic(recorded.format === 'har' ? readHar(file, options) : readAccessLog(file, options));
   } catch (error) {
     // The readers word a missing file for traces; here it is the scenario's key that points wrong.
-    if (error instanceof TraceError && error.message.startsWith('trace file not found: ')) {
-      const found = error.message.slice('trace file not found: '.length);
-      throw new TraceError(`${scenarioFile}: \`content.recorded.file\`: file not found: ${found}. The path is relative to the scenario file.`, file);
+    if (error instanceof MissingFileError) {
+      throw new TraceError(`${scenarioFile}: \`content.recorded.file\`: file not found: ${error.file}${error.hint}. The path is relative to the scenario file.`, file);
     }
     throw error;
   }

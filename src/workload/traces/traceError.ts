@@ -18,3 +18,13 @@ export class TraceError extends UserError {
     this.name = 'TraceError';
   }
 }
+
+/** The file is not there. `hint` is ` (did you mean x?)` when a similar name is, else ''. */
+export class MissingFileError extends TraceError {
+  constructor(
+    file: string,
+    readonly hint: string,
+  ) {
+    super(`trace file not found: ${file}${hint}`, file);
+  }
+}

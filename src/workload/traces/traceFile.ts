@@ -3,7 +3,7 @@ import { basename, dirname } from 'node:path';
 import { nearest } from '../../suggest.js';
 import { DEFAULT_BLOCK_BYTES, LineSplitter } from './lineSplitter.js';
 import type { TraceBatch } from './traceBatch.js';
-import { TraceError } from './traceError.js';
+import { MissingFileError, TraceError } from './traceError.js';
 import type { SkippedRecord, TraceFormat, TraceReaderOptions } from './traceReader.js';
 
 /** Skipped records kept with details; the rest are only counted. */
@@ -51,7 +51,7 @@ function openError(file: string, error: unknown): TraceError {
     } catch {
       // The directory is missing too: nothing to suggest.
     }
-    return new TraceError(`trace file not found: ${file}${hint}`, file);
+    return new MissingFileError(file, hint);
   }
   if (code === 'EISDIR') return new TraceError(`${file} is a directory, not a trace file`, file);
   if (code === 'EACCES' || code === 'EPERM') return new TraceError(`cannot read ${file}: permission denied`, file);
