@@ -181,7 +181,7 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
   const classCdnCounters = new NodeCounters(classCount);
   const classBrowserCounters = new NodeCounters(classCount);
   // With browser caches the metrics' layers are browser, then the flow's; `edgeLayer` is where the flow's start.
-  const browsers = clients === null || clientSettings === undefined ? null : new BrowserCaches(clients.sampler.population.slots, clientSettings.recentObjects);
+  const browsers = clients === null ? null : new BrowserCaches(clients.sampler.population.slots, clients.sampler.population.recentObjects);
   const browserFreshness = layerFreshness(contentCaching.table, BROWSER_DECISION);
   const layerNames = browsers === null ? flow.layers : ['browser', ...flow.layers];
   const edgeLayer = browsers === null ? 0 : 1;

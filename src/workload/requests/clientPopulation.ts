@@ -56,10 +56,11 @@ export class ClientPopulation {
   arrivedNew = 0;
   private readonly groups: number;
   private readonly perGroup: number;
-  private readonly ringLength: number;
+  /** Recent objects remembered per client (R): the ring a repeat draws from. */
+  readonly recentObjects: number;
   /** Clients created so far per group; also the next round-robin slot. */
   private readonly created: Float64Array;
-  /** Recent object ids, `ringLength` per slot. */
+  /** Recent object ids, `recentObjects` per slot. */
   private readonly recent: Int32Array;
   private readonly recentCount: Uint8Array;
   private readonly recentNext: Uint8Array;
@@ -72,7 +73,7 @@ export class ClientPopulation {
     requireShare('repeatShare', spec.repeatShare);
     this.groups = spec.groups;
     this.perGroup = spec.clientsPerGroup;
-    this.ringLength = spec.recentObjects;
+    this.recentObjects = spec.recentObjects;
     this.slots = spec.groups * spec.clientsPerGroup;
     this.clientIds = new Float64Array(this.slots).fill(-1);
     this.created = new Float64Array(spec.groups);
@@ -119,15 +120,15 @@ export class ClientPopulation {
 
   /** One of the slot's recent objects, uniformly (one draw); the ring must not be empty. */
   recentObject(slot: number, stream: RandomStream): number {
-    return this.recent[slot * this.ringLength + stream.int(this.recentCount[slot])];
+    return this.recent[slot * this.recentObjects + stream.int(this.recentCount[slot])];
   }
 
   /** Records that the slot's client asked for `objectId` (overwrites the oldest when full). */
   remember(slot: number, objectId: number): void {
     const next = this.recentNext[slot];
-    this.recent[slot * this.ringLength + next] = objectId;
-    this.recentNext[slot] = next + 1 === this.ringLength ? 0 : next + 1;
-    if (this.recentCount[slot] < this.ringLength) this.recentCount[slot]++;
+    this.recent[slot * this.recentObjects + next] = objectId;
+    this.recentNext[slot] = next + 1 === this.recentObjects ? 0 : next + 1;
+    if (this.recentCount[slot] < this.recentObjects) this.recentCount[slot]++;
   }
 
   /** How many objects the slot remembers (≤ recentObjects). */

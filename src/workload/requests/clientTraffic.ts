@@ -1,3 +1,4 @@
+import { chunksForRange } from '../../policy/ranges.js';
 import type { ClientRequest } from '../request.js';
 import { RequestKeys } from './requestKeys.js';
 import { newRequestAttributes, type RequestAttributeSampler, type RequestAttributes } from './requestAttributes.js';
@@ -82,8 +83,7 @@ export class ClientTraffic {
       request.pieces = 1;
       request.firstChunk = -1;
     } else {
-      const firstChunk = Math.floor(attributes.rangeStart / keys.chunkBytes);
-      const lastChunk = Math.floor(attributes.rangeEnd / keys.chunkBytes);
+      const { firstChunk, lastChunk } = chunksForRange(attributes.rangeStart, attributes.rangeEnd, keys.chunkBytes);
       request.sizeBytes = attributes.rangeEnd - attributes.rangeStart + 1;
       request.key = keys.chunkKey(objectId, code, firstChunk);
       request.pieces = lastChunk - firstChunk + 1;

@@ -69,11 +69,6 @@ export class RequestKeys {
     this.keyCount = next;
   }
 
-  /** Whether any object's key carries variants. */
-  get hasVariants(): boolean {
-    return this.stride > 1;
-  }
-
   /** The variant code of a request for `objectId` from a client with these attributes (0 when the key has no variants). */
   variantCode(objectId: number, acceptsAvif: number, mobile: number): number {
     const mask = this.variantMaskOf === null ? 0 : this.variantMaskOf[objectId];
