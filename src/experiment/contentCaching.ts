@@ -1,7 +1,7 @@
 import { CompiledDecisionTable, type CompiledDecision } from '../policy/compile.js';
 import { decide } from '../policy/decision.js';
 import type { Deployment } from '../policy/deployment.js';
-import { normaliseHeaders } from '../policy/headers.js';
+import { normaliseHeaders, type HeaderInput } from '../policy/headers.js';
 import { HEADER_PROFILES, profileWithOverrides } from '../policy/profiles.js';
 import { formatReason } from '../policy/reason.js';
 import type { Scenario } from '../scenario/schema.js';
@@ -52,21 +52,28 @@ export function compileContentCaching(scenario: Scenario): ContentCaching {
   const deployment = scenarioDeployment(scenario);
   const table = new CompiledDecisionTable(deployment);
   const sources = scenario.content.classes === undefined ? [singleClassSource(scenario)] : scenario.content.classes.map((klass) => classSource(klass, deployment));
-  const classes = sources.map((source): ClassCaching => {
-    const id = table.add({ url: source.url, status: 200, headers: source.responseHeaders });
-    const edgeDecision = decide({
-      request: { method: 'GET', url: source.url, headers: normaliseHeaders(undefined) },
-      response: { status: 200, headers: normaliseHeaders(source.responseHeaders) },
-      deployment,
-      layer: 'edge',
-      nowMs: 0,
-    });
-    return { ...source, edge: table.get(id, 'edge'), regional: table.get(id, 'regional'), edgeReasons: edgeDecision.reasons.map(formatReason) };
-  });
+  const classes = sources.map((source) => addClassCaching(table, deployment, source, 200, source.responseHeaders));
   return { deployment, table, classes };
 }
 
-type ClassSource = Pick<ClassCaching, 'name' | 'url' | 'responseHeaders' | 'headerSource'>;
+/** What a class is reported as: its name, URL, the header fields shown and where they came from. */
+export type ClassSource = Pick<ClassCaching, 'name' | 'url' | 'responseHeaders' | 'headerSource'>;
+
+/**
+ * Compiles one class into `table` (its id is the next one) from the response the origin
+ * sends, `status` with `headers`, and keeps the edge decision's reasons for reports.
+ */
+export function addClassCaching(table: CompiledDecisionTable, deployment: Deployment, source: ClassSource, status: number, headers: HeaderInput): ClassCaching {
+  const id = table.add({ url: source.url, status, headers });
+  const edgeDecision = decide({
+    request: { method: 'GET', url: source.url, headers: normaliseHeaders(undefined) },
+    response: { status, headers: normaliseHeaders(headers) },
+    deployment,
+    layer: 'edge',
+    nowMs: 0,
+  });
+  return { ...source, edge: table.get(id, 'edge'), regional: table.get(id, 'regional'), edgeReasons: edgeDecision.reasons.map(formatReason) };
+}
 
 function singleClassSource(scenario: Scenario): ClassSource {
   const profile = HEADER_PROFILES.get(scenario.content.headers.profile);

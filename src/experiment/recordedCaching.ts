@@ -1,16 +1,13 @@
 import { dirname, resolve } from 'node:path';
 import { CompiledDecisionTable } from '../policy/compile.js';
-import { decide } from '../policy/decision.js';
 import type { Deployment } from '../policy/deployment.js';
-import { normaliseHeaders } from '../policy/headers.js';
-import { formatReason } from '../policy/reason.js';
 import { fileExtension } from '../policy/variants.js';
 import type { RecordedContent } from '../scenario/schema.js';
 import { readAccessLog } from '../workload/realTraffic/accessLogReader.js';
 import { readHar } from '../workload/realTraffic/harReader.js';
 import { loadRecordedTraffic, type RecordedTraffic } from '../workload/realTraffic/trafficCatalogue.js';
 import { MissingFileError, TraceError } from '../workload/traces/traceError.js';
-import type { ClassCaching, ContentCaching } from './contentCaching.js';
+import { addClassCaching, type ContentCaching } from './contentCaching.js';
 
 /** Classes a run tells apart (class ids are bytes on the request path). */
 const MAX_DECISION_CLASSES = 255;
@@ -78,27 +75,16 @@ export function compileRecordedCaching(traffic: RecordedTraffic, deployment: Dep
 
   const table = new CompiledDecisionTable(deployment);
   const recordedFrom = traffic.file.split(/[\\/]/).pop();
-  const classes = firstProfile.map((p, c): ClassCaching => {
+  const classes = firstProfile.map((p, c) => {
     const profile = traffic.profiles[p];
-    const id = table.add({ url: profile.url, status: profile.status, headers: profile.responseHeaders });
-    const edgeDecision = decide({
-      request: { method: 'GET', url: profile.url, headers: normaliseHeaders(undefined) },
-      response: { status: profile.status, headers: normaliseHeaders(profile.responseHeaders) },
-      deployment,
-      layer: 'edge',
-      nowMs: 0,
-    });
-    const extension = fileExtension(profile.url.split('?')[0]);
-    const headers = Object.fromEntries(profile.responseHeaders.filter(([name]) => CACHING_FIELDS.has(name)));
-    return {
+    const extension = fileExtension(profile.url);
+    const source = {
       name: `${profile.status} ${extension === '' ? 'no extension' : `.${extension}`} #${c + 1}`,
       url: profile.url,
-      responseHeaders: headers,
+      responseHeaders: Object.fromEntries(profile.responseHeaders.filter(([name]) => CACHING_FIELDS.has(name))),
       headerSource: `recorded in ${recordedFrom}: ${objectsPerClass[c]} objects, ${profilesPerClass[c]} response profiles`,
-      edge: table.get(id, 'edge'),
-      regional: table.get(id, 'regional'),
-      edgeReasons: edgeDecision.reasons.map(formatReason),
     };
+    return addClassCaching(table, deployment, source, profile.status, profile.responseHeaders);
   });
   return { caching: { deployment, table, classes }, classOf };
 }

@@ -48,11 +48,10 @@ export function recordedObjectTraits(urls: readonly string[]): ObjectRequestTrai
   const maskOfExtension = new Map<string, number>();
   const variantMaskOf = new Uint8Array(urls.length);
   urls.forEach((url, id) => {
-    const path = url.split('?')[0];
-    const extension = fileExtension(path);
+    const extension = fileExtension(url); // reads the path only, as cacheKey does
     let mask = maskOfExtension.get(extension);
     if (mask === undefined) {
-      mask = variantMaskOfPath(path);
+      mask = variantMaskOfPath(url);
       maskOfExtension.set(extension, mask);
     }
     variantMaskOf[id] = mask;
