@@ -384,7 +384,7 @@ export const scenarioSchema = z
     // Flash crowds name objects of the catalogue: checked here, where both sections are known.
     scenario.traffic.flashCrowds.forEach((crowd, index) => {
       const path = ['traffic', 'flashCrowds', index, 'objects'];
-      if (crowd.objects.kind === 'ids') {
+      if (crowd.objects.kind === 'ids' && scenario.content.recorded === undefined) {
         const objects = scenario.content.classes === undefined ? scenario.content.objects : scenario.content.classes.reduce((sum, c) => sum + c.objects, 0);
         const outside = crowd.objects.ids.findIndex((id) => id >= objects);
         if (outside >= 0) {

@@ -6,6 +6,7 @@ import { groupPlacesByTimeZone, placeInGroup, type TimeZoneGroup } from './arriv
 import { planArrivalStreams } from './arrivals/rateShape.js';
 import { ThinnedPoissonArrivals } from './arrivals/thinnedPoisson.js';
 import type { ObjectCatalogue } from './objectCatalogue.js';
+import { UserError } from '../userError.js';
 import { fillWholeObject, newClientRequest, type ClientRequest, type RequestSink } from './request.js';
 import type { ClientTraffic } from './requests/clientTraffic.js';
 
@@ -60,7 +61,7 @@ export class ShapedWorkload {
     this.streams = plans.map((plan) => randomStreams.stream(plan.streamName));
     this.groupOf = Int32Array.from(plans, (plan) => plan.group);
     this.crowdOf = Int32Array.from(plans, (plan) => plan.flashCrowd);
-    this.crowdObjects = spec.shape.flashCrowds.map((crowd) => crowdObjectSet(crowd, catalogue));
+    this.crowdObjects = spec.shape.flashCrowds.map((crowd, index) => crowdObjectSet(crowd, index, catalogue));
   }
 
   /** Per flash crowd: the object ids it asks for, uniformly; null for the normal popularity. */
@@ -145,7 +146,7 @@ function groupPlacesByRegion(places: ClientPlaces): TimeZoneGroup[] {
 }
 
 /** The ids a flash crowd asks for; checked against the catalogue here, where its size is known. */
-function crowdObjectSet(crowd: FlashCrowd, catalogue: ObjectCatalogue): Int32Array | null {
+function crowdObjectSet(crowd: FlashCrowd, index: number, catalogue: ObjectCatalogue): Int32Array | null {
   switch (crowd.objects.kind) {
     case 'catalogue':
       return null;
@@ -155,8 +156,11 @@ function crowdObjectSet(crowd: FlashCrowd, catalogue: ObjectCatalogue): Int32Arr
       return Int32Array.from(ids.slice(0, Math.min(crowd.objects.top, catalogue.size)));
     }
     case 'ids': {
-      const outside = crowd.objects.ids.find((id) => id >= catalogue.size);
-      if (outside !== undefined) throw new RangeError(`flash crowd object id ${outside} is outside the catalogue of ${catalogue.size} objects`);
+      // The scenario checks ids against a catalogue it can count; a recording's size is known only once read.
+      const outside = crowd.objects.ids.findIndex((id) => id >= catalogue.size);
+      if (outside >= 0) {
+        throw new UserError(`\`traffic.flashCrowds[${index}].objects.ids[${outside}]\`: expected an object id below the catalogue's ${catalogue.size} objects, found ${crowd.objects.ids[outside]}`);
+      }
       return Int32Array.from(crowd.objects.ids);
     }
     case 'class':

@@ -7,6 +7,7 @@ import { runScenario } from '../../src/experiment/runScenario.js';
 import { buildSummary, summaryJson } from '../../src/report/summary.js';
 import { ScenarioError, parseScenarioText } from '../../src/scenario/load.js';
 import type { Scenario } from '../../src/scenario/schema.js';
+import { UserError } from '../../src/userError.js';
 import { readAccessLog } from '../../src/workload/realTraffic/accessLogReader.js';
 import { loadRecordedTraffic } from '../../src/workload/realTraffic/trafficCatalogue.js';
 
@@ -50,6 +51,12 @@ describe('content.recorded: a HAR as the catalogue, amplified (issue 6: real tra
     const counts = summary.contentClasses.map((klass) => klass.requests);
     // Exponent 2 over 13 URLs: rank 1 takes 1/H(13, 2) ≈ 63.4 % of the requests.
     expect(Math.max(...counts) / 40_000).toBeGreaterThan(0.6);
+  });
+
+  it('a flash crowd naming an id past the recorded URLs is a user error at its key', async () => {
+    const text = `${amplified}traffic:\n  flashCrowds: [{ start: 1s, duration: 1s, multiplier: 2, objects: { ids: [3, 13] } }]\n`;
+    await expect(run(text, HAR_SCENARIO)).rejects.toThrow(UserError);
+    await expect(run(text, HAR_SCENARIO)).rejects.toThrow("`traffic.flashCrowds[0].objects.ids[1]`: expected an object id below the catalogue's 13 objects, found 13");
   });
 
   it('same scenario and seed: byte-identical summary', async () => {
