@@ -51,6 +51,23 @@ export class SparseKeyStore implements CacheStore {
     return this.localCount;
   }
 
+  /** The local id of `key` while this node holds it, −1 otherwise; no policy state touched. */
+  localOf(key: number): number {
+    const local = this.find(key);
+    return local >= 0 && !Number.isNaN(this.inner.expiryOf(local)) ? local : -1;
+  }
+
+  /** A lookup (policy state updated on a hit) that answers the hit's local id, or −1 on a miss: one probe. */
+  lookupLocal(key: number, nowMs: number): number {
+    const local = this.find(key);
+    return local >= 0 && this.inner.lookup(local, nowMs) ? local : -1;
+  }
+
+  /** Every local id handed out so far is below this (callers size per-local arrays by it). */
+  get localLimit(): number {
+    return this.localCount;
+  }
+
   lookup(key: number, nowMs: number): boolean {
     const local = this.find(key);
     return local >= 0 && this.inner.lookup(local, nowMs);

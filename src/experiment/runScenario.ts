@@ -1,12 +1,27 @@
 import { createCacheStore, type OnlineCachePolicyName } from '../cache/registry.js';
-import type { CacheStore } from '../cache/cacheStore.js';
 import { SparseKeyStore } from '../cache/sparseKeyStore.js';
 import { cheApproximation } from '../cache/che.js';
 import { ttlCacheHitRatio } from '../cache/ttlTheory.js';
-import { EdgeOriginFlow } from '../cdn/edgeOriginFlow.js';
-import { TieredFlow, type RequestFlow, type TieredOutcome } from '../cdn/tieredFlow.js';
-import { compileContentCaching, scenarioDeployment, EDGE_DECISION, REGIONAL_DECISION, type ClassCaching, type ContentCaching } from './contentCaching.js';
-import { layerFreshness } from '../cdn/classFreshness.js';
+import { RegionNetwork, TopologyNetwork, type FlowNetwork } from '../cdn/flowNetwork.js';
+import {
+  LayeredFlow,
+  OUTCOME_CACHED_ERROR,
+  OUTCOME_COALESCED_EDGE,
+  OUTCOME_COALESCED_REGIONAL,
+  OUTCOME_REVALIDATED,
+  OUTCOME_STALE_ON_ERROR,
+  OUTCOME_STALE_ON_REFUSED,
+  OUTCOME_STALE_WHILE_REVALIDATE,
+  type CompletedRequest,
+  type LayerActivity,
+  type OriginActivity,
+} from '../cdn/layeredFlow.js';
+import { OriginModel } from '../cdn/origin.js';
+import { SharedCacheNode } from '../cdn/sharedCacheNode.js';
+import { CdnOutcomes, type OutcomeFigures } from '../metrics/cdnOutcomes.js';
+import { IncidentSchedule, INCIDENT_START } from '../workload/incidents/incidentSchedule.js';
+import type { Incident } from '../workload/incidents/incidentSchema.js';
+import { CATALOGUE_OBJECT_URL, compileContentCaching, scenarioDeployment, type ClassCaching, type ContentCaching } from './contentCaching.js';
 import { BrowserCaches } from '../cdn/browserCaches.js';
 import { classObjectTraits, recordedObjectTraits } from './requestVariants.js';
 import { compileRecordedCaching } from './recordedCaching.js';
@@ -37,8 +52,8 @@ import { ShapedWorkload } from '../workload/shapedWorkload.js';
 import { buildClientPlaces, DEFAULT_MOBILE_SHARES, loadClientCities, type ClientPlaces } from '../topology/clients.js';
 import type { ClientRequest } from '../workload/request.js';
 
-/** The browser's index in CompiledDecisionTable (policy CACHE_LAYERS: browser, edge, regional). */
-const BROWSER_DECISION = 0;
+/** How long after a deploy its origin load is reported (the purge spike, spec 1.2 item 6). */
+const DEPLOY_WINDOW_MS = 60_000;
 
 export interface RunOverrides {
   seed?: number;
@@ -141,7 +156,35 @@ export interface RunResult {
   classes: { edge: NodeFigures; cdn: NodeFigures; browser?: NodeFigures; churn: ClassChurn }[];
   /** Present when the edge policy has a model (LRU without expiry within the run: Che's approximation). */
   theory?: EdgeTheory;
+  /** What the CDN's nodes did on the clock (measured part): coalescing, revalidation, stale serves, errors, the origin's load. */
+  cdn: CdnActivity;
+  /** Each incident of the scenario: the requests sent during it, all of the run (warm-up included). */
+  incidents: IncidentFigures[];
   events: number;
+}
+
+export interface CdnActivity {
+  coalescing: boolean;
+  validators: boolean;
+  /** Per node layer (edge, and regional with a tier). */
+  layers: Record<string, LayerActivity>;
+  origin: OriginActivity;
+  /** Over the measured requests. */
+  outcomes: OutcomeFigures;
+}
+
+export interface IncidentFigures {
+  incident: Incident;
+  /** The window measured: an outage's, burst's or slowdown's own; a deploy's first minute. */
+  fromMs: number;
+  toMs: number;
+  /** Requests sent in the window, and how they ended. */
+  requests: number;
+  errors: number;
+  staleServed: number;
+  /** Requests reaching the origin in the window, and in a window of the same length just before it. */
+  originRequests: number;
+  originRequestsBefore: number;
 }
 
 /**
@@ -174,23 +217,13 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
   const contentCaching = recordedCaching?.caching ?? compileContentCaching(scenario);
   const clientSettings = scenario.traffic.clients;
   const clients = clientSettings === undefined ? null : buildClientTraffic(scenario, clientSettings, catalogue, classCatalogue, recording, streams);
-  const network = buildNetwork(scenario, catalogue, contentCaching, streams, clients?.keys.keyCount ?? catalogue.size);
-  const { flow } = network;
+  const network = buildNetwork(scenario, streams);
   const classCount = contentCaching.classes.length;
   const classEdgeCounters = new NodeCounters(classCount);
   const classCdnCounters = new NodeCounters(classCount);
   const classBrowserCounters = new NodeCounters(classCount);
-  // With browser caches the metrics' layers are browser, then the flow's; `edgeLayer` is where the flow's start.
   const browsers = clients === null ? null : new BrowserCaches(clients.sampler.population.slots, clients.sampler.population.recentObjects);
-  const browserFreshness = layerFreshness(contentCaching.table, BROWSER_DECISION);
-  const layerNames = browsers === null ? flow.layers : ['browser', ...flow.layers];
-  const edgeLayer = browsers === null ? 0 : 1;
-  const regionalLayer = edgeLayer + 1;
-  const originLayer = layerNames.length - 1;
   const classOf = catalogue.classOf;
-  const metrics = new RequestMetrics(layerNames, REGIONS);
-  const edgeCounters = new NodeCounters(network.edges.length);
-  const regionalCounters = new NodeCounters(network.regionals.length);
   const replay = recording !== undefined && recorded?.use === 'replay';
   const workload = replay
     ? new RecordedWorkload({ traffic: recording, places: network.places, speed: recorded.speed }, catalogue, streams)
@@ -201,51 +234,95 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
   const simulation = new Simulation();
   // Churn belongs to content classes, which a recording never has: the workload is then shaped.
   const churn = classCatalogue && workload instanceof ShapedWorkload ? new ContentChurn(classCatalogue, classes.map((klass) => klass.churn), streams) : undefined;
+  const schedule = new IncidentSchedule(scenario.incidents);
+  const origin = new OriginModel(
+    scenario.incidents.length === 0 ? null : schedule.conditions,
+    Int32Array.from(contentCaching.classes, (klass) => schedule.conditions.classSlot(klass.name)),
+    churn?.versionOf ?? null,
+    catalogue.size,
+    streams.stream('origin.errors'),
+    () => network.network.originServiceMs(),
+  );
   if (churn && workload instanceof ShapedWorkload) {
     churn.attach(simulation, {
       onOneHitWonder: (id) => workload.requestOnce(id),
+      onUpdate: (id, previous) => {
+        if (id === previous) origin.noteUpdate(id, simulation.nowMs);
+      },
     });
   }
-  const outcome: TieredOutcome = { layer: 0, latencyMs: 0, edge: 0, regional: -1, transferMs: -1, ageMs: 0 };
+  schedule.schedule(simulation, (index, phase) => {
+    const incident = scenario.incidents[index];
+    if (incident.kind !== 'deploy' || phase !== INCIDENT_START) return;
+    const touched = contentCaching.classes.flatMap((klass, c) => (incident.classes.length === 0 || incident.classes.includes(klass.name) ? [c] : []));
+    origin.noteDeploy(touched, simulation.nowMs);
+  });
+
+  const metrics = new RequestMetrics(browsers === null ? network.layerNames : ['browser', ...network.layerNames], REGIONS);
+  const edgeLayer = browsers === null ? 0 : 1;
+  const regionalLayer = edgeLayer + 1;
+  const originLayer = metrics.layerNames.length - 1;
+  const edgeCounters = new NodeCounters(network.edges.length);
+  const regionalCounters = new NodeCounters(network.regionals.length);
   const transfer = new LatencyHistogram();
-  let total = 0;
+  const outcomes = new CdnOutcomes({
+    coalescedEdge: OUTCOME_COALESCED_EDGE,
+    coalescedRegional: OUTCOME_COALESCED_REGIONAL,
+    revalidated: OUTCOME_REVALIDATED,
+    staleWhileRevalidate: OUTCOME_STALE_WHILE_REVALIDATE,
+    staleOnError: OUTCOME_STALE_ON_ERROR,
+    staleOnRefused: OUTCOME_STALE_ON_REFUSED,
+    cachedError: OUTCOME_CACHED_ERROR,
+  });
+  const windows = incidentWindows(scenario.incidents);
   let measuredFrom = -1;
+  let accepting = true;
+  const record = (done: CompletedRequest): void => {
+    windows.record(done);
+    // The run has ended and the last request in flight is back.
+    if (!accepting && flow.requestsInFlight === 0) simulation.stop();
+    if (measuredFrom < 0 || done.seq < measuredFrom) return;
+    const c = done.classId;
+    const layer = done.layer;
+    outcomes.record(done.outcome, done.status, done.staleForMs);
+    if (browsers !== null) classBrowserCounters.record(c, layer === 0, done.sizeBytes);
+    metrics.record(done.region, layer, done.latencyMs, done.sizeBytes);
+    if (layer < edgeLayer) return;
+    if (done.transferMs >= 0) transfer.record(done.transferMs);
+    edgeCounters.record(done.edge, layer === edgeLayer, done.sizeBytes);
+    if (done.regional >= 0) regionalCounters.record(done.regional, layer === regionalLayer, done.sizeBytes);
+    classEdgeCounters.record(c, layer === edgeLayer, done.sizeBytes);
+    classCdnCounters.record(c, layer < originLayer, done.sizeBytes);
+  };
+  const flow = new LayeredFlow({
+    simulation,
+    network: network.network,
+    edges: network.edges,
+    regionals: network.regionals,
+    decisions: contentCaching.table,
+    errorClassOf: compileErrorClasses(contentCaching, scenario.incidents),
+    classOf,
+    origin,
+    browsers,
+    coalescing: scenario.cdn.coalescing,
+    validators: scenario.cdn.validators,
+    cdnEnabled: scenario.deployment.cdn,
+    purgeDelayMs: scenario.cdn.purgeDelayMs,
+    onComplete: record,
+  });
+  let total = 0;
   workload.attach(simulation, (request: ClientRequest) => {
-    const c = classOf === null ? 0 : classOf[request.objectId];
-    const nowMs = request.timeMs;
-    // spec 4.9 layer 1: the client's own browser first. Ranges bypass it (players keep
-    // their buffer, not the browser's HTTP cache).
-    const client = request.clientSlot;
-    const browserCanAnswer = browsers !== null && client >= 0 && request.firstChunk < 0;
-    if (browserCanAnswer && request.newClient === 1) browsers.clear(client);
-    let layer: number;
-    if (browserCanAnswer && browsers.lookup(client, request.key, nowMs)) {
-      layer = 0;
-    } else {
-      flow.serve(request, outcome);
-      layer = outcome.layer + edgeLayer;
-      if (browserCanAnswer && browserFreshness.store[c] === 1) {
-        // RFC 9111 §4.2.3: the response's age at the CDN counts against the browser's lifetime.
-        const expiresAtMs = nowMs + browserFreshness.ttlMs[c] - outcome.ageMs;
-        if (expiresAtMs > nowMs) browsers.insert(client, request.key, expiresAtMs);
-      }
+    if (!accepting) return;
+    const seq = total++;
+    if (measuredFrom < 0 && seq >= warmupCount && request.timeMs >= warmupUntilMs) {
+      measuredFrom = seq;
+      flow.measuring = true;
     }
-    if (total >= warmupCount && nowMs >= warmupUntilMs) {
-      if (measuredFrom < 0) measuredFrom = total;
-      if (browsers !== null) classBrowserCounters.record(c, layer === 0, request.sizeBytes);
-      if (layer < edgeLayer) {
-        metrics.record(request.region, layer, 0, request.sizeBytes); // DESIGN: a browser hit is 0 ms
-      } else {
-        metrics.record(request.region, layer, outcome.latencyMs, request.sizeBytes);
-        if (outcome.transferMs >= 0) transfer.record(outcome.transferMs);
-        edgeCounters.record(outcome.edge, layer === edgeLayer, request.sizeBytes);
-        if (outcome.regional >= 0) regionalCounters.record(outcome.regional, layer === regionalLayer, request.sizeBytes);
-        classEdgeCounters.record(c, layer === edgeLayer, request.sizeBytes);
-        classCdnCounters.record(c, layer < originLayer, request.sizeBytes);
-      }
+    flow.serve(request, seq);
+    if (total >= requestLimit) {
+      accepting = false;
+      simulation.stop();
     }
-    total++;
-    if (total >= requestLimit) simulation.stop();
   });
 
   const progressEvery = options.progressEvery ?? 100_000;
@@ -262,15 +339,23 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
     stopReason = recordingEnded ? 'recording' : result === 'stopped' ? 'requests' : 'duration';
     break;
   }
+  const simulatedMs = simulation.nowMs;
+  // Requests sent before the end are answered: the clock runs on, taking no new ones, until the last is back.
+  accepting = false;
+  while (flow.requestsInFlight > 0) {
+    if (simulation.run() !== 'stopped') break;
+  }
 
-  const nodeStates = (stores: readonly CacheStore[], nodes: readonly NodePlace[], counters: NodeCounters): NodeState[] =>
-    stores.map((store, i) => ({ ...nodes[i], ...counters.figures(i), storedObjects: store.objectCount, storedBytes: store.occupancy }));
+  const nodeStates = (caches: readonly SharedCacheNode[], nodes: readonly NodePlace[], counters: NodeCounters): NodeState[] =>
+    caches.map((cache, i) => ({ ...nodes[i], ...counters.figures(i), storedObjects: cache.store.objectCount, storedBytes: cache.store.occupancy }));
+  const activity: Record<string, LayerActivity> = { edge: flow.layerActivity[0] };
+  if (network.regionals.length > 0) activity.regional = flow.layerActivity[1];
   return {
     scenario,
     seed,
     totalRequests: total,
     warmupRequests: measuredFrom < 0 ? total : measuredFrom,
-    simulatedMs: simulation.nowMs,
+    simulatedMs,
     stopReason,
     ...(recording && recorded
       ? {
@@ -289,7 +374,7 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
       ...(horizonMs === Infinity ? {} : { durationMs: horizonMs }),
     },
     metrics,
-    cacheLayers: flow.layers.filter((layer) => layer !== 'origin'),
+    cacheLayers: network.layerNames.filter((layer) => layer !== 'origin'),
     browserLayer: browsers !== null,
     ...(transfer.count > 0 ? { transfer: transfer.summary() } : {}),
     edges: nodeStates(network.edges, network.edgeNodes, edgeCounters),
@@ -305,7 +390,9 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
         updates: churn?.updateCount[c] ?? 0,
       },
     })),
-    theory: network.theoryApplies && singleClass ? edgeTheory(scenario, singleClass, contentCaching.classes[0], simulation.nowMs) : undefined,
+    theory: network.theoryApplies && singleClass ? edgeTheory(scenario, singleClass, contentCaching.classes[0], simulatedMs) : undefined,
+    cdn: { coalescing: scenario.cdn.coalescing, validators: scenario.cdn.validators, layers: activity, origin: { ...flow.originActivity }, outcomes: outcomes.figures() },
+    incidents: windows.figures((fromMs, toMs) => flow.originArrivals.between(fromMs, toMs)),
     events: simulation.eventsProcessed,
   };
 }
@@ -336,13 +423,14 @@ interface NodePlace {
 
 const isRegion = (name: string): name is Region => (REGIONS as readonly string[]).includes(name);
 
-/** The caches and the request flow a scenario's topology model gives. */
+/** The caches and the network a scenario's topology model gives. */
 interface Network {
-  /** The request flow over the caches: its layers in request order, and serve(). */
-  readonly flow: RequestFlow;
-  readonly edges: readonly CacheStore[];
+  readonly network: FlowNetwork;
+  /** The flow's layers without the browser: edge, regional (with a tier), origin. */
+  readonly layerNames: readonly string[];
+  readonly edges: readonly SharedCacheNode[];
   readonly edgeNodes: readonly NodePlace[];
-  readonly regionals: readonly CacheStore[];
+  readonly regionals: readonly SharedCacheNode[];
   readonly regionalNodes: readonly NodePlace[];
   /** Whether each edge sees independent requests for the whole catalogue (the theory's assumption). */
   readonly theoryApplies: boolean;
@@ -380,29 +468,23 @@ function buildClientTraffic(
   return new ClientTraffic(sampler, keys, settings.media.windowIntervalMs);
 }
 
-function buildNetwork(scenario: Scenario, catalogue: ObjectCatalogue, caching: ContentCaching, streams: RandomStreams, keySpace: number): Network {
+/** A cache node: the policy's store over node-local key ids, so memory follows what each node holds. */
+function cacheNode(policy: OnlineCachePolicyName, capacity: number): SharedCacheNode {
+  return new SharedCacheNode(new SparseKeyStore(createCacheStore(policy, { capacity })));
+}
+
+function buildNetwork(scenario: Scenario, streams: RandomStreams): Network {
   const { topology } = scenario;
   if (topology.model === 'pops') {
     const latency = new TopologyLatencyModel(buildTopology(topologySpecOf(topology, scenario.traffic.regions)), streams);
     const { pops, regionalTier } = latency.topology;
-    // Hundreds of PoPs each see part of the catalogue: local key spaces keep memory to what each stores.
-    const sparseCache = (policy: OnlineCachePolicyName, capacity: number) => new SparseKeyStore(createCacheStore(policy, { capacity }));
-    const edges = pops.map(() => sparseCache(scenario.edge.policy, scenario.edge.capacity));
     const regionalSites = regionalTier.enabled ? regionalTier.sites : [];
-    const regionals = regionalSites.map(() => sparseCache(scenario.regional.policy, scenario.regional.capacity));
-    const flow = new TieredFlow(
-      edges,
-      regionals,
-      latency,
-      layerFreshness(caching.table, EDGE_DECISION),
-      layerFreshness(caching.table, REGIONAL_DECISION),
-      catalogue.classOf,
-    );
     return {
-      flow,
-      edges,
+      network: new TopologyNetwork(latency),
+      layerNames: regionalTier.enabled ? ['edge', 'regional', 'origin'] : ['edge', 'origin'],
+      edges: pops.map(() => cacheNode(scenario.edge.policy, scenario.edge.capacity)),
       edgeNodes: pops.map((pop) => ({ name: pop.code, region: pop.region })),
-      regionals,
+      regionals: regionalSites.map(() => cacheNode(scenario.regional.policy, scenario.regional.capacity)),
       regionalNodes: regionalSites.map((site) => ({ name: site.code, region: site.region })),
       theoryApplies: false,
       places: latency.topology.clients,
@@ -418,17 +500,65 @@ function buildNetwork(scenario: Scenario, catalogue: ObjectCatalogue, caching: C
     },
     streams.stream('topology.latency'),
   );
-  const edges = latency.edgeNames.map(() => createCacheStore(scenario.edge.policy, { capacity: scenario.edge.capacity, keySpace }));
-  const flow = new EdgeOriginFlow(edges, latency, layerFreshness(caching.table, EDGE_DECISION), catalogue.classOf);
   return {
-    flow,
-    edges,
+    network: new RegionNetwork(latency),
+    layerNames: ['edge', 'origin'],
+    edges: latency.edgeNames.map(() => cacheNode(scenario.edge.policy, scenario.edge.capacity)),
     edgeNodes: latency.edgeNames.map((name) => (isRegion(name) ? { name, region: name } : { name })),
     regionals: [],
     regionalNodes: [],
     theoryApplies: true,
     // The regions model has no map, but clients still have a local time: the same metros give it.
     places: buildClientPlaces(loadClientCities(), scenario.traffic.regions),
+  };
+}
+
+/**
+ * The origin's error responses as the policy engine decides them at each layer (spec 7.1: a
+ * 500 without explicit freshness is cached for 5 s), one class per status an error burst
+ * sends, compiled into the content's table. Index: status − 500.
+ */
+function compileErrorClasses(caching: ContentCaching, incidents: readonly Incident[]): Int32Array {
+  const classOf = new Int32Array(100).fill(-1);
+  for (const incident of incidents) {
+    if (incident.kind !== 'error-burst' || classOf[incident.status - 500] >= 0) continue;
+    classOf[incident.status - 500] = caching.table.add({ url: CATALOGUE_OBJECT_URL, status: incident.status, headers: {} });
+  }
+  return classOf;
+}
+
+/** Requests, errors and stale serves per incident window, and the origin's load in and before it. */
+function incidentWindows(incidents: readonly Incident[]): {
+  record(done: CompletedRequest): void;
+  figures(originRequests: (fromMs: number, toMs: number) => number): IncidentFigures[];
+} {
+  const from = Float64Array.from(incidents, (incident) => (incident.kind === 'deploy' ? incident.atMs : incident.startMs));
+  const to = Float64Array.from(incidents, (incident) => (incident.kind === 'deploy' ? incident.atMs + DEPLOY_WINDOW_MS : incident.endMs));
+  const requests = new Float64Array(incidents.length);
+  const errors = new Float64Array(incidents.length);
+  const stale = new Float64Array(incidents.length);
+  const staleBits = OUTCOME_STALE_WHILE_REVALIDATE | OUTCOME_STALE_ON_ERROR | OUTCOME_STALE_ON_REFUSED;
+  return {
+    record(done) {
+      for (let i = 0; i < from.length; i++) {
+        if (done.sendMs < from[i] || done.sendMs >= to[i]) continue;
+        requests[i]++;
+        if (done.status >= 400) errors[i]++;
+        if ((done.outcome & staleBits) !== 0) stale[i]++;
+      }
+    },
+    figures(originRequests) {
+      return incidents.map((incident, i) => ({
+        incident,
+        fromMs: from[i],
+        toMs: to[i],
+        requests: requests[i],
+        errors: errors[i],
+        staleServed: stale[i],
+        originRequests: originRequests(from[i], to[i]),
+        originRequestsBefore: originRequests(2 * from[i] - to[i], from[i]),
+      }));
+    },
   };
 }
 

@@ -1,5 +1,7 @@
 import type { ClassCaching } from '../experiment/contentCaching.js';
-import type { NodeState, RecordingFacts, RunResult } from '../experiment/runScenario.js';
+import type { IncidentFigures, NodeState, RecordingFacts, RunResult } from '../experiment/runScenario.js';
+import type { LayerActivity, OriginActivity } from '../cdn/layeredFlow.js';
+import { formatSimTime } from '../workload/incidents/incidentSchema.js';
 import type { LatencySummary } from '../metrics/latencyHistogram.js';
 import type { NodeFigures } from '../metrics/nodeCounters.js';
 import { ratio } from '../metrics/requestMetrics.js';
@@ -49,6 +51,49 @@ export interface Summary {
    * warm-up was too short for that edge to fill.
    */
   theory?: { model: 'che-lru' | 'ttl'; edgeHitRatio: number; edgeByteHitRatio: number };
+  /** What the CDN's nodes did on the simulated clock (README "What a run reports"). */
+  cdn: CdnSummary;
+  /** One row per incident of the scenario, in its order. */
+  incidents: IncidentRow[];
+}
+
+export interface CdnSummary {
+  coalescing: boolean;
+  validators: boolean;
+  /** Measured requests answered without an error status / measured requests. */
+  availability: number;
+  /** Requests that waited for a fetch already in flight, by the layer where they joined it. */
+  coalescedRequests: { edge: number; regional: number };
+  /** Requests whose stale copy was confirmed by a 304 (RFC 9111 §4.3.3). */
+  revalidatedRequests: number;
+  /** Requests served a stale copy, by cause (spec 4.7, RFC 5861). */
+  staleServed: { whileRevalidate: number; originError: number; originUnreachable: number };
+  /** Requests answered with an error status, and the cached errors among them (spec 7.1). */
+  errors: { responses: number; cachedErrorsServed: number };
+  /** Responses whose content is older than the origin's current version: share, mean and worst age of the newer version. */
+  staleness: { responses: number; share: number; meanSeconds: number; maxSeconds: number };
+  /** Per node layer: coalesced joins, fetches sent upstream, background revalidations, 304s received. */
+  layers: Record<string, LayerActivity>;
+  /** Requests reaching the origin (measured part): refused, errors, 304s, body bytes. */
+  origin: OriginActivity;
+}
+
+export interface IncidentRow {
+  kind: string;
+  name?: string;
+  /** The window reported, seconds from the start: the incident's own; a deploy's first minute. */
+  fromSeconds: number;
+  toSeconds: number;
+  requests: number;
+  errors: number;
+  /** Non-error responses / requests sent in the window (1 when none were sent). */
+  availability: number;
+  staleServed: number;
+  originRequests: number;
+  /** Origin requests in a window of the same length just before: the change the incident made. */
+  originRequestsBefore: number;
+  /** A readable line for the terminal. */
+  label: string;
 }
 
 export interface EdgeCaching {
@@ -154,6 +199,56 @@ export function buildSummary(result: RunResult): Summary {
     ...(result.theory
       ? { theory: { model: result.theory.model, edgeHitRatio: round(result.theory.hitRatio, 6), edgeByteHitRatio: round(result.theory.byteHitRatio, 6) } }
       : {}),
+    cdn: cdnSummary(result),
+    incidents: result.incidents.map(incidentRow),
+  };
+}
+
+function cdnSummary(result: RunResult): CdnSummary {
+  const { cdn } = result;
+  const outcomes = cdn.outcomes;
+  return {
+    coalescing: cdn.coalescing,
+    validators: cdn.validators,
+    availability: round(outcomes.availability, 6),
+    coalescedRequests: outcomes.coalesced,
+    revalidatedRequests: outcomes.revalidated,
+    staleServed: outcomes.staleServed,
+    errors: { responses: outcomes.errors, cachedErrorsServed: outcomes.cachedErrorsServed },
+    staleness: {
+      responses: outcomes.staleness.responses,
+      share: round(outcomes.staleness.share, 6),
+      meanSeconds: round(outcomes.staleness.meanSeconds, 3),
+      maxSeconds: round(outcomes.staleness.maxSeconds, 3),
+    },
+    layers: cdn.layers,
+    origin: cdn.origin,
+  };
+}
+
+function incidentRow(figures: IncidentFigures): IncidentRow {
+  const { incident } = figures;
+  const window = `${formatSimTime(figures.fromMs)}–${formatSimTime(figures.toMs)}`;
+  const what =
+    incident.kind === 'deploy'
+      ? `deploy${incident.purge ? ' with purge' : ''} of ${incident.classes.length === 0 ? 'every class' : incident.classes.join(', ')}`
+      : incident.kind === 'error-burst'
+        ? `error burst (${incident.status}, ${round(incident.share * 100, 2)} % of responses)`
+        : incident.kind === 'slowdown'
+          ? `slowdown ×${incident.factor}`
+          : 'outage (connections refused)';
+  return {
+    kind: incident.kind,
+    ...(incident.name === undefined ? {} : { name: incident.name }),
+    fromSeconds: round(figures.fromMs / 1000, 3),
+    toSeconds: round(figures.toMs / 1000, 3),
+    requests: figures.requests,
+    errors: figures.errors,
+    availability: round(figures.requests === 0 ? 1 : 1 - figures.errors / figures.requests, 6),
+    staleServed: figures.staleServed,
+    originRequests: figures.originRequests,
+    originRequestsBefore: figures.originRequestsBefore,
+    label: `${incident.name === undefined ? '' : `${incident.name}: `}${what}, ${window}`,
   };
 }
 

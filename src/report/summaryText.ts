@@ -44,6 +44,8 @@ export function summaryText(summary: Summary): string {
     ),
   );
   lines.push('');
+  lines.push(...cdnLines(summary));
+  lines.push('');
   lines.push(...edgeHitsByRegion(summary));
   lines.push(nodeTable('edge cache', summary.edges));
   if (summary.regionals.length > 0) {
@@ -64,6 +66,36 @@ export function summaryText(summary: Summary): string {
   if (summary.edgeCaching) lines.push(`edge caching (policy engine): ${edgeCachingLine(summary.edgeCaching)}`);
   else lines.push('', classTable(summary.contentClasses));
   return lines.join('\n');
+}
+
+/** What the nodes did on the clock: coalescing, revalidation, stale serves, errors, staleness, the origin; then each incident. */
+function cdnLines(summary: Summary): string[] {
+  const { cdn } = summary;
+  const lines = [
+    `availability ${formatPercent(cdn.availability)} · errors ${formatCount(cdn.errors.responses)} (${formatCount(cdn.errors.cachedErrorsServed)} cached, spec 7.1)` +
+      ` · coalesced ${formatCount(cdn.coalescedRequests.edge)} at edges, ${formatCount(cdn.coalescedRequests.regional)} at regional sites${cdn.coalescing ? '' : ' (coalescing off)'}`,
+    `stale served: ${formatCount(cdn.staleServed.whileRevalidate)} while revalidating, ${formatCount(cdn.staleServed.originError)} on origin errors,` +
+      ` ${formatCount(cdn.staleServed.originUnreachable)} with the origin unreachable · revalidated (304) ${formatCount(cdn.revalidatedRequests)}`,
+    `outdated responses ${formatPercent(cdn.staleness.share)} (mean ${cdn.staleness.meanSeconds} s, worst ${cdn.staleness.maxSeconds} s behind the origin)` +
+      ` · origin: ${formatCount(cdn.origin.requests)} requests, ${formatCount(cdn.origin.notModified)} answered 304, ${formatBytes(cdn.origin.bytes)} of bodies`,
+  ];
+  if (summary.incidents.length > 0) {
+    lines.push('');
+    lines.push(
+      formatTable(
+        ['incident', 'requests', 'availability', 'stale served', 'origin requests', 'just before'],
+        summary.incidents.map((row) => [
+          row.label,
+          formatCount(row.requests),
+          formatPercent(row.availability),
+          formatCount(row.staleServed),
+          formatCount(row.originRequests),
+          formatCount(row.originRequestsBefore),
+        ]),
+      ),
+    );
+  }
+  return lines;
 }
 
 /** Per content class: its share of requests, the edge TTL the engine gave it, and its hit ratios. */

@@ -7,6 +7,7 @@ import { DEFAULT_DEMAND_SHARES } from '../topology/clients.js';
 import { requestAttributesSection } from '../workload/requests/requestAttributesSchema.js';
 import { arrivalShapeFields } from '../workload/arrivals/arrivalsSchema.js';
 import { contentClassesSchema } from '../workload/content/contentSchema.js';
+import { incidentsSchema } from '../workload/incidents/incidentSchema.js';
 import { REGIONS, type Region } from '../topology/regions.js';
 import {
   clientPlacesShape,
@@ -357,6 +358,17 @@ const regionalSection = z.strictObject({
   capacity: size('byte capacity of each regional cache').default(20_000_000_000),
 });
 
+/** How the CDN's nodes behave on the simulated clock (src/cdn/layeredFlow.ts). */
+const cdnSection = z.strictObject({
+  coalescing: z.boolean({ error: 'expected true or false' }).default(true).meta({
+    description: 'a request for a key already being fetched at a node waits for that fetch (request coalescing); false: every miss goes upstream (the thundering herd)',
+  }),
+  validators: z.boolean({ error: 'expected true or false' }).default(true).meta({
+    description: 'the origin sends validators (ETag), so a stale copy is revalidated with a conditional request and an unchanged object costs a 304 without a body; false: every refresh is a full response (spec 8.2 rule 1 turns validators off)',
+  }),
+  purgeDelay: duration('how long a purge takes to reach every node after a deploy with purge: true (spec 1.2 item 6)').default(2_000),
+}).transform((cdn) => ({ coalescing: cdn.coalescing, validators: cdn.validators, purgeDelayMs: cdn.purgeDelay }));
+
 export const scenarioSchema = z
   .strictObject({
     $schema: z.string().optional().meta({ description: 'path or URL of this JSON Schema, for editors' }),
@@ -370,6 +382,8 @@ export const scenarioSchema = z
     edge: edgeSection.prefault({}),
     regional: regionalSection.prefault({}),
     topology: topologySection.prefault({}),
+    cdn: cdnSection.prefault({}).meta({ description: 'request coalescing, revalidation and purge propagation at every CDN node' }),
+    incidents: incidentsSchema,
   })
   .superRefine((scenario, ctx) => {
     // A replay sends the recorded requests as they were: nothing of the traffic section's own requests applies.
@@ -380,6 +394,17 @@ export const scenarioSchema = z
       if (scenario.traffic.flashCrowds.length > 0) {
         ctx.addIssue({ code: 'custom', path: ['traffic', 'flashCrowds'], message: 'expected no flash crowds with content.recorded use: replay (the recording has its own peaks); use: amplify takes them' });
       }
+    }
+    // A deploy names content classes: those the scenario has.
+    const classNames = scenario.content.classes === undefined ? (scenario.content.recorded === undefined ? ['objects'] : undefined) : scenario.content.classes.map((klass) => klass.name);
+    if (classNames !== undefined) {
+      scenario.incidents.forEach((incident, index) => {
+        if (incident.kind !== 'deploy') return;
+        incident.classes.forEach((name, j) => {
+          if (classNames.includes(name)) return;
+          ctx.addIssue({ code: 'custom', path: ['incidents', index, 'classes', j], message: `expected a content class of this scenario (${classNames.join(', ')}), found ${JSON.stringify(name)}` });
+        });
+      });
     }
     // Flash crowds name objects of the catalogue: checked here, where both sections are known.
     scenario.traffic.flashCrowds.forEach((crowd, index) => {

@@ -1,5 +1,6 @@
 import { requestAttributesToInput } from '../workload/requests/requestAttributesSchema.js';
 import { REGIONS } from '../topology/regions.js';
+import { incidentToInput } from '../workload/incidents/incidentSchema.js';
 import type { ArrivalShape, ArrivalShapeInput } from '../workload/arrivals/arrivalsSchema.js';
 import type { ContentClass } from '../workload/content/contentClasses.js';
 import type { ContentClassInput } from '../workload/content/contentSchema.js';
@@ -53,6 +54,8 @@ export function scenarioToInput(scenario: Scenario): ScenarioInput {
     edge: { policy: scenario.edge.policy, capacity: scenario.edge.capacity },
     regional: { policy: scenario.regional.policy, capacity: scenario.regional.capacity },
     topology: topologyToInput(scenario.topology),
+    cdn: { coalescing: scenario.cdn.coalescing, validators: scenario.cdn.validators, purgeDelay: ms(scenario.cdn.purgeDelayMs) },
+    incidents: scenario.incidents.map(incidentToInput),
   };
 }
 

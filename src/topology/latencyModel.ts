@@ -21,7 +21,7 @@ import type { Topology } from './topology.js';
  * from named streams of the run's RandomStreams, one per concern, so turning misrouting on
  * does not shift the last-mile draws.
  *
- * The tiered flow (src/cdn/tieredFlow.ts) takes the hops one by one, as a request takes them.
+ * The layered flow (src/cdn/flowNetwork.ts, layeredFlow.ts) takes the hops one by one, as a request takes them.
  */
 export class TopologyLatencyModel {
   private readonly router: Router;
@@ -117,6 +117,16 @@ export class TopologyLatencyModel {
   /** What an origin fetch adds to the edge path when it skips the regional tier: PoP ↔ origin + service time. */
   popToOriginMs(pop: number): number {
     return this.popToOriginRttMs[pop] + this.originServiceMs();
+  }
+
+  /** Round trip between a regional site and its origin, ms (no service time). */
+  regionalOriginRttMs(site: number): number {
+    return this.regionalToOriginRttMs[site];
+  }
+
+  /** Round trip between a PoP and its origin, ms (no service time): the path with the regional tier off. */
+  popOriginRttMs(pop: number): number {
+    return this.popToOriginRttMs[pop];
   }
 
   /** Origin service time: application work until its first byte (lognormal). */

@@ -92,9 +92,16 @@ describe('runScenario: determinism and regions', () => {
     }
   });
 
-  it('regions model: an origin response costs the fixed origin latency (100 ms) on top of the edge hop', () => {
-    const summary = buildSummary(runScenario(scenario(`${SMALL}${REGIONS_MODEL}run: { requests: 200000 }\n`)));
-    expect(summary.latencyMs.byLayer.origin.mean - summary.latencyMs.byLayer.edge.mean).toBeCloseTo(100, 0);
+  it('regions model: an origin response costs the fixed origin latency (100 ms) on top of the edge hop; coalesced requests wait less', () => {
+    // Without coalescing every request the origin answers made its own fetch.
+    const herd = buildSummary(runScenario(scenario(`${SMALL}${REGIONS_MODEL}run: { requests: 200000 }\ncdn: { coalescing: false }\n`)));
+    expect(herd.latencyMs.byLayer.origin.mean - herd.latencyMs.byLayer.edge.mean).toBeCloseTo(100, 0);
+    expect(herd.cdn.coalescedRequests.edge).toBe(0);
+    // With it, a request that joins a fetch in flight waits only for the rest of it.
+    const coalesced = buildSummary(runScenario(scenario(`${SMALL}${REGIONS_MODEL}run: { requests: 200000 }\n`)));
+    expect(coalesced.cdn.coalescedRequests.edge).toBeGreaterThan(0);
+    expect(coalesced.latencyMs.byLayer.origin.mean - coalesced.latencyMs.byLayer.edge.mean).toBeLessThan(99);
+    expect(coalesced.cdn.origin.requests).toBeLessThan(herd.cdn.origin.requests);
   });
 });
 

@@ -6,7 +6,7 @@ const YAML_FILE = 'scenarios/bad.yaml';
 const JSON_FILE = 'scenarios/bad.json';
 
 const SIZE = 'expected a size such as 5MB, 193MiB, 10GB or a whole number of bytes';
-const TOP_LEVEL_KEYS = '`name`, `description`, `seed`, `run`, `traffic`, `deployment`, `content`, `edge`, `regional`, `topology`';
+const TOP_LEVEL_KEYS = '`name`, `description`, `seed`, `run`, `traffic`, `deployment`, `content`, `edge`, `regional`, `topology`, `cdn`, `incidents`';
 const EMPTY = 'the file is empty; expected a scenario mapping with keys such as traffic, content and edge (see scenarios/baseline.yaml)';
 
 /** Parses `text` and returns the problems of the ScenarioError it must throw. */
@@ -381,6 +381,8 @@ describe('valid scenarios', () => {
       edge: { policy: 'lru', capacity: 2e9 },
       regional: { policy: 'lru', capacity: 20e9 },
       topology: { model: 'regions', edgeSites: 'per-region', clientToEdge: DEFAULT_CLIENT_TO_EDGE, jitter: 0.35, originLatencyMs: 120 },
+      cdn: { coalescing: true, validators: true, purgeDelayMs: 2_000 },
+      incidents: [],
     });
   });
 
@@ -419,6 +421,8 @@ describe('valid scenarios', () => {
       edge: { policy: 'lru', capacity: 1e9 },
       regional: { policy: 'lru', capacity: 20e9 },
       topology: { model: 'regions', edgeSites: 'single', clientToEdge: { ...DEFAULT_CLIENT_TO_EDGE, Europe: 12 }, jitter: 0, originLatencyMs: 100 },
+      cdn: { coalescing: true, validators: true, purgeDelayMs: 2_000 },
+      incidents: [],
     });
     expect('$schema' in scenario).toBe(false);
   });

@@ -1,0 +1,83 @@
+import type { RandomStream } from '../sim/random.js';
+import type { OriginConditionsTimeline } from '../workload/incidents/incidentSchedule.js';
+
+/** How the origin answered one request (the status travels down the layers). */
+export const ORIGIN_REFUSED = 0;
+export const STATUS_OK = 200;
+
+/**
+ * The origin server (spec 4.9 layer 4): it holds the current version of every object and
+ * answers as the incident schedule says it is at that moment (spec 4.7, 7.1):
+ * - an outage refuses the connection (status ORIGIN_REFUSED, known after one round trip);
+ * - an error burst answers a share of requests with its 5xx status;
+ * - a slowdown multiplies its service time;
+ * - otherwise 200 with the current version (a 304 when the requester already holds it:
+ *   the flow compares versions, RFC 9111 §4.3.2).
+ *
+ * A content version is the object's own same-URL updates (content churn) plus the deploys
+ * that touched its class so far (incidents). Versions only grow.
+ */
+export class OriginModel {
+  /** Per object: when its version last changed by an update (−∞: never). */
+  private readonly updatedAtMs: Float64Array;
+  /** Per class: when a deploy last gave it a new version (−∞: never). */
+  private readonly deployedAtMs: Float64Array;
+  /** The last answer's service time, ms (slowdown included). */
+  serviceMs = 0;
+
+  constructor(
+    private readonly conditions: OriginConditionsTimeline | null,
+    /** Per class id: its slot in the incident timeline (deploys name classes). */
+    private readonly classSlot: Int32Array,
+    /** Per object: same-URL updates so far (content churn), or null without churn. */
+    private readonly objectUpdates: Uint32Array | null,
+    objectCount: number,
+    private readonly errorStream: RandomStream,
+    private readonly serviceMsOf: () => number,
+  ) {
+    this.updatedAtMs = new Float64Array(objectCount).fill(-Infinity);
+    this.deployedAtMs = new Float64Array(classSlot.length).fill(-Infinity);
+  }
+
+  /** The churn hook: object `objectId` was updated in place at `nowMs`. */
+  noteUpdate(objectId: number, nowMs: number): void {
+    if (objectId < this.updatedAtMs.length) this.updatedAtMs[objectId] = nowMs;
+  }
+
+  /** The incident hook: a deploy at `nowMs` gave every class in `classIds` a new version. */
+  noteDeploy(classIds: readonly number[], nowMs: number): void {
+    for (const c of classIds) this.deployedAtMs[c] = nowMs;
+  }
+
+  /** The origin's current version of an object of class `classId` at `nowMs`. */
+  versionAt(objectId: number, classId: number, nowMs: number): number {
+    const updates = this.objectUpdates === null || objectId >= this.objectUpdates.length ? 0 : this.objectUpdates[objectId];
+    return updates + (this.conditions === null ? 0 : this.conditions.classEpochAt(nowMs, this.classSlot[classId]));
+  }
+
+  /** When the origin's current version of the object appeared (−∞ if it never changed): how long an older copy has been outdated, at least. */
+  changedAtMs(objectId: number, classId: number): number {
+    const updated = objectId < this.updatedAtMs.length ? this.updatedAtMs[objectId] : -Infinity;
+    return Math.max(updated, this.deployedAtMs[classId]);
+  }
+
+  /**
+   * The status of the answer to a request reaching the origin at `nowMs`: ORIGIN_REFUSED,
+   * an error status, or STATUS_OK; sets `serviceMs` (0 for a refused connection).
+   */
+  answer(nowMs: number): number {
+    const now = this.conditions?.at(nowMs);
+    if (now !== undefined && !now.reachable) {
+      this.serviceMs = 0;
+      return ORIGIN_REFUSED;
+    }
+    this.serviceMs = this.serviceMsOf() * (now === undefined ? 1 : now.serviceTimeFactor);
+    if (now !== undefined && now.errorShare > 0 && (now.errorShare >= 1 || this.errorStream.next() < now.errorShare)) return now.errorStatus;
+    return STATUS_OK;
+  }
+
+  /** The latest purge of class `classId` that a node has applied by `nowMs` (−∞: none). */
+  purgedAtMs(classId: number, nowMs: number): number {
+    return this.conditions === null ? -Infinity : this.conditions.lastPurgeAtMs(nowMs, this.classSlot[classId]);
+  }
+}

@@ -1,0 +1,138 @@
+import { createCacheStore } from '../../src/cache/registry.js';
+import { SparseKeyStore } from '../../src/cache/sparseKeyStore.js';
+import type { FlowNetwork } from '../../src/cdn/flowNetwork.js';
+import { LayeredFlow, type CompletedRequest } from '../../src/cdn/layeredFlow.js';
+import { OriginModel } from '../../src/cdn/origin.js';
+import { SharedCacheNode } from '../../src/cdn/sharedCacheNode.js';
+import { CompiledDecisionTable } from '../../src/policy/compile.js';
+import { RandomStreams } from '../../src/sim/random.js';
+import { Simulation } from '../../src/sim/simulation.js';
+import { IncidentSchedule, INCIDENT_START } from '../../src/workload/incidents/incidentSchedule.js';
+import { incidentsSchema, type IncidentInput } from '../../src/workload/incidents/incidentSchema.js';
+import { newClientRequest } from '../../src/workload/request.js';
+
+/**
+ * A layered flow on a network of fixed hops, so every latency in a test is arithmetic:
+ * client leg 20 ms, PoP ↔ regional 30 ms, regional (or PoP without a tier) ↔ origin 100 ms,
+ * origin service 50 ms. A cold miss through the tier: 20 + 30 + 100 + 50 = 200 ms; the
+ * response reaches the regional site 165 ms and the PoP 180 ms after the request was sent.
+ */
+export const CLIENT_LEG_MS = 20;
+export const REGIONAL_HOP_MS = 30;
+export const ORIGIN_RTT_MS = 100;
+export const SERVICE_MS = 50;
+
+class FixedNetwork implements FlowNetwork {
+  readonly edgeCount: number;
+  readonly regionalCount: number;
+  readonly uplinkMsPerByte = null;
+  clientLegMs = CLIENT_LEG_MS;
+  constructor(edges: number, tiered: boolean) {
+    this.edgeCount = edges;
+    this.regionalCount = tiered ? 1 : 0;
+  }
+  /** A request's region picks its PoP. */
+  route(request: { region: number }): number {
+    return request.region % this.edgeCount;
+  }
+  regionalOf(): number {
+    return this.regionalCount > 0 ? 0 : -1;
+  }
+  edgeToRegionalMs(): number {
+    return REGIONAL_HOP_MS;
+  }
+  originRttMs(): number {
+    return ORIGIN_RTT_MS;
+  }
+  directOriginRttMs(): number {
+    return ORIGIN_RTT_MS;
+  }
+  originServiceMs(): number {
+    return SERVICE_MS;
+  }
+}
+
+export interface HarnessOptions {
+  /** The origin's response header fields for every object (one content class). */
+  headers: Record<string, string>;
+  tiered?: boolean;
+  edges?: number;
+  coalescing?: boolean;
+  validators?: boolean;
+  cdnEnabled?: boolean;
+  incidents?: IncidentInput[];
+  purgeDelayMs?: number;
+}
+
+export interface SentRequest {
+  timeMs: number;
+  objectId?: number;
+  region?: number;
+  /** Chunks (spec 4.8): first chunk and count; absent for a whole object. */
+  firstChunk?: number;
+  pieces?: number;
+  objectBytes?: number;
+}
+
+export function flowHarness(options: HarnessOptions) {
+  const simulation = new Simulation();
+  const deployment = { kind: 'container' as const, framework: 'next', cdnEnabled: options.cdnEnabled ?? true };
+  const table = new CompiledDecisionTable(deployment);
+  table.add({ url: '/objects/object', status: 200, headers: options.headers });
+  const errorClassOf = new Int32Array(100).fill(-1);
+  errorClassOf[0] = table.add({ url: '/objects/object', status: 500, headers: {} });
+  const incidents = incidentsSchema.parse(options.incidents ?? []);
+  const schedule = new IncidentSchedule(incidents);
+  const origin = new OriginModel(incidents.length ? schedule.conditions : null, Int32Array.of(schedule.conditions.classSlot('objects')), null, 100, new RandomStreams(1).stream('origin.errors'), () => SERVICE_MS);
+  schedule.schedule(simulation, (index, phase) => {
+    if (incidents[index].kind === 'deploy' && phase === INCIDENT_START) origin.noteDeploy([0], simulation.nowMs);
+  });
+  const node = () => new SharedCacheNode(new SparseKeyStore(createCacheStore('lru', { capacity: 1e9 })));
+  const tiered = options.tiered ?? true;
+  const network = new FixedNetwork(options.edges ?? 1, tiered);
+  const completed: CompletedRequest[] = [];
+  const flow = new LayeredFlow({
+    simulation,
+    network,
+    edges: Array.from({ length: network.edgeCount }, node),
+    regionals: tiered ? [node()] : [],
+    decisions: table,
+    errorClassOf,
+    classOf: null,
+    origin,
+    browsers: null,
+    coalescing: options.coalescing ?? true,
+    validators: options.validators ?? true,
+    cdnEnabled: options.cdnEnabled ?? true,
+    purgeDelayMs: options.purgeDelayMs ?? 2_000,
+    onComplete: (done) => completed.push({ ...done }),
+  });
+  flow.measuring = true;
+  const request = newClientRequest();
+  let seq = 0;
+  const sendEvent = simulation.defineEvent('test.send', (i) => {
+    const sent = queue[i];
+    request.timeMs = sent.timeMs;
+    request.region = sent.region ?? 0;
+    request.objectId = sent.objectId ?? 0;
+    request.objectBytes = sent.objectBytes ?? 1000;
+    request.sizeBytes = request.objectBytes;
+    request.key = sent.pieces === undefined ? request.objectId : request.objectId * 1000 + (sent.firstChunk ?? 0);
+    request.pieces = sent.pieces ?? 1;
+    request.firstChunk = sent.firstChunk ?? -1;
+    flow.serve(request, seq++);
+  });
+  const queue: SentRequest[] = [];
+  return {
+    flow,
+    /** Sends the requests at their times and runs until every one is answered; returns them in send order. */
+    run(requests: SentRequest[]): CompletedRequest[] {
+      completed.length = 0;
+      const from = queue.length;
+      queue.push(...requests);
+      requests.forEach((sent, i) => simulation.schedule(sent.timeMs, sendEvent, from + i));
+      simulation.run();
+      return [...completed].sort((a, b) => a.seq - b.seq);
+    },
+  };
+}
