@@ -25,6 +25,12 @@ export interface CacheKeyRequest {
 export interface CacheKey {
   /** path [`?` sorted query] [`:avif-support`|`:no-avif-support`] [`:mobile`|`:desktop`] */
   readonly key: string;
+  /**
+   * The key without its variant suffixes: path (`:` written %3A) [`?` sorted query]. Every
+   * variant of one URL shares it, so it names the resource: requests that differ only in
+   * parameter order (spec 4.3.1) or in variant inputs (4.4, 4.5) have one urlKey.
+   */
+  readonly urlKey: string;
   /** The path as requested (no normalisation beyond `/` for an empty one). */
   readonly path: string;
   /** The normalised query without `?`, '' when none. */
@@ -102,7 +108,8 @@ export function cacheKey(request: CacheKeyRequest, rules: VariantRules = DEFAULT
     keyPath = keyPath.replace(/:/g, '%3A');
     reasons.push(reason('cdnsim reading: ":" marks variants (spec 2.3)', 'a ":" in the path is written %3A in the key'));
   }
-  let key = query === '' ? keyPath : `${keyPath}?${query}`;
+  const urlKey = query === '' ? keyPath : `${keyPath}?${query}`;
+  let key = urlKey;
 
   const extension = fileExtension(target.path);
   let imageFormat: ImageFormatVariant | undefined;
@@ -137,6 +144,7 @@ export function cacheKey(request: CacheKeyRequest, rules: VariantRules = DEFAULT
 
   return {
     key,
+    urlKey,
     path: target.path,
     query,
     ...(imageFormat === undefined ? {} : { imageFormat }),
