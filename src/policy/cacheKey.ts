@@ -153,6 +153,36 @@ export function cacheKey(request: CacheKeyRequest, rules: VariantRules = DEFAULT
   };
 }
 
+/**
+ * True only when `cacheKey({ url }).urlKey` is the target itself, for a target given as its
+ * UTF-8 bytes `bytes[start, end)`: origin-form (starts with `/`), no fragment, no `:` in the
+ * path, and a query that sorting leaves as it is (none, or one non-empty parameter). A quick
+ * byte scan (the delimiters are ASCII, never part of a multi-byte character), so that code
+ * interning many targets (trace readers) builds the key only for the others; false says
+ * nothing (the key may still equal the target).
+ */
+export function isOwnUrlKey(bytes: Uint8Array, start: number, end: number): boolean {
+  if (end <= start || bytes[start] !== SLASH) return false;
+  let inQuery = false;
+  for (let i = start + 1; i < end; i++) {
+    const c = bytes[i];
+    if (c === HASH) return false;
+    if (inQuery) {
+      if (c === AMPERSAND) return false;
+    } else if (c === QUESTION) {
+      if (i === end - 1) return false; // `/p?`: the empty query is dropped
+      inQuery = true;
+    } else if (c === COLON) return false;
+  }
+  return true;
+}
+
+const SLASH = 0x2f;
+const HASH = 0x23;
+const AMPERSAND = 0x26;
+const QUESTION = 0x3f;
+const COLON = 0x3a;
+
 interface Target {
   readonly path: string;
   readonly rawQuery: string;

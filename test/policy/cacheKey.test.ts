@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { normaliseHeaders, type HeaderInput } from '../../src/policy/headers.js';
-import { cacheKey, normaliseQuery } from '../../src/policy/cacheKey.js';
+import { cacheKey, isOwnUrlKey, normaliseQuery } from '../../src/policy/cacheKey.js';
 import { DEFAULT_VARIANT_RULES, type VariantRules } from '../../src/policy/variants.js';
 
 const FC_OPTIONS = { numRuns: 300, seed: 777 };
@@ -211,6 +211,20 @@ describe('cacheKey (spec 2.3, 4.3.1, 4.4, 4.5)', () => {
       FC_OPTIONS,
     );
     expect(cacheKey({ url: '/a:b.css?x=1', headers: normaliseHeaders({}) }).urlKey).toBe('/a%3Ab.css?x=1');
+  });
+
+  it('spec 4.3.1: isOwnUrlKey (a byte scan) is true only for targets whose urlKey is the target itself', () => {
+    fc.assert(
+      fc.property(arbitraryText, (raw) => {
+        const bytes = Buffer.from(`/${raw}`, 'utf8');
+        const text = bytes.toString('utf8'); // lone surrogates become U+FFFD, as a reader decodes them
+        if (isOwnUrlKey(bytes, 0, bytes.length)) expect(cacheKey({ url: text, headers: normaliseHeaders({}) }).urlKey).toBe(text);
+      }),
+      FC_OPTIONS,
+    );
+    const own = (url: string) => isOwnUrlKey(Buffer.from(`..${url}..`), 2, url.length + 2);
+    expect(['/a.css', '/a.jpg?w=800', '/é?q=ü'].map(own)).toEqual([true, true, true]);
+    expect(['/s.css?a=1&b=2', 'http://h/a', 'a', '/p?', '/p#f', '/a:b', ''].map(own)).toEqual([false, false, false, false, false, false, false]);
   });
 
   it('spec 2.3: never throws on arbitrary URLs', () => {
