@@ -25,6 +25,12 @@ export interface CacheKeyRequest {
 export interface CacheKey {
   /** path [`?` sorted query] [`:avif-support`|`:no-avif-support`] [`:mobile`|`:desktop`] */
   readonly key: string;
+  /**
+   * The key without its variant suffixes: path (`:` written %3A) [`?` sorted query]. Every
+   * variant of one URL shares it, so it names the resource: requests that differ only in
+   * parameter order (spec 4.3.1) or in variant inputs (4.4, 4.5) have one urlKey.
+   */
+  readonly urlKey: string;
   /** The path as requested (no normalisation beyond `/` for an empty one). */
   readonly path: string;
   /** The normalised query without `?`, '' when none. */
@@ -102,7 +108,8 @@ export function cacheKey(request: CacheKeyRequest, rules: VariantRules = DEFAULT
     keyPath = keyPath.replace(/:/g, '%3A');
     reasons.push(reason('cdnsim reading: ":" marks variants (spec 2.3)', 'a ":" in the path is written %3A in the key'));
   }
-  let key = query === '' ? keyPath : `${keyPath}?${query}`;
+  const urlKey = query === '' ? keyPath : `${keyPath}?${query}`;
+  let key = urlKey;
 
   const extension = fileExtension(target.path);
   let imageFormat: ImageFormatVariant | undefined;
@@ -137,6 +144,7 @@ export function cacheKey(request: CacheKeyRequest, rules: VariantRules = DEFAULT
 
   return {
     key,
+    urlKey,
     path: target.path,
     query,
     ...(imageFormat === undefined ? {} : { imageFormat }),
@@ -144,6 +152,36 @@ export function cacheKey(request: CacheKeyRequest, rules: VariantRules = DEFAULT
     reasons,
   };
 }
+
+/**
+ * True only when `cacheKey({ url }).urlKey` is the target itself, for a target given as its
+ * UTF-8 bytes `bytes[start, end)`: origin-form (starts with `/`), no fragment, no `:` in the
+ * path, and a query that sorting leaves as it is (none, or one non-empty parameter). A quick
+ * byte scan (the delimiters are ASCII, never part of a multi-byte character), so that code
+ * interning many targets (trace readers) builds the key only for the others; false says
+ * nothing (the key may still equal the target).
+ */
+export function isOwnUrlKey(bytes: Uint8Array, start: number, end: number): boolean {
+  if (end <= start || bytes[start] !== SLASH) return false;
+  let inQuery = false;
+  for (let i = start + 1; i < end; i++) {
+    const c = bytes[i];
+    if (c === HASH) return false;
+    if (inQuery) {
+      if (c === AMPERSAND) return false;
+    } else if (c === QUESTION) {
+      if (i === end - 1) return false; // `/p?`: the empty query is dropped
+      inQuery = true;
+    } else if (c === COLON) return false;
+  }
+  return true;
+}
+
+const SLASH = 0x2f;
+const HASH = 0x23;
+const AMPERSAND = 0x26;
+const QUESTION = 0x3f;
+const COLON = 0x3a;
 
 interface Target {
   readonly path: string;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { normaliseHeaders, type HeaderInput } from '../../src/policy/headers.js';
-import { cacheKey, normaliseQuery } from '../../src/policy/cacheKey.js';
+import { cacheKey, isOwnUrlKey, normaliseQuery } from '../../src/policy/cacheKey.js';
 import { DEFAULT_VARIANT_RULES, type VariantRules } from '../../src/policy/variants.js';
 
 const FC_OPTIONS = { numRuns: 300, seed: 777 };
@@ -151,6 +151,7 @@ describe('cacheKey (spec 2.3, 4.3.1, 4.4, 4.5)', () => {
     });
     expect(key).toEqual({
       key: '/img/hero.jpg?dpr=2&w=640:avif-support:mobile',
+      urlKey: '/img/hero.jpg?dpr=2&w=640',
       path: '/img/hero.jpg',
       query: 'dpr=2&w=640',
       imageFormat: 'avif-support',
@@ -166,7 +167,7 @@ describe('cacheKey (spec 2.3, 4.3.1, 4.4, 4.5)', () => {
 
   it('spec 2.3: a request no rule touches has no variants and no reasons', () => {
     const key = cacheKey({ url: '/api/items?a=1&b=2', headers: normaliseHeaders({}) });
-    expect(key).toEqual({ key: '/api/items?a=1&b=2', path: '/api/items', query: 'a=1&b=2', reasons: [] });
+    expect(key).toEqual({ key: '/api/items?a=1&b=2', urlKey: '/api/items?a=1&b=2', path: '/api/items', query: 'a=1&b=2', reasons: [] });
   });
 
   it('spec 4.4, 4.5: missing Accept and User-Agent are explained', () => {
@@ -193,6 +194,37 @@ describe('cacheKey (spec 2.3, 4.3.1, 4.4, 4.5)', () => {
       }),
       FC_OPTIONS,
     );
+  });
+
+  it('spec 4.3.1, 4.4, 4.5: urlKey is the key without variant suffixes, one for every parameter order and variant', () => {
+    const names = fc.uniqueArray(fc.constantFrom('a', 'b', 'w', 'q', 'dpr', 'v'), { minLength: 1, maxLength: 5 });
+    fc.assert(
+      fc.property(names, fc.integer({ min: 0, max: 99 }), fc.constantFrom('/p.jpg', '/s.css', '/api/x'), fc.constantFrom(IPHONE, CHROME_WINDOWS), (unique, seed, path, ua) => {
+        const pairs = unique.map((name, i) => `${name}=${(seed + i) % 7}`);
+        const shuffled = [...pairs].sort((x, y) => ((x.charCodeAt(0) * 31 + seed) % 11) - ((y.charCodeAt(0) * 31 + seed) % 11));
+        const k1 = cacheKey({ url: `${path}?${pairs.join('&')}`, headers: normaliseHeaders({ accept: CHROME_IMAGE_ACCEPT, 'user-agent': ua }) });
+        const k2 = cacheKey({ url: `https://h.example${path}?${shuffled.join('&')}#f`, headers: normaliseHeaders({}) });
+        expect(k2.urlKey).toBe(k1.urlKey);
+        expect(k1.key.startsWith(k1.urlKey)).toBe(true);
+        expect(k1.urlKey).toBe(`${path}?${[...pairs].sort().join('&')}`);
+      }),
+      FC_OPTIONS,
+    );
+    expect(cacheKey({ url: '/a:b.css?x=1', headers: normaliseHeaders({}) }).urlKey).toBe('/a%3Ab.css?x=1');
+  });
+
+  it('spec 4.3.1: isOwnUrlKey (a byte scan) is true only for targets whose urlKey is the target itself', () => {
+    fc.assert(
+      fc.property(arbitraryText, (raw) => {
+        const bytes = Buffer.from(`/${raw}`, 'utf8');
+        const text = bytes.toString('utf8'); // lone surrogates become U+FFFD, as a reader decodes them
+        if (isOwnUrlKey(bytes, 0, bytes.length)) expect(cacheKey({ url: text, headers: normaliseHeaders({}) }).urlKey).toBe(text);
+      }),
+      FC_OPTIONS,
+    );
+    const own = (url: string) => isOwnUrlKey(Buffer.from(`..${url}..`), 2, url.length + 2);
+    expect(['/a.css', '/a.jpg?w=800', '/é?q=ü'].map(own)).toEqual([true, true, true]);
+    expect(['/s.css?a=1&b=2', 'http://h/a', 'a', '/p?', '/p#f', '/a:b', ''].map(own)).toEqual([false, false, false, false, false, false, false]);
   });
 
   it('spec 2.3: never throws on arbitrary URLs', () => {

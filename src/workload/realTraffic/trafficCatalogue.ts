@@ -1,6 +1,8 @@
+import { cacheKey } from '../../policy/cacheKey.js';
+import { normaliseHeaders } from '../../policy/headers.js';
 import { fileExtension } from '../../policy/variants.js';
 import { TraceError } from '../traces/traceError.js';
-import type { SkippedTraffic, TrafficReader } from './trafficRecord.js';
+import type { SkippedTraffic, TrafficReader, TrafficRecord } from './trafficRecord.js';
 
 /** What the origin answered for a group of objects: the policy engine decides once for all of them. */
 export interface RecordedObjectProfile {
@@ -16,14 +18,21 @@ export interface RecordedObjectProfile {
  * strings (URLs, headers) stay here, at the edge, and the run sees dense object ids and
  * profile indices only (DESIGN.md "Hot path").
  *
- * One deployment = one host: an object is its request target (path + query), whatever the
- * host, as the policy engine's cache key is (src/policy/cacheKey.ts). A HAR that loads
- * `/js/app.js` from two hosts gets one object for both; split such a file by host to
- * keep them apart.
+ * An object is what the policy engine's cache key names (src/policy/cacheKey.ts, its
+ * `urlKey`): the path and the query with its parameters sorted (spec 4.3.1), so
+ * `/s.css?a=1&b=2` and `/s.css?b=2&a=1` are one object, as `cdnsim explain` keys them. Its
+ * variants (spec 4.4, 4.5) depend on each request's headers and are keys of that one object.
+ * One deployment = one host: the host is not part of the key either, so a HAR that loads
+ * `/js/app.js` from two hosts gets one object for both; split such a file by host to keep
+ * them apart.
  */
 export interface RecordedTraffic {
   readonly file: string;
-  /** Distinct objects in first-appearance order (file order): id = index. The request target without scheme and host: path + '?' + query, as recorded. */
+  /**
+   * Distinct objects in first-appearance order (file order): id = index. Each is named by the
+   * first request target seen for it (without scheme and host: path + '?' + query, as
+   * recorded), for reports; later targets with the same cache key map to the same id.
+   */
   readonly urls: readonly string[];
   /** Body bytes of the first record of each object (DESIGN "Trace semantics": an id seen again with another size keeps its first size). */
   readonly objectSizes: Float64Array;
@@ -46,7 +55,7 @@ export interface RecordedTraffic {
 }
 
 /**
- * Reads real traffic once and interns it: objects by request target in order of first
+ * Reads real traffic once and interns it: objects by cache key (spec 4.3.1) in order of first
  * appearance, their first size, per-object request counts, response profiles, and the
  * requests sorted by time with offsets from the earliest one.
  *
@@ -70,8 +79,10 @@ export interface RecordedTraffic {
  */
 export async function loadRecordedTraffic(reader: TrafficReader): Promise<RecordedTraffic> {
   const file = reader.file;
-  // Strings at the edge: a Map interns targets (the IdInterner takes numeric 64-bit ids).
-  const objectIds = new Map<string, number>();
+  // Strings at the edge: Maps intern them (the IdInterner takes numeric 64-bit ids). The
+  // engine's cacheKey runs once per distinct target as recorded, not once per record.
+  const objectOfTarget = new Map<string, number>();
+  const objectOfKey = new Map<string, number>();
   const urls: string[] = [];
   const sizes: number[] = [];
   const counts: number[] = [];
@@ -79,6 +90,20 @@ export async function loadRecordedTraffic(reader: TrafficReader): Promise<Record
   const profileIds = new Map<string, number>();
   const profiles: RecordedObjectProfile[] = [];
   const nonGet = new Map<string, number>();
+  /** The object's profile, from its first record (see above). */
+  const profileOf = (record: TrafficRecord, target: string): number => {
+    // The origin's answer: a recording made through a CDN carries the Age that CDN's cache
+    // added (RFC 9111 §5.1); the simulated layers count age themselves.
+    const headers = record.responseHeaders.map(([name, value]) => [name.toLowerCase(), value] as const).filter(([name]) => name !== 'age');
+    const signature = JSON.stringify([record.status, pathExtension(target), headers]);
+    let profile = profileIds.get(signature);
+    if (profile === undefined) {
+      profile = profiles.length;
+      profileIds.set(signature, profile);
+      profiles.push({ status: record.status, url: target, responseHeaders: headers });
+    }
+    return profile;
+  };
   let requestObjects = new Int32Array(1024);
   let requestTimes = new Float64Array(1024);
   let requests = 0;
@@ -91,24 +116,19 @@ export async function loadRecordedTraffic(reader: TrafficReader): Promise<Record
       continue;
     }
     const target = requestTarget(record.url);
-    let id = objectIds.get(target);
+    let id = objectOfTarget.get(target);
     if (id === undefined) {
-      id = urls.length;
-      objectIds.set(target, id);
-      urls.push(target);
-      sizes.push(record.bodyBytes);
-      counts.push(0);
-      // The origin's answer: a recording made through a CDN carries the Age that CDN's cache
-      // added (RFC 9111 §5.1); the simulated layers count age themselves.
-      const headers = record.responseHeaders.map(([name, value]) => [name.toLowerCase(), value] as const).filter(([name]) => name !== 'age');
-      const signature = JSON.stringify([record.status, pathExtension(target), headers]);
-      let profile = profileIds.get(signature);
-      if (profile === undefined) {
-        profile = profiles.length;
-        profileIds.set(signature, profile);
-        profiles.push({ status: record.status, url: target, responseHeaders: headers });
+      const key = cacheKey({ url: target, headers: NO_HEADERS }).urlKey;
+      id = objectOfKey.get(key);
+      if (id === undefined) {
+        id = urls.length;
+        objectOfKey.set(key, id);
+        urls.push(target);
+        sizes.push(record.bodyBytes);
+        counts.push(0);
+        profileOfObject.push(profileOf(record, target));
       }
-      profileOfObject.push(profile);
+      objectOfTarget.set(target, id);
     }
     counts[id]++;
     if (requests === requestObjects.length) {
@@ -143,6 +163,9 @@ export async function loadRecordedTraffic(reader: TrafficReader): Promise<Record
     nonGet: Object.fromEntries(nonGet),
   };
 }
+
+/** The object's key leaves out the variants, so the request's headers do not matter. */
+const NO_HEADERS = normaliseHeaders(undefined);
 
 /**
  * The request target of a recorded URL: an absolute URL (HAR; a proxy's access log) loses

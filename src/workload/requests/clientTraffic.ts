@@ -1,13 +1,13 @@
 import { chunksForRange } from '../../policy/ranges.js';
 import type { ClientRequest } from '../request.js';
-import { RequestKeys } from './requestKeys.js';
-import { newRequestAttributes, type RequestAttributeSampler, type RequestAttributes } from './requestAttributes.js';
+import { isAvifVariant, RequestKeys } from './requestKeys.js';
+import { avifVariantBytes, newRequestAttributes, type RequestAttributeSampler, type RequestAttributes } from './requestAttributes.js';
 
 /**
  * Requests from a population of clients (the scenario's `traffic.clients`): who sends each
  * request (new or returning, with its browser cache), its device and AVIF support, the cache
- * key those give (spec 4.4, 4.5), and for media the viewing session's windows as 5 MB chunk
- * keys (4.8). Fills the workload's reused ClientRequest; no allocation per request.
+ * key those give (spec 4.4, 4.5), the smaller body of an image's AVIF variant (4.4), and for
+ * media the viewing session's windows as 5 MB chunk keys (4.8). Fills the workload's reused ClientRequest; no allocation per request.
  *
  * A client keeps the place it first came from, so a returning client and the later windows
  * of its viewing session reach the same PoP. The population is per region: a returning client
@@ -16,6 +16,8 @@ import { newRequestAttributes, type RequestAttributeSampler, type RequestAttribu
 export class ClientTraffic {
   private readonly attributes: RequestAttributes = newRequestAttributes();
   private readonly placeOfSlot: Int32Array;
+  /** spec 4.4: an AVIF variant's bytes as a share of the image's (the sampler's setting). */
+  private readonly avifSizeShare: number;
 
   constructor(
     readonly sampler: RequestAttributeSampler,
@@ -25,6 +27,7 @@ export class ClientTraffic {
   ) {
     if (!(windowIntervalMs > 0)) throw new RangeError(`windowIntervalMs must be > 0, got ${windowIntervalMs}`);
     this.placeOfSlot = new Int32Array(sampler.population.slots).fill(-1);
+    this.avifSizeShare = sampler.avifSizeShare;
   }
 
   /**
@@ -74,16 +77,20 @@ export class ClientTraffic {
     const code = keys.variantCode(objectId, attributes.acceptsAvif, attributes.device);
     request.place = this.placeOfSlot[attributes.clientSlot];
     request.objectId = objectId;
-    request.objectBytes = attributes.sizeBytes;
     request.clientSlot = attributes.clientSlot;
     request.newClient = attributes.newClient;
     if (attributes.rangeStart < 0 || !keys.isChunked(objectId)) {
-      request.sizeBytes = attributes.sizeBytes;
+      // spec 4.4: the avif-support variant is its own, smaller response; caches store and
+      // uplinks carry that body. Ranges (below) are media, never an image variant.
+      const bytes = isAvifVariant(code) ? avifVariantBytes(attributes.sizeBytes, this.avifSizeShare) : attributes.sizeBytes;
+      request.objectBytes = bytes;
+      request.sizeBytes = bytes;
       request.key = keys.wholeKey(objectId, code);
       request.pieces = 1;
       request.firstChunk = -1;
     } else {
       const { firstChunk, lastChunk } = chunksForRange(attributes.rangeStart, attributes.rangeEnd, keys.chunkBytes);
+      request.objectBytes = attributes.sizeBytes;
       request.sizeBytes = attributes.rangeEnd - attributes.rangeStart + 1;
       request.key = keys.chunkKey(objectId, code, firstChunk);
       request.pieces = lastChunk - firstChunk + 1;

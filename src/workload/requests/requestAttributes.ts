@@ -27,6 +27,23 @@ export const DEVICE_MOBILE = 1;
 export const DEFAULT_AVIF_SHARE = 0.92;
 
 /**
+ * Default size of an image's AVIF variant as a share of the image it replaces (the JPEG,
+ * PNG, … the origin holds): spec 4.4 states AVIF as about 90 % smaller than JPEG, so 10 %.
+ */
+export const DEFAULT_AVIF_SIZE_SHARE = 0.1;
+
+/**
+ * The body bytes of an AVIF variant (spec 4.4) of an image of `imageBytes`: the share of them,
+ * rounded to the nearest whole byte, and at least 1 byte for a non-empty image (an encoder
+ * never answers a picture with an empty body). 0 stays 0.
+ */
+export function avifVariantBytes(imageBytes: number, avifSizeShare: number): number {
+  if (imageBytes <= 0) return imageBytes;
+  const bytes = Math.round(imageBytes * avifSizeShare);
+  return bytes < 1 ? 1 : bytes;
+}
+
+/**
  * Default share of requests whose query parameters come in another order than the canonical
  * one (spec 4.3.1 sorts them into one key). A cdnsim choice, not a measured figure: links
  * built by different code paths, analytics tags and hand-written URLs.
@@ -98,6 +115,8 @@ export interface RequestAttributeSpec {
   /** Share of mobile clients per group, in group order (from the topology, spec 4.5). */
   readonly mobileShares: readonly number[];
   readonly avifShare: number;
+  /** Size of an image's AVIF variant as a share of the image's bytes, in (0, 1] (spec 4.4). */
+  readonly avifSizeShare: number;
   readonly queryReorderShare: number;
   /** `groups` must equal mobileShares.length. */
   readonly population: ClientPopulationSpec;
@@ -110,6 +129,8 @@ export interface RequestAttributeSpec {
 export class RequestAttributeSampler {
   readonly population: ClientPopulation;
   readonly sessions: MediaSessions;
+  /** spec 4.4: an AVIF variant's bytes as a share of the image's; the request keys say which requests get one. */
+  readonly avifSizeShare: number;
   private readonly streams: RandomStream[];
   private readonly mobileShares: Float64Array;
   private readonly avifShare: number;
@@ -130,6 +151,7 @@ export class RequestAttributeSampler {
     }
     requireShare('avifShare', spec.avifShare);
     requireShare('queryReorderShare', spec.queryReorderShare);
+    if (!(spec.avifSizeShare > 0 && spec.avifSizeShare <= 1)) throw new RangeError(`avifSizeShare must be a share in (0, 1], got ${spec.avifSizeShare}`);
     spec.mobileShares.forEach((share, g) => requireShare(`mobileShares[${g}]`, share));
     if (!(spec.media.minBytes >= 1)) throw new RangeError(`media.minBytes must be ≥ 1, got ${spec.media.minBytes}`);
     this.population = new ClientPopulation(spec.population);
@@ -137,6 +159,7 @@ export class RequestAttributeSampler {
     this.streams = groupNames.map((name) => randomStreams.stream(`workload.clients.${name}`));
     this.mobileShares = Float64Array.from(spec.mobileShares);
     this.avifShare = spec.avifShare;
+    this.avifSizeShare = spec.avifSizeShare;
     this.queryReorderShare = spec.queryReorderShare;
     this.mediaMinBytes = spec.media.minBytes;
     this.deviceOf = new Uint8Array(this.population.slots);

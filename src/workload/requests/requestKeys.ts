@@ -20,6 +20,13 @@ export const VARIANT_IMAGE_FORMAT = 1;
 export const VARIANT_DEVICE = 2;
 /** Distinct variant codes: (accepts AVIF) | (mobile) << 1. */
 const VARIANT_CODES = 4;
+/** The bit of a variant code that says the key is the `avif-support` variant (spec 4.4). */
+const CODE_AVIF = 1;
+
+/** Whether a request's variant code (from `variantCode`) asks for the AVIF variant of an image (spec 4.4 `avif-support`). */
+export function isAvifVariant(code: number): boolean {
+  return (code & CODE_AVIF) !== 0;
+}
 
 /** Largest key id a cache store takes (Int32 key arrays). */
 const MAX_KEYS = 2 ** 31 - 1;

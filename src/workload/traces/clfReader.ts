@@ -1,7 +1,8 @@
 import { HTTP_METHODS, type TraceBatch } from './traceBatch.js';
 import { LineTraceReader, NOT_A_REQUEST } from './traceFile.js';
 import type { TraceReaderOptions } from './traceReader.js';
-import { quoteField, quoteLine, StringIds } from './textFields.js';
+import { quoteField, quoteLine } from './textFields.js';
+import { UrlKeyIds } from './urlKeyIds.js';
 
 const SPACE = 32;
 const QUOTE = 34;
@@ -92,8 +93,11 @@ function methodIndex(buffer: Buffer, start: number, end: number): number {
  *
  * - time: the bracketed timestamp, in seconds since the epoch with its zone applied
  *   (whole seconds: the format has no fraction);
- * - id: the request target exactly as logged (path and query, escapes kept), interned to
- *   dense numbers 0, 1, 2, … (memory grows with the distinct targets: inherent);
+ * - id: the request target as the CDN keys it (the policy engine's cacheKey: path and query
+ *   with its parameters sorted, spec 4.3.1; the host of an absolute-form target dropped),
+ *   interned to dense numbers 0, 1, 2, …, so targets that differ only in parameter order are
+ *   one object, named by the first of them as logged (escapes kept). Memory grows with the
+ *   distinct targets: inherent;
  * - size: the response bytes; `-` (Apache: no body) is 0;
  * - status and method into TraceBatch.status/method (unknown methods → 0).
  * Every request is passed on, whatever its method or status (POSTs, 304s, 404s): which ones
@@ -104,7 +108,7 @@ function methodIndex(buffer: Buffer, start: number, end: number): number {
 export class ClfReader extends LineTraceReader {
   readonly hasNextAccess = false;
   readonly hasSizes = true;
-  private readonly targets = new StringIds();
+  private readonly targets = new UrlKeyIds();
 
   constructor(file: string, options: TraceReaderOptions) {
     super(file, 'clf', options);

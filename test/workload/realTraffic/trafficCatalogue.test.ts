@@ -186,6 +186,36 @@ describe('loadRecordedTraffic: profiles from HAR headers', () => {
     expect(Array.from(traffic.requestCounts)).toEqual([2]);
   });
 
+  it('spec 4.3.1: targets that differ only in parameter order are one object (the cacheKey urlKey), named by the first seen; another value is another object', async () => {
+    const file = write(
+      'query-order.har',
+      harText([
+        { url: 'https://a.example.com/s.css?a=1&b=2', time: '00.000', size: 400, headers: [['cache-control', 'max-age=60']] },
+        { url: 'https://a.example.com/s.css?b=2&a=1', time: '00.500', size: 999, headers: [['cache-control', 'no-store']] },
+        { url: 'https://a.example.com/s.css?a=1&b=3', time: '01.000', size: 300 },
+        { url: 'https://b.example.com/s.css?b=2&&a=1#top', time: '01.500', size: 10 },
+        { url: 'https://a.example.com/s.css?b=2&a=1', time: '02.000', size: 10 },
+      ]),
+    );
+    const traffic = await loadRecordedTraffic(readHar(file));
+    expect(traffic.urls).toEqual(['/s.css?a=1&b=2', '/s.css?a=1&b=3']);
+    expect(Array.from(traffic.requestObjects)).toEqual([0, 0, 1, 0, 0]);
+    expect(Array.from(traffic.requestCounts)).toEqual([4, 1]);
+    // The first record decides size and profile, as for a target seen again (DESIGN "Trace semantics").
+    expect(Array.from(traffic.objectSizes)).toEqual([400, 300]);
+    expect(traffic.profiles[traffic.profileOf[0]].responseHeaders).toEqual([['cache-control', 'max-age=60']]);
+  });
+
+  it('spec 4.3.1 in an access log: the reversed order first names the object; an image is one object whatever variant a request asks for (spec 4.4 keys are per request)', async () => {
+    const file = write(
+      'query-order.log',
+      [LINE('03', 'GET /p.jpg?w=640&q=75', '200 5000'), LINE('04', 'GET /p.jpg?q=75&w=640', '200 5000'), LINE('05', 'GET /p.jpg?q=75&w=320', '200 2000')].join('\n'),
+    );
+    const traffic = await loadRecordedTraffic(readAccessLog(file));
+    expect(traffic.urls).toEqual(['/p.jpg?w=640&q=75', '/p.jpg?q=75&w=320']);
+    expect(Array.from(traffic.requestCounts)).toEqual([2, 1]);
+  });
+
   it('requestTarget strips scheme and authority, keeps path and query as recorded, drops a fragment; a target stays as it is', () => {
     expect(requestTarget('https://shop.example.com/_next/image?url=%2Fa.jpg&w=1')).toBe('/_next/image?url=%2Fa.jpg&w=1');
     expect(requestTarget('https://user@shop.example.com:8443')).toBe('/');

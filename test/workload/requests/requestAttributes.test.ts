@@ -21,6 +21,7 @@ function spec(overrides: { revisitShare?: number; repeatShare?: number; clientsP
   return {
     mobileShares: MOBILE,
     avifShare: overrides.avifShare ?? 0.92,
+    avifSizeShare: 0.1,
     queryReorderShare: overrides.queryReorderShare ?? 0.1,
     population: {
       groups: REGIONS.length,

@@ -14,9 +14,10 @@ function messages(input: unknown): string[] {
 }
 
 describe('clients section schema', () => {
-  it('fills every default (about 92 % AVIF, 10 % reordered, 100k clients, 40 % revisits, 30 % repeats, 4 MB windows every 6.4 s = 5 Mbit/s)', () => {
+  it('fills every default (about 92 % AVIF, AVIF images 10 % of the JPEG (spec 4.4), 10 % reordered, 100k clients, 40 % revisits, 30 % repeats, 4 MB windows every 6.4 s = 5 Mbit/s)', () => {
     expect(requestAttributesSection.parse({})).toEqual({
       avifShare: 0.92,
+      avifSizeShare: 0.1,
       queryReorderShare: 0.1,
       clientsPerRegion: 100_000,
       revisitShare: 0.4,
@@ -30,6 +31,7 @@ describe('clients section schema', () => {
   it('reads the example with units', () => {
     const settings = requestAttributesSection.parse({
       avifShare: '90%',
+      avifSizeShare: '25%',
       queryReorderShare: '15%',
       perRegion: '20k',
       revisitShare: '50%',
@@ -37,7 +39,7 @@ describe('clients section schema', () => {
       mobileShare: { Europe: '60%' },
       media: { windowBytes: '2MB', seekProbability: '10%', meanWatchShare: '30%', minSize: '50MB' },
     });
-    expect(settings).toMatchObject({ avifShare: 0.9, queryReorderShare: 0.15, clientsPerRegion: 20_000, revisitShare: 0.5, repeatShare: 0.25, mobileShareOverrides: { Europe: 0.6 } });
+    expect(settings).toMatchObject({ avifShare: 0.9, avifSizeShare: 0.25, queryReorderShare: 0.15, clientsPerRegion: 20_000, revisitShare: 0.5, repeatShare: 0.25, mobileShareOverrides: { Europe: 0.6 } });
     expect(settings.media).toEqual({ windowBytes: 2_000_000, seekProbability: 0.1, meanWatchShare: 0.3, minBytes: 50_000_000, windowIntervalMs: 3_200 });
     expect(requestAttributesSection.parse({ media: { windowInterval: '2s' } }).media.windowIntervalMs).toBe(2_000);
   });
@@ -51,6 +53,8 @@ describe('clients section schema', () => {
 
   it('errors say what was expected', () => {
     expect(messages({ avifShare: '120%' })).toEqual(['avifShare: expected a percentage such as 35% or a fraction between 0 and 1']);
+    expect(messages({ avifSizeShare: '0%' })).toEqual(['avifSizeShare: expected a share above 0% (an AVIF image has a body)']);
+    expect(messages({ avifSizeShare: '110%' })).toEqual(['avifSizeShare: expected a percentage such as 35% or a fraction between 0 and 1']);
     expect(messages({ perRegion: '5M' })).toEqual(['perRegion: expected from 1 to 1000000 clients per region (each costs about 90 bytes)']);
     expect(messages({ media: { meanWatchShare: '0%' } })).toEqual(['media.meanWatchShare: expected a mean watch share above 0%']);
     expect(messages({ media: { windowBytes: 'big' } })).toEqual(['media.windowBytes: expected a size such as 5MB, 193MiB, 10GB or a whole number of bytes']);
@@ -59,8 +63,9 @@ describe('clients section schema', () => {
   });
 
   it('written back as input, it parses to the same settings', () => {
-    const settings = requestAttributesSection.parse({ perRegion: '20k', mobileShare: { Europe: '60%' }, media: { windowBytes: '2MB' } });
+    const settings = requestAttributesSection.parse({ perRegion: '20k', avifSizeShare: '12.5%', mobileShare: { Europe: '60%' }, media: { windowBytes: '2MB' } });
     expect(requestAttributesSection.parse(requestAttributesToInput(settings))).toEqual(settings);
+    expect(requestAttributeSpec(settings, DEFAULT_MOBILE_SHARES).avifSizeShare).toBe(0.125);
   });
 
   it('every field has a description in the JSON Schema (editor completion)', () => {

@@ -27,6 +27,30 @@ describe('clf reader', () => {
     expect(names[18]).toBe('/search?q=red%20shoes&sort=price');
   });
 
+  it('spec 4.3.1: ids are the CDN cache key (parameters sorted, host dropped), each named by its first target as logged', () => {
+    const stamp = '21/Nov/2026:10:15:03 +0100';
+    const file = write(
+      'query-order.log',
+      [
+        LINE(stamp, 'GET /s.css?b=2&a=1 HTTP/1.1'), // object 0, named as logged
+        LINE(stamp, 'GET /s.css?a=1&b=2 HTTP/1.1'), // its own key: object 0
+        LINE(stamp, 'GET http://shop.example/s.css?a=1&&b=2#x HTTP/1.1'), // proxy form, empty parameter, fragment: object 0
+        LINE(stamp, 'GET /s.css?a=1&b=3 HTTP/1.1'), // another value: object 1
+        LINE(stamp, 'GET /x.js HTTP/1.1'), // object 2
+        LINE(stamp, 'GET /x.js? HTTP/1.1'), // the empty query is dropped: object 2
+        LINE(stamp, 'GET /a:b.css HTTP/1.1'), // ":" is written %3A in the key: object 3
+        LINE(stamp, 'GET /a%3Ab.css HTTP/1.1'), // object 3
+      ].join('\n'),
+    );
+    const reader = openTrace(file);
+    const batch = new TraceBatch();
+    const n = reader.next(batch);
+    expect(Array.from(batch.idLow.subarray(0, n))).toEqual([0, 0, 0, 1, 2, 2, 3, 3]);
+    expect([0, 1, 2, 3].map((id) => reader.objectName?.(id, 0))).toEqual(['/s.css?b=2&a=1', '/s.css?a=1&b=3', '/x.js', '/a:b.css']);
+    expect(reader.objectName?.(4, 0)).toBeUndefined();
+    reader.close();
+  });
+
   it('converts the timestamp with its zone to seconds since the epoch', () => {
     expect(batch.timeSeconds[0]).toBe(Date.UTC(2026, 10, 21, 9, 15, 2) / 1000);
     expect(batch.timeSeconds[19] - batch.timeSeconds[0]).toBe(18);
