@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { HttpCacheNode, type HttpResponse } from '../../src/cdn/httpCacheNode.js';
+import { HttpCacheNode, type HttpRequest, type HttpResponse, type Upstream } from '../../src/cdn/httpCacheNode.js';
 import type { CacheLayer, Deployment } from '../../src/policy/deployment.js';
 import { normaliseHeaders } from '../../src/policy/headers.js';
 import { SimulatedOrigin, type ServerRequestRecord } from './origin.js';
@@ -70,6 +70,16 @@ export const PAUSE_MS = 3000;
 /** The suites of tests/index.mjs, as the CLI runner runs them (CDN-Cache-Control included). */
 export const SUITES: readonly CacheTestSuite[] = VENDORED.suites;
 
+/** The cache under test: anything that answers a request, given the next hop and the clock. */
+export interface CacheUnderTest {
+  handle(request: HttpRequest): { readonly response: HttpResponse };
+}
+
+export type CacheFactory = (profile: Profile, upstream: Upstream, now: () => number) => CacheUnderTest;
+
+/** cdnsim's own HttpCacheNode at the profile's layer. */
+export const cdnsimNode: CacheFactory = (profile, upstream, now) => new HttpCacheNode({ layer: profile.layer, deployment: DEPLOYMENT, upstream, now });
+
 export type TestOutcome = 'pass' | { readonly failure: string; readonly setup: boolean };
 
 export interface Score {
@@ -109,7 +119,7 @@ export function kindOf(test: CacheTest): 'required' | 'optimal' | 'check' {
 }
 
 /** Runs every applicable test on a profile and tallies as lib/display.mjs does. */
-export function runProfile(profileName: ProfileName, suites: readonly CacheTestSuite[] = SUITES): ProfileTally {
+export function runProfile(profileName: ProfileName, suites: readonly CacheTestSuite[] = SUITES, makeCache: CacheFactory = cdnsimNode): ProfileTally {
   const profile = PROFILES[profileName];
   const results = new Map<string, TestOutcome>();
   const testsById = new Map<string, CacheTest>();
@@ -119,7 +129,7 @@ export function runProfile(profileName: ProfileName, suites: readonly CacheTestS
       if (testsById.has(test.id)) throw new Error(`harness: duplicate test ${test.id}`);
       testsById.set(test.id, test);
       suiteOf.set(test.id, suite.id);
-      if (appliesTo(test, profile)) results.set(test.id, runCacheTest(test, profile));
+      if (appliesTo(test, profile)) results.set(test.id, runCacheTest(test, profile, makeCache));
     }
   }
   const tally: ProfileTally = {
@@ -209,7 +219,7 @@ function headerHas(response: ClientResponse, name: string): boolean {
   return response.headers.has(name.toLowerCase());
 }
 
-export function runCacheTest(definition: CacheTest, profile: Profile): TestOutcome {
+export function runCacheTest(definition: CacheTest, profile: Profile, makeCache: CacheFactory = cdnsimNode): TestOutcome {
   // The package's definitions share arrays through templates and the runner mutates them;
   // each run works on its own copy so profiles and tests cannot affect each other.
   const test = structuredClone(definition);
@@ -220,7 +230,7 @@ export function runCacheTest(definition: CacheTest, profile: Profile): TestOutco
   const origin = new SimulatedOrigin(uuid, requests, now, (ms) => {
     nowMs += ms;
   });
-  const node = new HttpCacheNode({ layer: profile.layer, deployment: DEPLOYMENT, upstream: (request) => origin.handle(request), now });
+  const node = makeCache(profile, (request) => origin.handle(request), now);
   const responses: ClientResponse[] = [];
   try {
     for (let idx = 0; idx < requests.length; idx++) {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { appliesTo, kindOf, PROFILES, runProfile, specSections, SUITES, type ProfileName, type ProfileTally } from '../../bench/conformance/harness.js';
+import { httpCacheSemanticsCache } from '../../bench/conformance/httpCacheSemanticsCache.js';
 import type { CacheTest } from '../../bench/conformance/suite.js';
 import { EXPECTED_CHECK_NO, EXPECTED_OPTIONAL_FAILURES, EXPECTED_REQUIRED_FAILURES, expectedFailuresFor, type ExpectedFailure } from './expected-failures.js';
 
@@ -119,5 +120,13 @@ describe('harness: the current runner semantics (test-engine/client)', () => {
     for (const id of ['stale-close-must-revalidate', 'stale-close-proxy-revalidate', 'stale-close-no-cache', 'stale-close-s-maxage=2']) {
       expect(tallies.shared.results.get(id), id).toBe('pass');
     }
+  });
+});
+
+describe('the comparison cache (npm run conformance): http-cache-semantics in its README cache loop', () => {
+  it('is wired to the harness: it passes the RFC 9111 §4.2.1 freshness suite, and fails invalidation (§4.4), which the library leaves to its caller', () => {
+    const tally = runProfile('shared', SUITES, httpCacheSemanticsCache);
+    expect(tally.suites.get('cc-freshness')!.required).toEqual({ passed: 9, total: 9 });
+    expect(tally.suites.get('invalidation')!.required).toEqual({ passed: 0, total: 4 });
   });
 });
