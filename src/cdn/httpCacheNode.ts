@@ -2,7 +2,7 @@ import { cacheKey } from '../policy/cacheKey.js';
 import { decide, type CacheDecision } from '../policy/decision.js';
 import { isSharedLayer, type CacheLayer, type Deployment, type PolicyOptions } from '../policy/deployment.js';
 import { currentAgeSeconds } from '../policy/freshness.js';
-import { splitList, type HeaderFields } from '../policy/headers.js';
+import type { HeaderFields } from '../policy/headers.js';
 import { readResponseFacts } from '../policy/responseFacts.js';
 import { reason, type PolicyReason } from '../policy/reason.js';
 import { errorMayReplaceStored, mayServeStaleOnError, requestCacheControl, reuseVerdict, type StoredFreshness } from '../policy/reuse.js';
@@ -16,6 +16,7 @@ import {
   storedHeaderFields,
 } from '../policy/revalidation.js';
 import type { VariantRules } from '../policy/variants.js';
+import { sameVariant, varyMatches, type VaryingResponse } from '../policy/vary.js';
 
 /**
  * One cache node that works on whole HTTP messages (header fields and a body), running the
@@ -131,7 +132,7 @@ export class HttpCacheNode {
     if (!list) return undefined;
     let best: StoredEntry | undefined;
     for (const entry of list) {
-      if (!varyMatches(entry, request.headers)) continue;
+      if (!varyMatches(varying(entry), request.headers)) continue;
       if (!best || entry.freshness.storedAtMs >= best.freshness.storedAtMs) best = entry;
     }
     return best;
@@ -237,7 +238,7 @@ export class HttpCacheNode {
       decision,
       freshness: freshnessOf(decision, this.options.now()),
     };
-    const list = (this.entries.get(key.key) ?? []).filter((other) => other !== previous && !sameVariant(other, entry));
+    const list = (this.entries.get(key.key) ?? []).filter((other) => other !== previous && !sameVariant(varying(other), varying(entry)));
     list.push(entry);
     this.entries.set(key.key, list);
     let keys = this.keysByUrl.get(key.url);
@@ -280,22 +281,7 @@ function withoutBodyForHead(request: HttpRequest, response: HttpResponse): HttpR
   return request.method.toUpperCase() === 'HEAD' ? { ...response, body: '' } : response;
 }
 
-/** Field values compared for Vary after combining and whitespace normalisation (RFC 9111 §4.1). */
-function normalisedField(headers: HeaderFields, name: string): string | undefined {
-  const value = headers.get(name);
-  return value === undefined ? undefined : splitList(value).join(',');
+/** What Vary selection reads of a stored entry (RFC 9111 §4.1). */
+function varying(entry: StoredEntry): VaryingResponse {
+  return { responseHeaders: entry.headers, requestHeaders: entry.requestHeaders };
 }
-
-function varyMatches(entry: StoredEntry, requestHeaders: HeaderFields): boolean {
-  for (const name of splitList(entry.headers.get('vary') ?? '')) {
-    const field = name.toLowerCase();
-    if (field === '*') return false;
-    if (normalisedField(entry.requestHeaders, field) !== normalisedField(requestHeaders, field)) return false;
-  }
-  return true;
-}
-
-function sameVariant(a: StoredEntry, b: StoredEntry): boolean {
-  return varyMatches(a, b.requestHeaders) && varyMatches(b, a.requestHeaders);
-}
-

@@ -1,18 +1,20 @@
 /**
  * HTTP-date (RFC 9110 §5.6.7): the preferred IMF-fixdate and the two obsolete forms a
- * recipient must still accept (RFC 850 and ANSI C asctime). Recipients are asked to be
- * robust, so names of days, months and the zone are matched case-insensitively and runs of
- * spaces are tolerated; anything else is not a date (`undefined`), which for Expires means
- * "already expired" (RFC 9111 §5.3).
+ * recipient must still accept (RFC 850 and ANSI C asctime). Names of days, months and the
+ * zone are matched case-insensitively (the grammar's literals are case-insensitive, RFC 5234
+ * §2.3), but the parts are separated by exactly one SP as the grammar says (asctime's
+ * single-digit day is padded with a second SP): a date with runs of spaces is not a date
+ * (`undefined`), which for Expires means "already expired" (RFC 9111 §5.3).
  */
 
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 const SHORT_DAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
 const LONG_DAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 
-const IMF_FIXDATE = /^([a-z]{3}), +(\d{2}) +([a-z]{3}) +(\d{4}) +(\d{2}):(\d{2}):(\d{2}) +gmt$/i;
-const RFC850_DATE = /^([a-z]{6,9}), +(\d{2})-([a-z]{3})-(\d{2}) +(\d{2}):(\d{2}):(\d{2}) +gmt$/i;
-const ASCTIME_DATE = /^([a-z]{3}) +([a-z]{3}) +(\d{1,2}) +(\d{2}):(\d{2}):(\d{2}) +(\d{4})$/i;
+const IMF_FIXDATE = /^([a-z]{3}), (\d{2}) ([a-z]{3}) (\d{4}) (\d{2}):(\d{2}):(\d{2}) gmt$/i;
+const RFC850_DATE = /^([a-z]{6,9}), (\d{2})-([a-z]{3})-(\d{2}) (\d{2}):(\d{2}):(\d{2}) gmt$/i;
+/** date3 = month SP ( 2DIGIT / ( SP DIGIT ) ). */
+const ASCTIME_DATE = /^([a-z]{3}) ([a-z]{3}) (\d{2}| \d) (\d{2}):(\d{2}):(\d{2}) (\d{4})$/i;
 
 /**
  * Milliseconds since the epoch, or undefined when `value` is not an HTTP-date.

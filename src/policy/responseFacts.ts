@@ -28,7 +28,7 @@ export interface ResponseFacts {
   readonly expiresMs?: number;
   readonly dateMs?: number;
   readonly lastModifiedMs?: number;
-  /** Age in seconds (RFC 9111 §5.1, first member of a list); Infinity when invalid (treated as stale, a reading shared with the HTTP caching test suite). */
+  /** Age in seconds (RFC 9111 §5.1, first member of a list); 0 when absent or invalid (an invalid Age is ignored). */
   readonly ageSeconds: number;
   readonly etag?: string;
   readonly hasSetCookie: boolean;
@@ -65,15 +65,15 @@ export function readResponseFacts(response: PolicyResponse, layer: CacheLayer, n
 }
 
 /**
- * RFC 9111 §5.1: a list-valued Age uses its first member. An invalid value is taken as
- * stale (Infinity) rather than ignored: ignoring it could serve a response of unknown age
- * as fresh, and the HTTP caching test suite expects "stale" here.
+ * RFC 9111 §5.1: a list-valued Age uses its first member, and "if the field value (after
+ * discarding additional members …) is invalid (e.g., it contains something other than a
+ * non-negative integer), a cache SHOULD ignore the field": 0, as when it is absent.
  */
 export function readAge(value: string | undefined): number {
   if (value === undefined) return 0;
   const first = splitList(value)[0];
-  if (first === undefined) return Infinity;
-  return parseDeltaSeconds(first) ?? Infinity;
+  if (first === undefined) return 0;
+  return parseDeltaSeconds(first) ?? 0;
 }
 
 /** The cache directives a layer obeys, in canonical form, and which field they came from (RFC 9213 §2.1). */

@@ -19,8 +19,22 @@ export function hasValidator(stored: HeaderFields): boolean {
   return stored.has('etag') || stored.has('last-modified');
 }
 
-/** Hop-by-hop fields are never stored (RFC 9111 §3.1, RFC 9110 §7.6.1). */
-const HOP_BY_HOP = new Set(['connection', 'proxy-connection', 'keep-alive', 'te', 'transfer-encoding', 'upgrade', 'proxy-authenticate', 'proxy-authorization']);
+/**
+ * Never stored (RFC 9111 §3.1): the hop-by-hop fields (RFC 9110 §7.6.1), and the fields
+ * specific to the proxy a cache forwards through, "effectively … Proxy-Authenticate,
+ * Proxy-Authentication-Info, and Proxy-Authorization" (RFC 9110 §11.7).
+ */
+const HOP_BY_HOP = new Set([
+  'connection',
+  'proxy-connection',
+  'keep-alive',
+  'te',
+  'transfer-encoding',
+  'upgrade',
+  'proxy-authenticate',
+  'proxy-authentication-info',
+  'proxy-authorization',
+]);
 
 /**
  * The header fields a cache keeps (RFC 9111 §3.1): without hop-by-hop fields, fields named

@@ -108,7 +108,8 @@ describe('initialAgeSeconds and currentAgeSeconds (RFC 9111 §4.2.3)', () => {
     ['corrected Age when larger than the apparent age', { Age: '100', Date: date(-30 * SECOND) }, NOW - 2 * SECOND, 102],
     ['a Date in the future gives an apparent age of 0', { Date: date(10 * SECOND) }, NOW, 0],
     ['a list-valued Age uses its first member', { Age: '5, 500' }, NOW, 5],
-    ['an invalid Age is infinitely old', { Age: 'old' }, NOW, Infinity],
+    ['an invalid Age is ignored (RFC 9111 §5.1): only the response delay counts', { Age: 'old' }, NOW - 2 * SECOND, 2],
+    ['an invalid Age is ignored (RFC 9111 §5.1): the apparent age still counts', { Age: '-5', Date: date(-30 * SECOND) }, NOW, 30],
   ])('RFC 9111 §4.2.3: %s', (_name, headers, requestTimeMs, expected) => {
     expect(initialAgeSeconds(factsOf(headers), requestTimeMs, NOW)).toBe(expected);
   });
@@ -128,13 +129,19 @@ describe('readAge (RFC 9111 §5.1)', () => {
     ['a list uses its first member', '60, 30', 60],
     ['a list with an invalid later member still uses the first', '60, x', 60],
     ['a value above 2^31 is 2^31', '99999999999', 2 ** 31],
-    ['an empty value is invalid → Infinity (stale)', '', Infinity],
-    ['letters are invalid → Infinity', 'abc', Infinity],
-    ['a negative number is invalid → Infinity', '-1', Infinity],
-    ['a fraction is invalid → Infinity', '1.5', Infinity],
-    ['an invalid first member → Infinity', 'x, 60', Infinity],
+    ['an empty value is invalid → ignored (0)', '', 0],
+    ['letters are invalid → ignored (0)', 'abc', 0],
+    ['a negative number is invalid → ignored (0)', '-1', 0],
+    ['a fraction is invalid → ignored (0)', '1.5', 0],
+    ['an invalid first member → ignored (0), the later members are discarded', 'x, 60', 0],
   ])('RFC 9111 §5.1: %s', (_name, value, expected) => {
     expect(readAge(value)).toBe(expected);
+  });
+
+  it('RFC 9111 §5.1: an invalid Age does not make a fresh response stale (max-age=3600, Age: 1.5)', () => {
+    const facts = factsOf([['Cache-Control', 'max-age=3600'], ['Age', '1.5']]);
+    expect(facts.ageSeconds).toBe(0);
+    expect(initialAgeSeconds(facts, NOW, NOW)).toBe(0);
   });
 
   it('RFC 9110 §5.3: repeated Age field lines are combined, so the first line wins', () => {

@@ -52,6 +52,16 @@ describe('storedHeaderFields (RFC 9111 §3.1, RFC 9110 §7.6.1)', () => {
     expect(Object.fromEntries(storedHeaderFields(fields))).toEqual({ 'content-type': 'text/css', 'cache-control': 'max-age=60', etag: '"v1"' });
   });
 
+  it('RFC 9111 §3.1: the proxy-specific fields Proxy-Authenticate, Proxy-Authentication-Info and Proxy-Authorization are not stored', () => {
+    const fields = h({ 'Proxy-Authenticate': 'Basic', 'Proxy-Authentication-Info': 'nextnonce="abc"', 'Proxy-Authorization': 'Basic abc', 'Authentication-Info': 'rspauth="x"' });
+    expect(Object.fromEntries(storedHeaderFields(fields))).toEqual({ 'authentication-info': 'rspauth="x"' });
+  });
+
+  it('RFC 9111 §3.1, §4.3.4: a 304 does not bring Proxy-Authentication-Info into the stored response', () => {
+    const merged = mergeNotModified(h({ ETag: '"v1"', 'Cache-Control': 'max-age=60' }), h({ ETag: '"v1"', 'Proxy-Authentication-Info': 'nextnonce="abc"' }));
+    expect(merged.has('proxy-authentication-info')).toBe(false);
+  });
+
   it('RFC 9110 §7.6.1: fields named in Connection are not stored (any case, list members)', () => {
     const fields = h({ Connection: 'X-Trace, close', 'X-Trace': 'abc', 'X-Keep': '1' });
     expect(Object.fromEntries(storedHeaderFields(fields))).toEqual({ 'x-keep': '1' });

@@ -1,8 +1,7 @@
-import { fixupHeader } from 'http-cache-tests/lib/header-fixup.mjs';
-import { httpDate } from 'http-cache-tests/lib/utils.mjs';
-import { noBodyStatus } from 'http-cache-tests/lib/defines.mjs';
-import type { MagicFieldValue, RequestConfig } from 'http-cache-tests/tests/index.mjs';
 import type { HttpRequest, HttpResponse } from '../../src/cdn/httpCacheNode.js';
+import { VENDORED, type MagicFieldValue, type RequestConfig } from './suite.js';
+
+const { fixupHeader, httpDate, noBodyStatus } = VENDORED;
 
 /**
  * The test server of the HTTP Caching Tests (`server/handle-test.mjs`), in process: one
@@ -15,6 +14,10 @@ import type { HttpRequest, HttpResponse } from '../../src/cdn/httpCacheNode.js';
  * - Fields a test sets that Node would also use for framing (Content-Length, Transfer-Encoding,
  *   Connection …) are delivered as plain fields.
  * - `disconnect` makes the origin unreachable: `undefined` instead of a destroyed socket.
+ * - `response_pause` moves the simulated clock on (through `pause`) before the answer is
+ *   built, as the server's setTimeout delays it; the node sees the time pass mid-exchange.
+ * - `interim_responses` (1xx) cannot be sent: an exchange with the node is one final
+ *   response (HttpCacheNode does not model 1xx), so none ever reaches the client.
  * - Request fields arrive already combined (`, `) by `normaliseHeaders`; Node drops some
  *   repeated request fields instead. Only `expected_request_headers` reads them.
  */
@@ -37,6 +40,8 @@ export class SimulatedOrigin {
     private readonly uuid: string,
     requests: readonly RequestConfig[],
     private readonly now: () => number,
+    /** Moves the simulated clock on by `ms` (for `response_pause`). */
+    private readonly pause: (ms: number) => void,
   ) {
     this.requests = JSON.parse(JSON.stringify(requests)) as RequestConfig[];
   }
@@ -55,9 +60,11 @@ export class SimulatedOrigin {
     const cliReqNum = parseInt(request.headers.get('req-num') ?? '', 10);
     const reqNum = cliReqNum || srvReqNum;
     const reqConfig = this.requests[reqNum - 1];
+    if (!reqConfig) return plain(409, `${this.requests[0].id} config not found for request ${srvReqNum} (anticipating ${this.requests.length})`);
+    // server/handle-test.mjs: continueHandleTest runs response_pause seconds later.
+    if (reqConfig.response_pause !== undefined) this.pause(reqConfig.response_pause * 1000);
     const previousConfig = this.requests[reqNum - 2];
     const now = this.now();
-    if (!reqConfig) return plain(409, `${this.requests[0].id} config not found for request ${srvReqNum} (anticipating ${this.requests.length})`);
 
     // The response status, with the 304 / 999 logic for *_validated requests.
     let httpStatus = reqConfig.response_status ?? [200, 'OK'];

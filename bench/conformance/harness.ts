@@ -1,27 +1,33 @@
 import { createHash } from 'node:crypto';
-import { fixupHeader } from 'http-cache-tests/lib/header-fixup.mjs';
-import { forbiddenResponseHeaders, noBodyStatus, skipResponseHeaders } from 'http-cache-tests/lib/defines.mjs';
-import packagedSuites, { type CacheTest, type CacheTestSuite, type MagicFieldValue, type RequestConfig, type SetupTestName } from 'http-cache-tests/tests/index.mjs';
-import { HttpCacheNode, type HttpResponse } from '../../src/cdn/httpCacheNode.js';
+import { HttpCacheNode, type HttpRequest, type HttpResponse, type Upstream } from '../../src/cdn/httpCacheNode.js';
 import type { CacheLayer, Deployment } from '../../src/policy/deployment.js';
 import { normaliseHeaders } from '../../src/policy/headers.js';
 import { SimulatedOrigin, type ServerRequestRecord } from './origin.js';
+import { VENDORED, type CacheTest, type CacheTestSuite, type InterimResponseSpec, type MagicFieldValue, type RequestConfig, type SetupTestName } from './suite.js';
+
+const { fixupHeader, forbiddenResponseHeaders, noBodyStatus, skipResponseHeaders } = VENDORED;
 
 /**
- * The HTTP Caching Tests (the `http-cache-tests` package, https://cache-tests.fyi) run in
- * process against cdnsim's HttpCacheNode: no server, no sockets, a simulated clock. What the
- * package's runner does (client/test.mjs, client/fetching.mjs, client/runner.mjs,
- * lib/display.mjs) is reproduced here step by step; where this differs, it says so.
+ * The HTTP Caching Tests (https://cache-tests.fyi; vendored at test/conformance/cache-tests,
+ * whose VERSION.md names the commit) run in process against cdnsim's HttpCacheNode: no server,
+ * no sockets, a simulated clock. What the suite's runner does (test-engine/client/test.mjs,
+ * fetching.mjs, runner.mjs, lib/results.mjs) is reproduced here step by step; where this
+ * differs, it says so.
  *
  * Fetch-only parts of a request that are NOT modelled:
- * - `mode`, `credentials`, `request_body`: no test in 0.4.5 depends on them for caching
- *   (request bodies only go with POST/PUT, which caches pass through).
- * - `redirect`: redirects are never followed. No 0.4.5 test sends a 3xx with Location without
+ * - `mode`, `credentials`, `request_body`: no test depends on them for caching (request
+ *   bodies only go with POST/PUT, which caches pass through).
+ * - `redirect`: redirects are never followed. No test sends a 3xx with Location without
  *   `redirect: 'manual'`; the run fails loudly if one ever does.
- * - `cache`: for the shared profile it is ignored, as node-fetch (the CLI runner) ignores it.
- *   For the private profile only `no-cache` occurs; the Fetch standard (HTTP-network-or-cache
- *   fetch) turns it into a `Cache-Control: max-age=0` request field when the request has no
- *   Cache-Control, which is what the browser node sees. Other modes fail loudly.
+ * - `cache`: only the request fields the Fetch standard's HTTP-network-or-cache fetch adds
+ *   for a mode are modelled (no-store/reload: `Pragma: no-cache` and `Cache-Control: no-cache`
+ *   when absent; no-cache: `Cache-Control: max-age=0` when absent). The CLI runner sets
+ *   `no-store` but also always sends its own Pragma and Cache-Control, so nothing is added
+ *   on the shared profile. On the private profile the node is the browser's HTTP cache, so
+ *   a mode that changes how that cache is consulted (force-cache, only-if-cached, no-store,
+ *   reload) fails loudly; the suite uses only `no-cache`.
+ * - Interim (1xx) responses: HttpCacheNode exchanges one final response, so the origin's
+ *   `interim_responses` never reach the client and `expected_interim_responses` sees none.
  * - The browser's own Fetch layer (e.g. a script's conditional request switching the cache
  *   mode to no-store) is not modelled: the private profile is the HTTP cache alone. The suite
  *   marks the tests where that matters `browser_skip`.
@@ -61,8 +67,18 @@ export const CLOCK_START_MS = Date.UTC(2026, 0, 1);
 /** client/utils.mjs pause(): three seconds. */
 export const PAUSE_MS = 3000;
 
-/** The suites of tests/index.mjs (the CLI additionally runs the non-standard Surrogate-Control suite; this run does not). */
-export const SUITES: readonly CacheTestSuite[] = packagedSuites;
+/** The suites of tests/index.mjs, as the CLI runner runs them (CDN-Cache-Control included). */
+export const SUITES: readonly CacheTestSuite[] = VENDORED.suites;
+
+/** The cache under test: anything that answers a request, given the next hop and the clock. */
+export interface CacheUnderTest {
+  handle(request: HttpRequest): { readonly response: HttpResponse };
+}
+
+export type CacheFactory = (profile: Profile, upstream: Upstream, now: () => number) => CacheUnderTest;
+
+/** cdnsim's own HttpCacheNode at the profile's layer. */
+export const cdnsimNode: CacheFactory = (profile, upstream, now) => new HttpCacheNode({ layer: profile.layer, deployment: DEPLOYMENT, upstream, now });
 
 export type TestOutcome = 'pass' | { readonly failure: string; readonly setup: boolean };
 
@@ -71,11 +87,16 @@ export interface Score {
   total: number;
 }
 
-export interface ProfileTally {
-  readonly profile: ProfileName;
+export interface KindScores {
   readonly required: Score;
   readonly optimal: Score;
   readonly check: Score;
+}
+
+export interface ProfileTally extends KindScores {
+  readonly profile: ProfileName;
+  /** The same scores per suite file (tests/*.mjs), by suite id, in the suite's order. */
+  readonly suites: Map<string, KindScores>;
   /** Every test run on this profile (browser_only tests only on private, browser_skip ones only on shared). */
   readonly results: Map<string, TestOutcome>;
   /**
@@ -88,6 +109,7 @@ export interface ProfileTally {
 /** Does the real runner run this test for this profile (client/runner.mjs)? */
 export function appliesTo(test: CacheTest, profile: Profile): boolean {
   if (test.browser_only === true && !profile.useBrowserCache) return false;
+  if (test.cdn_only === true && profile.useBrowserCache) return false;
   if (test.browser_skip === true && profile.useBrowserCache) return false;
   return true;
 }
@@ -97,15 +119,17 @@ export function kindOf(test: CacheTest): 'required' | 'optimal' | 'check' {
 }
 
 /** Runs every applicable test on a profile and tallies as lib/display.mjs does. */
-export function runProfile(profileName: ProfileName, suites: readonly CacheTestSuite[] = SUITES): ProfileTally {
+export function runProfile(profileName: ProfileName, suites: readonly CacheTestSuite[] = SUITES, makeCache: CacheFactory = cdnsimNode): ProfileTally {
   const profile = PROFILES[profileName];
   const results = new Map<string, TestOutcome>();
   const testsById = new Map<string, CacheTest>();
+  const suiteOf = new Map<string, string>();
   for (const suite of suites) {
     for (const test of suite.tests) {
       if (testsById.has(test.id)) throw new Error(`harness: duplicate test ${test.id}`);
       testsById.set(test.id, test);
-      if (appliesTo(test, profile)) results.set(test.id, runCacheTest(test, profile));
+      suiteOf.set(test.id, suite.id);
+      if (appliesTo(test, profile)) results.set(test.id, runCacheTest(test, profile, makeCache));
     }
   }
   const tally: ProfileTally = {
@@ -113,6 +137,7 @@ export function runProfile(profileName: ProfileName, suites: readonly CacheTestS
     required: { passed: 0, total: 0 },
     optimal: { passed: 0, total: 0 },
     check: { passed: 0, total: 0 },
+    suites: new Map(suites.map((suite) => [suite.id, emptyScores()])),
     results,
     dependencyFailed: new Map(),
   };
@@ -130,11 +155,16 @@ export function runProfile(profileName: ProfileName, suites: readonly CacheTestS
       tally.dependencyFailed.set(id, failed);
       continue;
     }
-    const score = tally[kindOf(test)];
-    score.total++;
-    if (outcome === 'pass') score.passed++;
+    for (const score of [tally[kindOf(test)], tally.suites.get(suiteOf.get(id)!)![kindOf(test)]]) {
+      score.total++;
+      if (outcome === 'pass') score.passed++;
+    }
   }
   return tally;
+}
+
+function emptyScores(): KindScores {
+  return { required: { passed: 0, total: 0 }, optimal: { passed: 0, total: 0 }, check: { passed: 0, total: 0 } };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -189,7 +219,7 @@ function headerHas(response: ClientResponse, name: string): boolean {
   return response.headers.has(name.toLowerCase());
 }
 
-export function runCacheTest(definition: CacheTest, profile: Profile): TestOutcome {
+export function runCacheTest(definition: CacheTest, profile: Profile, makeCache: CacheFactory = cdnsimNode): TestOutcome {
   // The package's definitions share arrays through templates and the runner mutates them;
   // each run works on its own copy so profiles and tests cannot affect each other.
   const test = structuredClone(definition);
@@ -197,8 +227,10 @@ export function runCacheTest(definition: CacheTest, profile: Profile): TestOutco
   const requests = inflateRequests(test);
   let nowMs = CLOCK_START_MS;
   const now = (): number => nowMs;
-  const origin = new SimulatedOrigin(uuid, requests, now);
-  const node = new HttpCacheNode({ layer: profile.layer, deployment: DEPLOYMENT, upstream: (request) => origin.handle(request), now });
+  const origin = new SimulatedOrigin(uuid, requests, now, (ms) => {
+    nowMs += ms;
+  });
+  const node = makeCache(profile, (request) => origin.handle(request), now);
   const responses: ClientResponse[] = [];
   try {
     for (let idx = 0; idx < requests.length; idx++) {
@@ -211,7 +243,8 @@ export function runCacheTest(definition: CacheTest, profile: Profile): TestOutco
         throw new Error(`harness: ${test.id} request ${idx + 1} would follow a redirect, which is not modelled`);
       }
       responses.push(response);
-      checkResponse(uuid, requests, idx, response);
+      // No 1xx response ever reaches the client (see the module comment).
+      checkResponse(uuid, requests, idx, response, []);
       if (reqConfig.pause_after === true) nowMs += PAUSE_MS;
     }
     checkServerRequests(requests, responses, origin.serverState(), profile);
@@ -239,12 +272,14 @@ function makeTestUrl(uuid: string, reqConfig: RequestConfig): string {
 /** client/fetching.mjs init. */
 function requestInit(idx: number, reqConfig: RequestConfig, prevResp: Record<string, string> | undefined, profile: Profile): { method: string; headers: [string, string][] } {
   let headers: [string, MagicFieldValue][] = [];
+  let cacheMode: NonNullable<RequestConfig['cache']> = 'default';
   if (!profile.useBrowserCache) {
-    // "dirty hack for Fetch": the CLI sends these unless the test sets its own request fields.
+    cacheMode = 'no-store';
+    // "dirty hack for Fetch": the CLI always sends these, before the test's own request fields.
     headers.push(['Pragma', 'foo']);
     headers.push(['Cache-Control', 'nothing-to-see-here']);
   }
-  if (reqConfig.request_headers !== undefined) headers = reqConfig.request_headers;
+  if (reqConfig.request_headers !== undefined) headers = headers.concat(reqConfig.request_headers);
   if (reqConfig.magic_ims === true) {
     if (prevResp === undefined) throw new Error('harness: magic_ims on the first request');
     for (let i = 0; i < headers.length; i++) {
@@ -252,19 +287,25 @@ function requestInit(idx: number, reqConfig: RequestConfig, prevResp: Record<str
     }
   }
   if (reqConfig.name !== undefined) headers.push(['Test-Name', reqConfig.name]);
-  if (profile.useBrowserCache && reqConfig.cache !== undefined && reqConfig.cache !== 'default') {
-    // Fetch standard, HTTP-network-or-cache fetch: mode "no-cache" without a Cache-Control
-    // request field appends `Cache-Control: max-age=0`.
-    if (reqConfig.cache !== 'no-cache') throw new Error(`harness: fetch cache mode ${reqConfig.cache} is not modelled`);
-    if (!headers.some(([name]) => name.toLowerCase() === 'cache-control')) headers.push(['Cache-Control', 'max-age=0']);
-  }
+  if (reqConfig.cache !== undefined) cacheMode = reqConfig.cache;
   headers.push(['Test-ID', reqConfig.id ?? '']);
   headers.push(['Req-Num', (idx + 1).toString()]);
+  // Fetch standard, HTTP-network-or-cache fetch: the fields a cache mode adds (after the
+  // request's own, which is where undici appends them).
+  const has = (field: string): boolean => headers.some(([name]) => name.toLowerCase() === field);
+  if (profile.useBrowserCache && cacheMode !== 'default' && cacheMode !== 'no-cache') {
+    throw new Error(`harness: fetch cache mode ${cacheMode} changes how the browser cache is consulted, which is not modelled`);
+  }
+  if (cacheMode === 'no-store' || cacheMode === 'reload') {
+    if (!has('pragma')) headers.push(['Pragma', 'no-cache']);
+    if (!has('cache-control')) headers.push(['Cache-Control', 'no-cache']);
+  }
+  if (cacheMode === 'no-cache' && !has('cache-control')) headers.push(['Cache-Control', 'max-age=0']);
   return { method: reqConfig.request_method ?? 'GET', headers: headers.map(([name, value]) => [name, String(value)]) };
 }
 
 /** client/test.mjs checkResponse, with makeCheckResponseBody. */
-function checkResponse(uuid: string, requests: readonly RequestConfig[], idx: number, response: ClientResponse): void {
+function checkResponse(uuid: string, requests: readonly RequestConfig[], idx: number, response: ClientResponse, interimResponses: readonly InterimResponseSpec[]): void {
   const reqNum = idx + 1;
   const reqConfig = requests[idx];
   const resNum = parseInt(headerGet(response, 'Server-Request-Count') ?? '', 10);
@@ -288,7 +329,10 @@ function checkResponse(uuid: string, requests: readonly RequestConfig[], idx: nu
 
   // check response status
   if (reqConfig.expected_status !== undefined) {
-    assert(setupCheck(reqConfig, 'expected_status'), response.status === reqConfig.expected_status, `Response ${reqNum} status is ${response.status}, not ${reqConfig.expected_status}`);
+    // null: any status will do
+    if (reqConfig.expected_status !== null) {
+      assert(setupCheck(reqConfig, 'expected_status'), response.status === reqConfig.expected_status, `Response ${reqNum} status is ${response.status}, not ${reqConfig.expected_status}`);
+    }
   } else if (reqConfig.response_status !== undefined) {
     assert(true, response.status === reqConfig.response_status[0], `Response ${reqNum} status is ${response.status}, not ${reqConfig.response_status[0]}`);
   } else if (response.status === 999) {
@@ -341,6 +385,25 @@ function checkResponse(uuid: string, requests: readonly RequestConfig[], idx: nu
     }
   }
 
+  // check interim responses
+  if (reqConfig.expected_interim_responses !== undefined) {
+    const interimSetup = setupCheck(reqConfig, 'expected_interim_responses');
+    reqConfig.expected_interim_responses.forEach(([statusCode, fields = []], i) => {
+      const received = interimResponses[i];
+      if (received === undefined) {
+        assert(interimSetup, false, `Interim response ${i + 1} not received`);
+        return;
+      }
+      assert(interimSetup, received[0] === statusCode, `Interim response ${i + 1} status is ${received[0]}, not ${statusCode}`);
+      const receivedFields = new Map(received[1] ?? []);
+      for (const [name, value] of fields) {
+        assert(interimSetup, receivedFields.has(name), `Interim response ${i + 1} ${name} header not present.`);
+        assert(interimSetup, receivedFields.get(name) === value, `Interim response ${i + 1} header ${name} is ${receivedFields.get(name)}, should ${value}`);
+      }
+    });
+    assert(interimSetup, interimResponses.length === reqConfig.expected_interim_responses.length, `Received ${interimResponses.length} interim response(s), expected ${reqConfig.expected_interim_responses.length}`);
+  }
+
   // check the body
   if (reqConfig.check_body === false) return;
   if (reqConfig.expected_response_text !== undefined) {
@@ -391,6 +454,17 @@ function checkServerRequests(requests: readonly RequestConfig[], responses: read
         } else {
           const reqValue = record().request_headers[header[0].toLowerCase()];
           assert(reqPresentSetup, reqValue === header[1], `Request ${reqNum} header ${header[0]} is "${reqValue}", not "${header[1]}"`);
+        }
+      }
+    }
+    if (reqConfig.expected_request_headers_missing !== undefined) {
+      const reqMissingSetup = setupCheck(reqConfig, 'expected_request_headers_missing');
+      for (const header of reqConfig.expected_request_headers_missing) {
+        if (typeof header === 'string') {
+          assert(reqMissingSetup, !Object.prototype.hasOwnProperty.call(record().request_headers, header.toLowerCase()), `Request ${reqNum} ${header} header present.`);
+        } else {
+          const reqValue = record().request_headers[header[0].toLowerCase()];
+          assert(reqMissingSetup, reqValue !== header[1], `Request ${reqNum} header ${header[0]} is "${reqValue}"`);
         }
       }
     }
