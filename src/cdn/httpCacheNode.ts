@@ -121,6 +121,11 @@ export class HttpCacheNode {
     return this.revalidate(request, key, entry, [verdict.reason]);
   }
 
+  /** Drops every stored response for `url` (a path with its query) and all its variants: a purge (spec 1.2 item 6). */
+  purge(url: string): void {
+    this.invalidateUrl(new URL(url, 'http://cdnsim.invalid').href);
+  }
+
   private keyOf(request: HttpRequest): { key: string; url: string } {
     const key = cacheKey(request, this.options.variants);
     return { key: key.key, url: key.query ? `${key.path}?${key.query}` : key.path };
@@ -158,17 +163,36 @@ export class HttpCacheNode {
 
   private fetchAndStore(request: HttpRequest, key: { key: string; url: string }, stale: StoredEntry | undefined, outcome: NodeOutcome, reasons: PolicyReason[]): NodeAnswer {
     const requestTimeMs = this.options.now();
-    const upstreamRequest: HttpRequest = request.method.toUpperCase() === 'HEAD' && stale ? { ...request, method: 'GET' } : request;
+    const upstreamRequest = this.fillingRequest(request.method.toUpperCase() === 'HEAD' && stale ? { ...request, method: 'GET' } : request);
     const response = this.options.upstream(upstreamRequest);
     if (response === undefined || response.status >= 500) {
-      if (stale && mayServeStaleOnError(stale.freshness, this.options.now())) {
+      // spec 4.7 serves the last known good version: never a stored error in its place.
+      if (stale && stale.status < 500 && mayServeStaleOnError(stale.freshness, this.options.now())) {
         const why = reason('spec 4.7, RFC 5861 §4', response === undefined ? 'origin unreachable: the last known good version is served' : `origin answered ${response.status}: the stored version is served`);
         return this.serveStored(request, stale, 'stale-on-error', [...reasons, why]);
       }
       if (response === undefined) return { response: BAD_GATEWAY, outcome, reasons: [...reasons, reason('spec 4.7', 'origin unreachable and nothing may be served stale')] };
     }
     const decision = this.store(request, key, response, requestTimeMs, stale);
+    if (upstreamRequest !== request && response.status === 200 && conditionalRequestMatches(request.headers, response.headers, this.options.now())) {
+      return { response: { status: 304, headers: response.headers, body: '' }, outcome: 'not-modified-to-client', reasons: [...reasons, ...decision.reasons] };
+    }
     return { response: withoutBodyForHead(request, response), outcome, reasons: [...reasons, ...decision.reasons] };
+  }
+
+  /**
+   * What a shared node sends upstream on a miss: the client's request without its own
+   * validators (If-None-Match, If-Modified-Since), so the full response comes back and fills
+   * this node, which then answers the client's condition itself (RFC 9111 §4.3.2). The
+   * layered flow's CDN nodes fetch the same way. A browser forwards the request as it is.
+   */
+  private fillingRequest(request: HttpRequest): HttpRequest {
+    if (!isSharedLayer(this.options.layer) || request.method.toUpperCase() !== 'GET') return request;
+    if (!request.headers.has('if-none-match') && !request.headers.has('if-modified-since')) return request;
+    const headers = new Map(request.headers);
+    headers.delete('if-none-match');
+    headers.delete('if-modified-since');
+    return { ...request, headers };
   }
 
   private revalidate(request: HttpRequest, key: { key: string; url: string }, entry: StoredEntry, reasons: PolicyReason[]): NodeAnswer {
@@ -180,7 +204,7 @@ export class HttpCacheNode {
     for (const [name, value] of conditionalRequestHeaders(entry.headers)) headers.set(name, value);
     const response = this.options.upstream({ method: 'GET', url: request.url, headers });
     if (response === undefined || response.status >= 500) {
-      if (mayServeStaleOnError(entry.freshness, this.options.now())) {
+      if (entry.status < 500 && mayServeStaleOnError(entry.freshness, this.options.now())) {
         return this.serveStored(request, entry, 'stale-on-error', [...reasons, reason('spec 4.7, RFC 5861 §4', 'revalidation failed: the stored version is served')]);
       }
       if (response === undefined) return { response: BAD_GATEWAY, outcome: 'miss', reasons };

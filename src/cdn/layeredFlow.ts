@@ -244,8 +244,10 @@ export class LayeredFlow {
           return;
         }
         validate = options.validators ? node.versionOf(local) : -1;
-        // RFC 5861 §3, spec 4.7 row 2: served stale at once; one background revalidation per node and key.
-        if ((flags & FLAG_NEVER_STALE) === 0 && nowMs < freshUntil + table.staleWhileRevalidateMsOf(c, decisionLayer)) {
+        // RFC 5861 §3, spec 4.7 row 2: served stale at once ("up to N seconds": inclusive, as the
+        // engine's reuseVerdict reads it); one background revalidation per node and key.
+        const swrMs = table.staleWhileRevalidateMsOf(c, decisionLayer);
+        if ((flags & FLAG_NEVER_STALE) === 0 && swrMs > 0 && nowMs <= freshUntil + swrMs) {
           this.answer(waiter, nowMs, servedLayer, STATUS_OK, node.versionOf(local), node.responseAtOf(local), OUTCOME_STALE_WHILE_REVALIDATE);
           if (!node.inFlight.has(key)) {
             if (this.measuring) this.layerActivity[kind].backgroundRevalidations++;
@@ -356,13 +358,18 @@ export class LayeredFlow {
           const freshUntil = responseAtMs + table.ttlMsOf(c, decisionLayer);
           if (local >= 0 && node.statusOf(local) === STATUS_OK && node.versionOf(local) === version) node.renew(local, responseAtMs, freshUntil);
           else node.put(key, fetches.bytes[f], nowMs, responseAtMs, freshUntil, version, STATUS_OK);
+        } else if (local >= 0) {
+          // A newer answer this layer may not store makes what it held (a cached error) obsolete.
+          node.remove(key);
         }
       } else {
+        // The engine's mayServeStaleOnError: a fresh copy always; a stale one unless never-stale, up to stale-if-error (inclusive).
+        const flags = table.flagsOf(c, decisionLayer);
         const usable =
           local >= 0 &&
           node.statusOf(local) === STATUS_OK &&
-          (table.flagsOf(c, decisionLayer) & FLAG_NEVER_STALE) === 0 &&
-          nowMs < node.freshUntilOf(local) + table.staleIfErrorMsOf(c, decisionLayer);
+          ((nowMs < node.freshUntilOf(local) && (flags & FLAG_REVALIDATE_ALWAYS) === 0) ||
+            ((flags & FLAG_NEVER_STALE) === 0 && nowMs <= node.freshUntilOf(local) + table.staleIfErrorMsOf(c, decisionLayer)));
         if (usable) {
           // spec 4.7 row 1, RFC 5861 §4: the last good version instead of the error; the error is not stored over it.
           answerStatus = STATUS_OK;
@@ -370,9 +377,7 @@ export class LayeredFlow {
           responseAtMs = node.responseAtOf(local);
           servedLayer = kind === NODE_EDGE ? this.edgeLayer : this.regionalLayer;
           outcome = (outcome & ~OUTCOME_CACHED_ERROR) | (status === ORIGIN_REFUSED ? OUTCOME_STALE_ON_REFUSED : OUTCOME_STALE_ON_ERROR);
-        } else if (status === ORIGIN_REFUSED) {
-          answerStatus = BAD_GATEWAY;
-        } else {
+        } else if (status !== ORIGIN_REFUSED) {
           // spec 7.1: an origin error without explicit freshness is cached for 5 s (less its age).
           const errorClass = status >= 500 && status < 600 ? options.errorClassOf[status - 500] : -1;
           if (errorClass >= 0 && (table.flagsOf(errorClass, decisionLayer) & FLAG_STORE) !== 0) {
@@ -380,8 +385,6 @@ export class LayeredFlow {
           }
         }
       }
-    } else if (status === ORIGIN_REFUSED) {
-      answerStatus = BAD_GATEWAY;
     }
     let cell = fetches.takeWaiters(f);
     while (cell !== -1) {
@@ -401,6 +404,8 @@ export class LayeredFlow {
     }
     const r = -1 - waiter;
     const pending = this.requests;
+    // A refused connection travels down as such (each layer may still serve stale); the client gets 502.
+    if (status === ORIGIN_REFUSED) status = BAD_GATEWAY;
     if (nowMs > pending.doneAtMs[r]) pending.doneAtMs[r] = nowMs;
     if (servedLayer > pending.layer[r]) pending.layer[r] = servedLayer;
     if (responseAtMs < pending.responseAtMs[r]) pending.responseAtMs[r] = responseAtMs;

@@ -26,10 +26,14 @@ class FixedNetwork implements FlowNetwork {
   readonly edgeCount: number;
   readonly regionalCount: number;
   readonly uplinkMsPerByte = null;
-  clientLegMs = CLIENT_LEG_MS;
-  constructor(edges: number, tiered: boolean) {
+  clientLegMs: number;
+  /** 1, or 0 for a network where every hop is instantaneous. */
+  private readonly scale: number;
+  constructor(edges: number, tiered: boolean, instantaneous: boolean) {
     this.edgeCount = edges;
     this.regionalCount = tiered ? 1 : 0;
+    this.scale = instantaneous ? 0 : 1;
+    this.clientLegMs = CLIENT_LEG_MS * this.scale;
   }
   /** A request's region picks its PoP. */
   route(request: { region: number }): number {
@@ -39,22 +43,26 @@ class FixedNetwork implements FlowNetwork {
     return this.regionalCount > 0 ? 0 : -1;
   }
   edgeToRegionalMs(): number {
-    return REGIONAL_HOP_MS;
+    return REGIONAL_HOP_MS * this.scale;
   }
   originRttMs(): number {
-    return ORIGIN_RTT_MS;
+    return ORIGIN_RTT_MS * this.scale;
   }
   directOriginRttMs(): number {
-    return ORIGIN_RTT_MS;
+    return ORIGIN_RTT_MS * this.scale;
   }
   originServiceMs(): number {
-    return SERVICE_MS;
+    return SERVICE_MS * this.scale;
   }
 }
 
 export interface HarnessOptions {
   /** The origin's response header fields for every object (one content class). */
   headers: Record<string, string>;
+  /** More content classes: object o is of class o % (1 + extra classes), class 0 taking `headers`. */
+  moreClasses?: Record<string, string>[];
+  /** Every hop and the origin take no time (the differential test's clock). */
+  instantaneous?: boolean;
   tiered?: boolean;
   edges?: number;
   coalescing?: boolean;
@@ -78,18 +86,23 @@ export function flowHarness(options: HarnessOptions) {
   const simulation = new Simulation();
   const deployment = { kind: 'container' as const, framework: 'next', cdnEnabled: options.cdnEnabled ?? true };
   const table = new CompiledDecisionTable(deployment);
-  table.add({ url: '/objects/object', status: 200, headers: options.headers });
+  const classHeaders = [options.headers, ...(options.moreClasses ?? [])];
+  for (const headers of classHeaders) table.add({ url: '/objects/object', status: 200, headers });
   const errorClassOf = new Int32Array(100).fill(-1);
   errorClassOf[0] = table.add({ url: '/objects/object', status: 500, headers: {} });
   const incidents = incidentsSchema.parse(options.incidents ?? []);
   const schedule = new IncidentSchedule(incidents);
-  const origin = new OriginModel(incidents.length ? schedule.conditions : null, Int32Array.of(schedule.conditions.classSlot('objects')), null, 100, new RandomStreams(1).stream('origin.errors'), () => SERVICE_MS);
+  const classIds = classHeaders.map((_, c) => c);
+  const slot = schedule.conditions.classSlot('objects');
+  const origin = new OriginModel(incidents.length ? schedule.conditions : null, Int32Array.from(classIds, () => slot), null, 100, new RandomStreams(1).stream('origin.errors'), () =>
+    options.instantaneous ? 0 : SERVICE_MS,
+  );
   schedule.schedule(simulation, (index, phase) => {
-    if (incidents[index].kind === 'deploy' && phase === INCIDENT_START) origin.noteDeploy([0], simulation.nowMs);
+    if (incidents[index].kind === 'deploy' && phase === INCIDENT_START) origin.noteDeploy(classIds, simulation.nowMs);
   });
   const node = () => new SharedCacheNode(new SparseKeyStore(createCacheStore('lru', { capacity: 1e9 })));
   const tiered = options.tiered ?? true;
-  const network = new FixedNetwork(options.edges ?? 1, tiered);
+  const network = new FixedNetwork(options.edges ?? 1, tiered, options.instantaneous ?? false);
   const completed: CompletedRequest[] = [];
   const flow = new LayeredFlow({
     simulation,
@@ -98,7 +111,7 @@ export function flowHarness(options: HarnessOptions) {
     regionals: tiered ? [node()] : [],
     decisions: table,
     errorClassOf,
-    classOf: null,
+    classOf: classHeaders.length === 1 ? null : Uint8Array.from({ length: 100 }, (_, o) => o % classHeaders.length),
     origin,
     browsers: null,
     coalescing: options.coalescing ?? true,
@@ -117,7 +130,7 @@ export function flowHarness(options: HarnessOptions) {
     request.objectId = sent.objectId ?? 0;
     request.objectBytes = sent.objectBytes ?? 1000;
     request.sizeBytes = request.objectBytes;
-    request.key = sent.pieces === undefined ? request.objectId : request.objectId * 1000 + (sent.firstChunk ?? 0);
+    request.key = sent.pieces === undefined ? request.objectId : 1_000_000 + request.objectId * 1000 + (sent.firstChunk ?? 0);
     request.pieces = sent.pieces ?? 1;
     request.firstChunk = sent.firstChunk ?? -1;
     flow.serve(request, seq++);
