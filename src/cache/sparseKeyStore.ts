@@ -29,9 +29,11 @@ export interface SparseKeyStoreOptions {
  * holds it (`expiryOf` is NaN) nor remembers it in a ghost list (`remembers`). Reuse is
  * pull-based, with nothing on the request path: when a new key needs a local id and none is
  * free, and at least max(sweepFloor, 2 × the ids referenced at the last sweep) have been
- * handed out, a sweep checks every id, rebuilds the table from the keys still referenced
- * (so no tombstones) and puts the others on a free list. A sweep of L ids frees at least
- * half of them or lets the id space double first, so it costs O(1) amortised per new key.
+ * handed out, a sweep checks every mapped key, deletes from the table (in place, no
+ * tombstones) those no longer referenced and clears their ids in a bitmap of used ids; new
+ * keys then take the lowest free id. A sweep of L ids frees at least half of them or lets
+ * the id space double first, so it costs O(1) amortised per new key. Memory over never
+ * reusing: one bit an id.
  * Bound: `localLimit` ≤ max(sweepFloor, 2 × the most ids ever referenced at once), where
  * referenced means held or remembered — the capacity in objects plus the policy's bounded
  * ghost history.
@@ -51,11 +53,15 @@ export class SparseKeyStore implements CacheStore {
   private shift: number;
   /** Keys in the table (each with a local id): referenced ones, and any that left since the last sweep. */
   private mapped = 0;
-  /** The key each local id is given to, EMPTY when the id is free. */
-  private keyOfLocal: Int32Array;
-  /** Free local ids, a stack; the top is taken first. */
-  private freeLocals: Int32Array;
+  /**
+   * Bit `local` set: the id is given to a key in the table. One bit a local id, so reuse
+   * costs the baseline (where caches rarely evict) next to nothing over never reusing.
+   */
+  private usedLocals: Int32Array;
+  /** Clear bits below `limit`: ids freed by the last sweep and not yet taken again. */
   private freeCount = 0;
+  /** Word of `usedLocals` where the search for the lowest free id resumes (nothing free below it). */
+  private freeCursor = 0;
   /** Local ids handed out so far are 0 … limit − 1. */
   private limit = 0;
   /** Ids found referenced by the last sweep: the next waits until twice as many are handed out. */
@@ -74,8 +80,7 @@ export class SparseKeyStore implements CacheStore {
     this.slotLocals = new Int32Array(INITIAL_SLOTS);
     this.mask = INITIAL_SLOTS - 1;
     this.shift = 32 - Math.log2(INITIAL_SLOTS);
-    this.keyOfLocal = new Int32Array(INITIAL_SLOTS / 2).fill(EMPTY);
-    this.freeLocals = new Int32Array(INITIAL_SLOTS / 2);
+    this.usedLocals = new Int32Array(INITIAL_SLOTS / 32);
   }
 
   get policy(): string {
@@ -162,16 +167,30 @@ export class SparseKeyStore implements CacheStore {
     const found = this.find(key);
     if (found >= 0) return found;
     if (this.freeCount === 0 && this.limit >= Math.max(this.sweepFloor, 2 * this.referencedAtSweep)) this.sweep();
-    let local: number;
-    if (this.freeCount > 0) local = this.freeLocals[--this.freeCount];
-    else {
-      local = this.limit++;
-      if (local >= this.keyOfLocal.length) this.growLocals(this.keyOfLocal.length * 2);
-    }
-    this.keyOfLocal[local] = key;
+    const local = this.freeCount > 0 ? this.takeFreeLocal() : this.newLocal();
     this.place(key, local);
     // Half full at most, so probes stay short.
-    if (++this.mapped * 2 > this.slotKeys.length) this.rebuild(this.slotKeys.length * 2);
+    if (++this.mapped * 2 > this.slotKeys.length) this.grow(this.slotKeys.length * 2);
+    return local;
+  }
+
+  /** The lowest free id below `limit` (there is one: freeCount > 0), marked used. */
+  private takeFreeLocal(): number {
+    const used = this.usedLocals;
+    let word = this.freeCursor;
+    while (used[word] === -1) word++;
+    this.freeCursor = word;
+    const bits = used[word];
+    const lowestClear = ~bits & (bits + 1);
+    used[word] = bits | lowestClear;
+    this.freeCount--;
+    return word * 32 + 31 - Math.clz32(lowestClear);
+  }
+
+  private newLocal(): number {
+    const local = this.limit++;
+    if (local >> 5 >= this.usedLocals.length) this.usedLocals = growInt32(this.usedLocals, this.usedLocals.length * 2, 0);
+    this.usedLocals[local >> 5] |= 1 << (local & 31);
     return local;
   }
 
@@ -186,43 +205,58 @@ export class SparseKeyStore implements CacheStore {
   }
 
   /**
-   * Frees the ids of keys that have left the node entirely and rebuilds the table from the
-   * rest. Free ids are stacked so that the lowest is taken first, keeping ids compact.
+   * Frees the ids of keys that have left the node entirely and deletes those keys from the
+   * table in place, without tombstones and without allocating: Knuth's Algorithm R for
+   * linear probing (TAOCP vol. 3, 6.4), which moves later keys of the probe run back into
+   * the hole. A moved key only ever lands on the slot being examined or on a later one
+   * (or, across the wrap, on a slot already examined and kept), so one pass sees every key.
    */
   private sweep(): void {
-    const keyOfLocal = this.keyOfLocal;
-    let referenced = 0;
-    this.freeCount = 0;
-    for (let local = this.limit - 1; local >= 0; local--) {
-      if (keyOfLocal[local] !== EMPTY && this.referenced(local)) referenced++;
-      else {
-        keyOfLocal[local] = EMPTY;
-        this.freeLocals[this.freeCount++] = local;
+    const keys = this.slotKeys;
+    const locals = this.slotLocals;
+    const used = this.usedLocals;
+    let freed = 0;
+    for (let slot = 0; slot < keys.length; slot++) {
+      while (keys[slot] !== EMPTY && !this.referenced(locals[slot])) {
+        const local = locals[slot];
+        used[local >> 5] &= ~(1 << (local & 31));
+        freed++;
+        this.deleteAt(slot);
       }
     }
-    this.referencedAtSweep = referenced;
-    this.mapped = referenced;
-    this.rebuild(this.slotKeys.length);
+    // Every id below limit was mapped (a sweep runs only with none free).
+    this.freeCount = freed;
+    this.freeCursor = 0;
+    this.referencedAtSweep = this.limit - freed;
+    this.mapped = this.limit - freed;
   }
 
-  /** Refills a table of `slots` slots from `keyOfLocal` (reusing the arrays when the size stays). */
-  private rebuild(slots: number): void {
-    if (slots === this.slotKeys.length) this.slotKeys.fill(EMPTY);
-    else {
-      this.slotKeys = new Int32Array(slots).fill(EMPTY);
-      this.slotLocals = new Int32Array(slots);
-      this.mask = slots - 1;
-      this.shift = 32 - Math.log2(slots);
+  /** Empties `slot`, moving back each later key of its probe run that may sit there. */
+  private deleteAt(slot: number): void {
+    const keys = this.slotKeys;
+    const locals = this.slotLocals;
+    const mask = this.mask;
+    let hole = slot;
+    for (let next = (slot + 1) & mask; keys[next] !== EMPTY; next = (next + 1) & mask) {
+      const home = Math.imul(keys[next], HASH_MULTIPLIER) >>> this.shift;
+      // The key may move to the hole when its home is not strictly after the hole (cyclically).
+      if (((next - home) & mask) >= ((next - hole) & mask)) {
+        keys[hole] = keys[next];
+        locals[hole] = locals[next];
+        hole = next;
+      }
     }
-    const keyOfLocal = this.keyOfLocal;
-    for (let local = 0; local < this.limit; local++) {
-      const key = keyOfLocal[local];
-      if (key !== EMPTY) this.place(key, local);
-    }
+    keys[hole] = EMPTY;
   }
 
-  private growLocals(length: number): void {
-    this.keyOfLocal = growInt32(this.keyOfLocal, length, EMPTY);
-    this.freeLocals = growInt32(this.freeLocals, length, 0);
+  /** Moves the table to `slots` slots. */
+  private grow(slots: number): void {
+    const oldKeys = this.slotKeys;
+    const oldLocals = this.slotLocals;
+    this.slotKeys = new Int32Array(slots).fill(EMPTY);
+    this.slotLocals = new Int32Array(slots);
+    this.mask = slots - 1;
+    this.shift = 32 - Math.log2(slots);
+    for (let slot = 0; slot < oldKeys.length; slot++) if (oldKeys[slot] !== EMPTY) this.place(oldKeys[slot], oldLocals[slot]);
   }
 }

@@ -164,6 +164,39 @@ describe('SparseKeyStore: local key spaces for PoP caches', () => {
     }
   });
 
+  it('sweeping deletes from one long probe run that wraps the end of the table (1,024 slots) and loses no key', () => {
+    // Keys whose hash homes are the last 4 and first 2 slots: every mapped key sits in one
+    // run across the wrap, so each sweep moves keys back over the end of the table.
+    const inverse = modularInverse(0x9e3779b1);
+    const homes = [1020, 1021, 1022, 1023, 0, 1];
+    const chosen = new Set<number>();
+    for (let r = 0; chosen.size < 3_000; r++) {
+      const key = Math.imul(inverse, ((homes[r % homes.length] << 22) | (r * 2_654_435 + 17) % (1 << 22)) >>> 0) >>> 0;
+      if (key < 2 ** 31) chosen.add(key);
+    }
+    // The dense store sees each key's index in `keys` (its global id), the sparse one the key.
+    const keys = [...chosen];
+    const dense = createCacheStore('lru', { capacity: 100, countMode: true, keySpace: 16 });
+    const sparse = new SparseKeyStore(createCacheStore('lru', { capacity: 100, countMode: true }), { sweepFloor: 64 });
+    const stream = new RandomStreams('wrap').stream('keys');
+    const denseHits: boolean[] = [];
+    const sparseHits: boolean[] = [];
+    for (let request = 0; request < 30_000; request++) {
+      const id = stream.next() < 0.5 ? stream.int(150) : stream.int(keys.length);
+      const hit = dense.lookup(id, 0);
+      denseHits.push(hit);
+      sparseHits.push(sparse.lookup(keys[id], 0));
+      if (!hit) {
+        dense.insert(id, 1, Infinity);
+        sparse.insert(keys[id], 1, Infinity);
+      }
+    }
+    expect(sparseHits).toEqual(denseHits);
+    expect(keys.filter((key) => sparse.contains(key, 0))).toEqual(keys.filter((_, id) => dense.contains(id, 0)));
+    expect(denseHits.filter(Boolean).length).toBeGreaterThan(5_000);
+    expect(sparse.localLimit).toBeLessThanOrEqual(200);
+  });
+
   it('a stored key keeps its local id while thousands of others come, go and have their ids reused', () => {
     const sparse = new SparseKeyStore(createCacheStore('lru', { capacity: 50, countMode: true }));
     const hot = 123_456_789;
@@ -222,3 +255,10 @@ describe('SparseKeyStore: local key spaces for PoP caches', () => {
     expect(() => new SparseKeyStore(createCacheStore('belady', { capacity: 10 }))).toThrow(/online policy/);
   });
 });
+
+/** The inverse of an odd `a` modulo 2^32 (Newton's iteration), for keys with chosen hash homes. */
+function modularInverse(a: number): number {
+  let x = a;
+  for (let i = 0; i < 5; i++) x = Math.imul(x, 2 - Math.imul(a, x));
+  return x;
+}
