@@ -44,6 +44,16 @@ export interface CacheStore {
   remove(key: number): boolean;
 
   /**
+   * Only on policies that keep a history of keys they no longer store (ghost ids: ARC's B1
+   * and B2, 2Q's A1out, S3-FIFO's G): whether `key`, not stored now, is still remembered, so
+   * that its next insert is placed differently. False for a stored key, and for a key the
+   * policy has no state for. Without touching policy state. A wrapper that hands ids to
+   * several keys in turn (SparseKeyStore) must not give a remembered id to another key: the
+   * newcomer would inherit the ghost. Stores without such history leave it undefined.
+   */
+  remembers?(key: number): boolean;
+
+  /**
    * Only on offline policies that need the future (Belady): the index, in the request
    * sequence, of the next request for `key` (-1 or Infinity: never again), e.g. the
    * `next_access` field of an oracleGeneral trace. A replay driver calls it before the

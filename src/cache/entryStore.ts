@@ -1,6 +1,6 @@
 import type { CacheStore, CacheStoreOptions } from './cacheStore.js';
 import { EntryTable } from './entryTable.js';
-import { KeyLists } from './keyLists.js';
+import { KeyLists, NIL } from './keyLists.js';
 import { grownLength } from './typedArrays.js';
 
 /**
@@ -117,6 +117,15 @@ export abstract class EntryStore implements CacheStore {
  */
 export abstract class ListStore extends EntryStore {
   protected readonly links: KeyLists = new KeyLists(this.entries.keySpace);
+
+  /**
+   * A key on one of the policy's lists while its entry is gone is a ghost id (ARC, 2Q,
+   * S3-FIFO); the other list policies unlink a key when it leaves, so they answer false.
+   * Written once here so that a new policy with a ghost list cannot forget it.
+   */
+  remembers(key: number): boolean {
+    return this.links.listOf(key) !== NIL && !this.entries.has(key);
+  }
 
   protected forget(key: number): void {
     this.links.unlink(key);

@@ -1,34 +1,86 @@
-import type { CacheStore } from './cacheStore.js';
+import { needsFutureKnowledge, type CacheStore } from './cacheStore.js';
+import { growInt32 } from './typedArrays.js';
 
 const EMPTY = -1;
 const INITIAL_SLOTS = 1024;
 /** Golden-ratio multiplier (Knuth's multiplicative hashing): spreads dense ids over the slots. */
 const HASH_MULTIPLIER = 0x9e3779b1;
+/** Below this many local ids handed out, a node never sweeps (sweeping tiny tables buys nothing). */
+const DEFAULT_SWEEP_FLOOR = 1024;
+
+export interface SparseKeyStoreOptions {
+  /**
+   * No sweep while fewer local ids than this have been handed out (default 1024). It only
+   * trades a little memory for fewer sweeps; decisions never depend on it. Tests lower it
+   * to sweep often on short traces.
+   */
+  sweepFloor?: number;
+}
 
 /**
  * A cache store over a sparse key space. A store sizes its per-key arrays to the largest key
  * id it is given (32 bytes a key for LRU), which is right when one cache sees the whole
  * catalogue and wrong for hundreds of PoPs that each see a part of it: 339 PoPs × 200,000
- * keys × 32 B is 2 GB. This wrapper gives each node local ids, dense in the order the node
- * first stores a key, through an open-addressing table of its own; the inner store's arrays
- * grow with the keys this node has stored, not with the catalogue.
+ * keys × 32 B is 2 GB. This wrapper gives each node local ids through an open-addressing
+ * table of its own, so the inner store's arrays grow with the keys this node holds, not with
+ * the catalogue nor with how many keys it has ever stored.
  *
- * A lookup of a key the node never stored is answered from the table alone, without taking
- * a local id. Local ids are never reused: memory is bounded by the distinct keys the node
- * has stored, which is at most the catalogue.
+ * Local ids are reused once their key has left the node entirely: the inner store neither
+ * holds it (`expiryOf` is NaN) nor remembers it in a ghost list (`remembers`). Reuse is
+ * pull-based, with nothing on the request path: when a new key needs a local id and none is
+ * free, and at least max(sweepFloor, 2 × the ids referenced at the last sweep) have been
+ * handed out, a sweep checks every mapped key, deletes from the table (in place, no
+ * tombstones) those no longer referenced and clears their ids in a bitmap of used ids; new
+ * keys then take the lowest free id. A sweep of L ids frees at least half of them or lets
+ * the id space double first, so it costs O(1) amortised per new key. Memory over never
+ * reusing: one bit an id.
+ * Bound: `localLimit` ≤ max(sweepFloor, 2 × the most ids ever referenced at once), where
+ * referenced means held or remembered — the capacity in objects plus the policy's bounded
+ * ghost history.
+ *
+ * Decisions are exactly those of the inner policy on global ids: a policy's state for a key
+ * lives only while the key is held or remembered, and that is exactly when its local id is
+ * kept (ghosts count, or a reused id would inherit another key's ghost). A stored key keeps
+ * the same local id for as long as it stays stored (and while it is remembered).
+ *
+ * A lookup of a key the node does not map is answered from the table alone, without taking
+ * a local id.
  */
 export class SparseKeyStore implements CacheStore {
   private slotKeys: Int32Array;
   private slotLocals: Int32Array;
   private mask: number;
   private shift: number;
-  private localCount = 0;
+  /** Keys in the table (each with a local id): referenced ones, and any that left since the last sweep. */
+  private mapped = 0;
+  /**
+   * Bit `local` set: the id is given to a key in the table. One bit a local id, so reuse
+   * costs the baseline (where caches rarely evict) next to nothing over never reusing.
+   */
+  private usedLocals: Int32Array;
+  /** Clear bits below `limit`: ids freed by the last sweep and not yet taken again. */
+  private freeCount = 0;
+  /** Word of `usedLocals` where the search for the lowest free id resumes (nothing free below it). */
+  private freeCursor = 0;
+  /** Local ids handed out so far are 0 … limit − 1. */
+  private limit = 0;
+  /** Ids found referenced by the last sweep: the next waits until twice as many are handed out. */
+  private referencedAtSweep = 0;
+  private readonly sweepFloor: number;
 
-  constructor(private readonly inner: CacheStore) {
+  constructor(
+    private readonly inner: CacheStore,
+    options: SparseKeyStoreOptions = {},
+  ) {
+    // An offline policy's future knowledge is indexed by key and kept after eviction; it
+    // has no place behind reusable ids (and this wrapper does not forward setNextAccess).
+    if (needsFutureKnowledge(inner)) throw new Error(`SparseKeyStore needs an online policy; "${inner.policy}" needs to know the future`);
+    this.sweepFloor = Math.max(1, options.sweepFloor ?? DEFAULT_SWEEP_FLOOR);
     this.slotKeys = new Int32Array(INITIAL_SLOTS).fill(EMPTY);
     this.slotLocals = new Int32Array(INITIAL_SLOTS);
     this.mask = INITIAL_SLOTS - 1;
     this.shift = 32 - Math.log2(INITIAL_SLOTS);
+    this.usedLocals = new Int32Array(INITIAL_SLOTS / 32);
   }
 
   get policy(): string {
@@ -46,9 +98,26 @@ export class SparseKeyStore implements CacheStore {
   get objectCount(): number {
     return this.inner.objectCount;
   }
-  /** Distinct keys this node has stored (its local key space). */
-  get localKeys(): number {
-    return this.localCount;
+
+  /**
+   * Every local id handed out so far is below this, so a caller can keep per-local metadata
+   * in arrays of this length (a Float64Array indexed by local id) and grow them when it grows.
+   * It grows only when a new key finds no free id, and stays at most max(1024, 2 × the most
+   * keys held or remembered at once). A reused id may have belonged to another key: write
+   * the metadata when the key is inserted.
+   */
+  get localLimit(): number {
+    return this.limit;
+  }
+
+  /**
+   * The local id of `key` while this node holds it (stored, fresh or not) or its policy
+   * remembers it in a ghost list; −1 otherwise. No policy state is touched. A stored key
+   * keeps the same local id for as long as it stays stored.
+   */
+  localOf(key: number): number {
+    const local = this.find(key);
+    return local >= 0 && this.referenced(local) ? local : -1;
   }
 
   /** The local id of `key` while this node holds it, −1 otherwise; no policy state touched. */
@@ -92,7 +161,7 @@ export class SparseKeyStore implements CacheStore {
     return local >= 0 && this.inner.remove(local);
   }
 
-  /** The local id of `key`, or −1 when this node never stored it. */
+  /** The local id `key` is mapped to, or −1 (never stored, or gone and swept). */
   private find(key: number): number {
     const keys = this.slotKeys;
     const mask = this.mask;
@@ -105,35 +174,106 @@ export class SparseKeyStore implements CacheStore {
     }
   }
 
+  /** Held (an entry, expired or not) or remembered by the policy. */
+  private referenced(local: number): boolean {
+    const inner = this.inner;
+    return !Number.isNaN(inner.expiryOf(local)) || (inner.remembers !== undefined && inner.remembers(local));
+  }
+
   private localFor(key: number): number {
     const found = this.find(key);
     if (found >= 0) return found;
+    if (this.freeCount === 0 && this.limit >= Math.max(this.sweepFloor, 2 * this.referencedAtSweep)) this.sweep();
+    const local = this.freeCount > 0 ? this.takeFreeLocal() : this.newLocal();
+    this.place(key, local);
+    // Half full at most, so probes stay short.
+    if (++this.mapped * 2 > this.slotKeys.length) this.grow(this.slotKeys.length * 2);
+    return local;
+  }
+
+  /** The lowest free id below `limit` (there is one: freeCount > 0), marked used. */
+  private takeFreeLocal(): number {
+    const used = this.usedLocals;
+    let word = this.freeCursor;
+    while (used[word] === -1) word++;
+    this.freeCursor = word;
+    const bits = used[word];
+    const lowestClear = ~bits & (bits + 1);
+    used[word] = bits | lowestClear;
+    this.freeCount--;
+    return word * 32 + 31 - Math.clz32(lowestClear);
+  }
+
+  private newLocal(): number {
+    const local = this.limit++;
+    if (local >> 5 >= this.usedLocals.length) this.usedLocals = growInt32(this.usedLocals, this.usedLocals.length * 2, 0);
+    this.usedLocals[local >> 5] |= 1 << (local & 31);
+    return local;
+  }
+
+  /** Puts `key` (not in the table) in the first empty slot of its probe sequence. */
+  private place(key: number, local: number): void {
     const keys = this.slotKeys;
     const mask = this.mask;
     let slot = Math.imul(key, HASH_MULTIPLIER) >>> this.shift;
     while (keys[slot] !== EMPTY) slot = (slot + 1) & mask;
-    const local = this.localCount++;
     keys[slot] = key;
     this.slotLocals[slot] = local;
-    // Half full at most, so probes stay short.
-    if (this.localCount * 2 > keys.length) this.rehash(keys.length * 2);
-    return local;
   }
 
-  private rehash(slots: number): void {
+  /**
+   * Frees the ids of keys that have left the node entirely and deletes those keys from the
+   * table in place, without tombstones and without allocating: Knuth's Algorithm R for
+   * linear probing (TAOCP vol. 3, 6.4), which moves later keys of the probe run back into
+   * the hole. A moved key only ever lands on the slot being examined or on a later one
+   * (or, across the wrap, on a slot already examined and kept), so one pass sees every key.
+   */
+  private sweep(): void {
+    const keys = this.slotKeys;
+    const locals = this.slotLocals;
+    const used = this.usedLocals;
+    let freed = 0;
+    for (let slot = 0; slot < keys.length; slot++) {
+      while (keys[slot] !== EMPTY && !this.referenced(locals[slot])) {
+        const local = locals[slot];
+        used[local >> 5] &= ~(1 << (local & 31));
+        freed++;
+        this.deleteAt(slot);
+      }
+    }
+    // Every id below limit was mapped (a sweep runs only with none free).
+    this.freeCount = freed;
+    this.freeCursor = 0;
+    this.referencedAtSweep = this.limit - freed;
+    this.mapped = this.limit - freed;
+  }
+
+  /** Empties `slot`, moving back each later key of its probe run that may sit there. */
+  private deleteAt(slot: number): void {
+    const keys = this.slotKeys;
+    const locals = this.slotLocals;
+    const mask = this.mask;
+    let hole = slot;
+    for (let next = (slot + 1) & mask; keys[next] !== EMPTY; next = (next + 1) & mask) {
+      const home = Math.imul(keys[next], HASH_MULTIPLIER) >>> this.shift;
+      // The key may move to the hole when its home is not strictly after the hole (cyclically).
+      if (((next - home) & mask) >= ((next - hole) & mask)) {
+        keys[hole] = keys[next];
+        locals[hole] = locals[next];
+        hole = next;
+      }
+    }
+    keys[hole] = EMPTY;
+  }
+
+  /** Moves the table to `slots` slots. */
+  private grow(slots: number): void {
     const oldKeys = this.slotKeys;
     const oldLocals = this.slotLocals;
     this.slotKeys = new Int32Array(slots).fill(EMPTY);
     this.slotLocals = new Int32Array(slots);
     this.mask = slots - 1;
     this.shift = 32 - Math.log2(slots);
-    for (let i = 0; i < oldKeys.length; i++) {
-      const key = oldKeys[i];
-      if (key === EMPTY) continue;
-      let slot = Math.imul(key, HASH_MULTIPLIER) >>> this.shift;
-      while (this.slotKeys[slot] !== EMPTY) slot = (slot + 1) & this.mask;
-      this.slotKeys[slot] = key;
-      this.slotLocals[slot] = oldLocals[i];
-    }
+    for (let slot = 0; slot < oldKeys.length; slot++) if (oldKeys[slot] !== EMPTY) this.place(oldKeys[slot], oldLocals[slot]);
   }
 }
