@@ -120,8 +120,8 @@ export class SparseKeyStore implements CacheStore {
     return local >= 0 && this.referenced(local) ? local : -1;
   }
 
-  /** The local id of `key` while this node holds it, −1 otherwise; no policy state touched. */
-  localOf(key: number): number {
+  /** The local id of `key` while this node stores it (a ghost does not count), −1 otherwise; no policy state touched. */
+  storedLocalOf(key: number): number {
     const local = this.find(key);
     return local >= 0 && !Number.isNaN(this.inner.expiryOf(local)) ? local : -1;
   }
@@ -130,11 +130,6 @@ export class SparseKeyStore implements CacheStore {
   lookupLocal(key: number, nowMs: number): number {
     const local = this.find(key);
     return local >= 0 && this.inner.lookup(local, nowMs) ? local : -1;
-  }
-
-  /** Every local id handed out so far is below this (callers size per-local arrays by it). */
-  get localLimit(): number {
-    return this.localCount;
   }
 
   lookup(key: number, nowMs: number): boolean {

@@ -348,7 +348,7 @@ export class LayeredFlow {
       const c = fetches.classId[f];
       const decisionLayer = kind + EDGE_DECISION;
       const table = options.decisions;
-      const local = node.store.localOf(key);
+      const local = node.store.storedLocalOf(key);
       if (status === STATUS_OK) {
         if (fetches.haveVersion[f] === version) {
           outcome |= OUTCOME_REVALIDATED;

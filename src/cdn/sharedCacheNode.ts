@@ -34,7 +34,7 @@ export class SharedCacheNode {
    */
   put(key: number, bytes: number, nowMs: number, responseAtMs: number, freshUntilMs: number, version: number, status: number): number {
     if (!this.store.insert(key, bytes, Infinity)) return -1;
-    const local = this.store.localOf(key);
+    const local = this.store.storedLocalOf(key);
     if (local >= this.freshUntil.length) this.grow(this.store.localLimit);
     this.responseAt[local] = responseAtMs;
     this.storedAt[local] = nowMs;
