@@ -151,6 +151,12 @@ export class SparseKeyStore implements CacheStore {
     return this.inner.insert(this.localFor(key), size, expiresAtMs);
   }
 
+  /** insert() that answers the stored key's local id (−1 when not admitted): one probe. */
+  insertLocal(key: number, size: number, expiresAtMs: number): number {
+    const local = this.localFor(key);
+    return this.inner.insert(local, size, expiresAtMs) ? local : -1;
+  }
+
   remove(key: number): boolean {
     const local = this.find(key);
     return local >= 0 && this.inner.remove(local);

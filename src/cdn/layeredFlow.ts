@@ -6,6 +6,7 @@ import type { ClientRequest } from '../workload/request.js';
 import type { BrowserCaches } from './browserCaches.js';
 import type { FlowNetwork } from './flowNetwork.js';
 import { FetchTable, PendingRequests } from './inFlight.js';
+import { InFlightIndex } from './inFlightIndex.js';
 import { ORIGIN_REFUSED, STATUS_OK, type OriginModel } from './origin.js';
 import type { SharedCacheNode } from './sharedCacheNode.js';
 
@@ -140,6 +141,8 @@ export class LayeredFlow {
   private readonly tiered: boolean;
   private readonly requests = new PendingRequests();
   private readonly fetches = new FetchTable();
+  /** (node, key) → the fetch in flight there. */
+  private readonly inFlight = new InFlightIndex();
   private readonly done: CompletedRequest = {
     seq: 0, sendMs: 0, region: 0, classId: 0, objectId: 0, sizeBytes: 0, layer: 0, latencyMs: 0,
     transferMs: -1, edge: -1, regional: -1, status: STATUS_OK, outcome: 0, staleForMs: -1,
@@ -249,7 +252,7 @@ export class LayeredFlow {
         const swrMs = table.staleWhileRevalidateMsOf(c, decisionLayer);
         if ((flags & FLAG_NEVER_STALE) === 0 && swrMs > 0 && nowMs <= freshUntil + swrMs) {
           this.answer(waiter, nowMs, servedLayer, STATUS_OK, node.versionOf(local), node.responseAtOf(local), OUTCOME_STALE_WHILE_REVALIDATE);
-          if (!node.inFlight.has(key)) {
+          if (this.inFlight.get(node.id, key) < 0) {
             if (this.measuring) this.layerActivity[kind].backgroundRevalidations++;
             this.startFetch(kind, index, key, objectId, bytes, c, nowMs, NO_WAITER, validate);
           }
@@ -261,8 +264,8 @@ export class LayeredFlow {
     // request for content the layer passes through makes its own fetch, unless the node
     // holds a cached error for the key, whose retry (spec 7.1) every request then waits for.
     if (options.coalescing && (local >= 0 || options.decisions.stores(c, decisionLayer))) {
-      const inFlight = node.inFlight.get(key);
-      if (inFlight !== undefined) {
+      const inFlight = this.inFlight.get(node.id, key);
+      if (inFlight >= 0) {
         this.fetches.addWaiter(inFlight, waiter);
         if (this.measuring) this.layerActivity[kind].coalesced++;
         this.markCoalesced(waiter, kind);
@@ -292,7 +295,7 @@ export class LayeredFlow {
       return;
     }
     const node = kind === NODE_EDGE ? options.edges[index] : options.regionals[index];
-    node.inFlight.set(key, f);
+    this.inFlight.set(node.id, key, f);
     if (kind === NODE_EDGE && this.tiered) {
       fetches.halfHopMs[f] = network.edgeToRegionalMs(index) / 2;
       options.simulation.schedule(nowMs + fetches.halfHopMs[f], this.arriveRegionalEvent, f);
@@ -344,7 +347,7 @@ export class LayeredFlow {
     let outcome = fetches.outcome[f];
     if (options.cdnEnabled) {
       const node = kind === NODE_EDGE ? options.edges[fetches.node[f]] : options.regionals[fetches.node[f]];
-      if (node.inFlight.get(key) === f) node.inFlight.delete(key);
+      this.inFlight.deleteIf(node.id, key, f);
       const c = fetches.classId[f];
       const decisionLayer = kind + EDGE_DECISION;
       const table = options.decisions;

@@ -12,15 +12,19 @@ import type { SparseKeyStore } from '../cache/sparseKeyStore.js';
  * the store's. Per-entry fields live in typed arrays indexed by the store's local id.
  */
 export class SharedCacheNode {
-  /** Key → id of the fetch in flight for it at this node (request coalescing). */
-  readonly inFlight = new Map<number, number>();
   private responseAt = new Float64Array(64);
   private storedAt = new Float64Array(64);
   private freshUntil = new Float64Array(64);
   private versions = new Int32Array(64);
   private statuses = new Int16Array(64);
 
-  constructor(readonly store: SparseKeyStore) {}
+  /**
+   * @param id the node's number in the flow's in-flight index (PoPs, then regional sites)
+   */
+  constructor(
+    readonly store: SparseKeyStore,
+    readonly id: number,
+  ) {}
 
   /** The local id of `key` if stored (recency updated, as a request does), else −1. */
   lookup(key: number, nowMs: number): number {
@@ -33,8 +37,8 @@ export class SharedCacheNode {
    * local id, or −1 when the store does not admit it (larger than the cache).
    */
   put(key: number, bytes: number, nowMs: number, responseAtMs: number, freshUntilMs: number, version: number, status: number): number {
-    if (!this.store.insert(key, bytes, Infinity)) return -1;
-    const local = this.store.storedLocalOf(key);
+    const local = this.store.insertLocal(key, bytes, Infinity);
+    if (local < 0) return -1;
     if (local >= this.freshUntil.length) this.grow(this.store.localLimit);
     this.responseAt[local] = responseAtMs;
     this.storedAt[local] = nowMs;

@@ -469,8 +469,8 @@ function buildClientTraffic(
 }
 
 /** A cache node: the policy's store over node-local key ids, so memory follows what each node holds. */
-function cacheNode(policy: OnlineCachePolicyName, capacity: number): SharedCacheNode {
-  return new SharedCacheNode(new SparseKeyStore(createCacheStore(policy, { capacity })));
+function cacheNode(policy: OnlineCachePolicyName, capacity: number, id: number): SharedCacheNode {
+  return new SharedCacheNode(new SparseKeyStore(createCacheStore(policy, { capacity })), id);
 }
 
 function buildNetwork(scenario: Scenario, streams: RandomStreams): Network {
@@ -482,9 +482,9 @@ function buildNetwork(scenario: Scenario, streams: RandomStreams): Network {
     return {
       network: new TopologyNetwork(latency),
       layerNames: regionalTier.enabled ? ['edge', 'regional', 'origin'] : ['edge', 'origin'],
-      edges: pops.map(() => cacheNode(scenario.edge.policy, scenario.edge.capacity)),
+      edges: pops.map((_, p) => cacheNode(scenario.edge.policy, scenario.edge.capacity, p)),
       edgeNodes: pops.map((pop) => ({ name: pop.code, region: pop.region })),
-      regionals: regionalSites.map(() => cacheNode(scenario.regional.policy, scenario.regional.capacity)),
+      regionals: regionalSites.map((_, s) => cacheNode(scenario.regional.policy, scenario.regional.capacity, pops.length + s)),
       regionalNodes: regionalSites.map((site) => ({ name: site.code, region: site.region })),
       theoryApplies: false,
       places: latency.topology.clients,
@@ -503,7 +503,7 @@ function buildNetwork(scenario: Scenario, streams: RandomStreams): Network {
   return {
     network: new RegionNetwork(latency),
     layerNames: ['edge', 'origin'],
-    edges: latency.edgeNames.map(() => cacheNode(scenario.edge.policy, scenario.edge.capacity)),
+    edges: latency.edgeNames.map((_, e) => cacheNode(scenario.edge.policy, scenario.edge.capacity, e)),
     edgeNodes: latency.edgeNames.map((name) => (isRegion(name) ? { name, region: name } : { name })),
     regionals: [],
     regionalNodes: [],

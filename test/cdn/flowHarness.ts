@@ -100,7 +100,8 @@ export function flowHarness(options: HarnessOptions) {
   schedule.schedule(simulation, (index, phase) => {
     if (incidents[index].kind === 'deploy' && phase === INCIDENT_START) origin.noteDeploy(classIds, simulation.nowMs);
   });
-  const node = () => new SharedCacheNode(new SparseKeyStore(createCacheStore('lru', { capacity: 1e9 })));
+  let nodes = 0;
+  const node = () => new SharedCacheNode(new SparseKeyStore(createCacheStore('lru', { capacity: 1e9 })), nodes++);
   const tiered = options.tiered ?? true;
   const network = new FixedNetwork(options.edges ?? 1, tiered, options.instantaneous ?? false);
   const completed: CompletedRequest[] = [];
