@@ -21,6 +21,7 @@ import { SharedCacheNode } from '../cdn/sharedCacheNode.js';
 import { CdnOutcomes, type OutcomeFigures } from '../metrics/cdnOutcomes.js';
 import { IncidentSchedule, INCIDENT_START } from '../workload/incidents/incidentSchedule.js';
 import type { Incident } from '../workload/incidents/incidentSchema.js';
+import { incidentWindows, type IncidentFigures } from './incidentWindows.js';
 import { CATALOGUE_OBJECT_URL, compileContentCaching, scenarioDeployment, type ClassCaching, type ContentCaching } from './contentCaching.js';
 import { BrowserCaches } from '../cdn/browserCaches.js';
 import { classObjectTraits, recordedObjectTraits } from './requestVariants.js';
@@ -52,8 +53,6 @@ import { ShapedWorkload } from '../workload/shapedWorkload.js';
 import { buildClientPlaces, DEFAULT_MOBILE_SHARES, loadClientCities, type ClientPlaces } from '../topology/clients.js';
 import type { ClientRequest } from '../workload/request.js';
 
-/** How long after a deploy its origin load is reported (the purge spike, spec 1.2 item 6). */
-const DEPLOY_WINDOW_MS = 60_000;
 
 export interface RunOverrides {
   seed?: number;
@@ -173,19 +172,6 @@ export interface CdnActivity {
   outcomes: OutcomeFigures;
 }
 
-export interface IncidentFigures {
-  incident: Incident;
-  /** The window measured: an outage's, burst's or slowdown's own; a deploy's first minute. */
-  fromMs: number;
-  toMs: number;
-  /** Requests sent in the window, and how they ended. */
-  requests: number;
-  errors: number;
-  staleServed: number;
-  /** Requests reaching the origin in the window, and in a window of the same length just before it. */
-  originRequests: number;
-  originRequestsBefore: number;
-}
 
 /**
  * Runs one scenario: builds the catalogue, the workload, the latency model and the
@@ -525,41 +511,6 @@ function compileErrorClasses(caching: ContentCaching, incidents: readonly Incide
     classOf[incident.status - 500] = caching.table.add({ url: CATALOGUE_OBJECT_URL, status: incident.status, headers: {} });
   }
   return classOf;
-}
-
-/** Requests, errors and stale serves per incident window, and the origin's load in and before it. */
-function incidentWindows(incidents: readonly Incident[]): {
-  record(done: CompletedRequest): void;
-  figures(originRequests: (fromMs: number, toMs: number) => number): IncidentFigures[];
-} {
-  const from = Float64Array.from(incidents, (incident) => (incident.kind === 'deploy' ? incident.atMs : incident.startMs));
-  const to = Float64Array.from(incidents, (incident) => (incident.kind === 'deploy' ? incident.atMs + DEPLOY_WINDOW_MS : incident.endMs));
-  const requests = new Float64Array(incidents.length);
-  const errors = new Float64Array(incidents.length);
-  const stale = new Float64Array(incidents.length);
-  const staleBits = OUTCOME_STALE_WHILE_REVALIDATE | OUTCOME_STALE_ON_ERROR | OUTCOME_STALE_ON_REFUSED;
-  return {
-    record(done) {
-      for (let i = 0; i < from.length; i++) {
-        if (done.sendMs < from[i] || done.sendMs >= to[i]) continue;
-        requests[i]++;
-        if (done.status >= 400) errors[i]++;
-        if ((done.outcome & staleBits) !== 0) stale[i]++;
-      }
-    },
-    figures(originRequests) {
-      return incidents.map((incident, i) => ({
-        incident,
-        fromMs: from[i],
-        toMs: to[i],
-        requests: requests[i],
-        errors: errors[i],
-        staleServed: stale[i],
-        originRequests: originRequests(from[i], to[i]),
-        originRequestsBefore: originRequests(2 * from[i] - to[i], from[i]),
-      }));
-    },
-  };
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { ClassCaching } from '../experiment/contentCaching.js';
-import type { IncidentFigures, NodeState, RecordingFacts, RunResult } from '../experiment/runScenario.js';
+import type { NodeState, RecordingFacts, RunResult } from '../experiment/runScenario.js';
+import type { IncidentFigures } from '../experiment/incidentWindows.js';
 import type { LayerActivity, OriginActivity } from '../cdn/layeredFlow.js';
 import { formatSimTime } from '../workload/incidents/incidentSchema.js';
 import type { LatencySummary } from '../metrics/latencyHistogram.js';
