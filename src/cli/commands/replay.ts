@@ -8,6 +8,7 @@ import { nearest } from '../../suggest.js';
 import { formatBytes, parseCount, parseDuration, parseFraction, parseSize } from '../../units.js';
 import { UserError } from '../../userError.js';
 import { TRACE_FORMATS, type TraceFormat, type TraceReaderOptions } from '../../workload/traces/traceReader.js';
+import { checkOutputFile } from '../outputPath.js';
 import { createReplayProgressReporter } from '../progressBar.js';
 
 interface ReplayArgs {
@@ -72,6 +73,8 @@ function executeReplay(args: ReplayArgs): void {
     warmup: parseWarmup(args.warmup),
   };
   if (!Number.isInteger(args.skipBad) || args.skipBad < 0) throw new UserError(`--skip-bad: expected a whole number ≥ 0, found ${String(args.skipBad)}`);
+  // Before the replay, which may take minutes: a bad --out must not be found after it.
+  if (args.out !== undefined) checkOutputFile(args.out);
   const reader: TraceReaderOptions = { format: args.format, skipBad: args.skipBad, csv: csvOptions(args) };
   const progress = createReplayProgressReporter(args.progress && !args.json);
   const started = performance.now();

@@ -1,4 +1,3 @@
-import { accessSync, constants, mkdirSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { runScenario, type RunResult } from '../../experiment/runScenario.js';
@@ -12,6 +11,7 @@ import { writeFileAtomic } from '../../report/writeAtomic.js';
 import { loadScenarioFile } from '../../scenario/load.js';
 import { parseCount, parseDuration } from '../../units.js';
 import { UserError } from '../../userError.js';
+import { checkRunFolder, createCheckedFolder } from '../outputPath.js';
 import { packageInfo } from '../packageInfo.js';
 import { createProgressReporter } from '../progressBar.js';
 
@@ -67,18 +67,6 @@ function asRun(scenario: Scenario, result: RunResult): Scenario {
   return { ...scenario, seed: result.seed, run: { ...scenario.run, requests: result.limits.requests, durationMs: result.limits.durationMs } };
 }
 
-/** Creates the run folder before the run, so a bad --out fails at once, not after it. */
-function prepareRunFolder(folder: string): void {
-  try {
-    mkdirSync(folder, { recursive: true });
-    accessSync(folder, constants.W_OK);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const reason = code === 'EEXIST' || code === 'ENOTDIR' ? 'a file of that name is in the way' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (error as Error).message;
-    throw new UserError(`cannot create the run folder '${folder}': ${reason}. Choose another folder with --out.`);
-  }
-}
-
 async function executeRun(args: RunArgs): Promise<void> {
   const overrides = checkedOverrides(args);
   const scenario = loadScenarioFile(args.scenario);
@@ -87,7 +75,9 @@ async function executeRun(args: RunArgs): Promise<void> {
   const startedAt = new Date();
   const seed = overrides.seed ?? scenario.seed;
   const { runId, folder } = args.out ? { runId: basename(resolve(args.out)), folder: args.out } : newRunFolder('results', scenario.name, seed, startedAt);
-  prepareRunFolder(folder);
+  // Checked now, created only when the results are written: a run that fails or is
+  // interrupted leaves no empty folder behind.
+  checkRunFolder(folder);
   const wallStart = performance.now();
   const progress = createProgressReporter(args.progress);
   let result;
@@ -115,6 +105,7 @@ async function executeRun(args: RunArgs): Promise<void> {
     versions: { cdnsim: info.version, node: process.versions.node, v8: process.versions.v8, platform: `${process.platform}-${process.arch}` },
     commandLine: ['cdnsim', ...process.argv.slice(2)],
   };
+  createCheckedFolder(folder);
   writeFileAtomic(join(folder, 'summary.json'), summaryJson(summary));
   // The scenario as it ran (defaults filled, units resolved, overrides applied), so the run
   // folder alone is enough to repeat the run.
