@@ -3,8 +3,16 @@
  * message without a stack trace and exits with code 2; anything else is a bug (exit 1).
  */
 export class UserError extends Error {
-  constructor(message: string) {
+  /**
+   * Where in its input the mistake is, as keys and list indexes (`['pops', 'codes', 2]`),
+   * when the code that found it knows: a caller that knows where that input came from (a
+   * scenario file's `topology` section) turns it into a file, line and column.
+   */
+  readonly keyPath?: readonly (string | number)[];
+
+  constructor(message: string, keyPath?: readonly (string | number)[]) {
     super(message);
+    if (keyPath !== undefined) this.keyPath = keyPath;
     this.name = 'UserError';
   }
 }

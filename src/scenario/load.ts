@@ -5,6 +5,8 @@ import { z } from 'zod';
 import { UserError } from '../userError.js';
 import { scenarioSchema, type Scenario } from './schema.js';
 import { nearest } from '../suggest.js';
+import { checkTopologyReferences } from '../topology/topology.js';
+import { topologySpecOf } from './scenarioTopology.js';
 
 /** One problem in a scenario file, located as precisely as the file allows. */
 export interface ScenarioProblem {
@@ -105,7 +107,26 @@ export function parseScenarioText(text: string, file: string): Scenario {
     throw new ScenarioError(locateIssues(result.error.issues, document, raw, file, at));
   }
   const { $schema: _ignored, name, ...rest } = result.data;
-  return { name: name ?? nameFromFile(file), ...rest };
+  const scenario: Scenario = { name: name ?? nameFromFile(file), ...rest };
+  checkTopology(scenario, document, file, at);
+  return scenario;
+}
+
+/**
+ * A PoP-model topology's references (PoP codes, regional sites, origins, a selection that
+ * leaves no PoP) resolved now, so `validate` finds what a run would, at its key.
+ */
+function checkTopology(scenario: Scenario, document: Document, file: string, at: (offset: number) => { line: number; column: number }): void {
+  if (scenario.topology.model !== 'pops') return;
+  try {
+    checkTopologyReferences(topologySpecOf(scenario.topology, scenario.traffic.regions));
+  } catch (error) {
+    if (!(error instanceof UserError) || error.keyPath === undefined) throw error;
+    const path: PathKey[] = ['topology', ...error.keyPath];
+    // The topology module names the field itself ("pops.count: …"); the located form says it once.
+    const message = error.message.replace(/^[\w.[\]]+: /, '');
+    throw new ScenarioError([{ file, ...at(valueOffset(document, path)), keyPath: formatKeyPath(path), message }]);
+  }
 }
 
 /**

@@ -394,7 +394,9 @@ export const scenarioSchema = z
         ctx.addIssue({ code: 'custom', path: [...path, 'class'], message: 'expected top or ids: runs have one class of content so far, so a crowd cannot name a class' });
       }
     });
-  })
+    // Only on a scenario whose sections parsed: after an issue inside one (a flash crowd's
+    // multiplier out of range, say), its values are the raw input, not the resolved shape.
+  }, { when: (payload) => payload.issues.length === 0 })
   .meta({ title: 'cdnsim scenario', description: 'One simulated CDN run: traffic, content, caches, latency and run length.' });
 
 /** A scenario as written in a file (before defaults and units are resolved). */
