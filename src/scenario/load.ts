@@ -7,6 +7,7 @@ import { scenarioSchema, type Scenario } from './schema.js';
 import { nearest } from '../suggest.js';
 import { checkTopologyReferences } from '../topology/topology.js';
 import { topologySpecOf } from './scenarioTopology.js';
+import { workBoundProblem } from './workBounds.js';
 
 /** One problem in a scenario file, located as precisely as the file allows. */
 export interface ScenarioProblem {
@@ -109,6 +110,8 @@ export function parseScenarioText(text: string, file: string): Scenario {
   const { $schema: _ignored, name, ...rest } = result.data;
   const scenario: Scenario = { name: name ?? nameFromFile(file), ...rest };
   checkTopology(scenario, document, file, at);
+  const bound = workBoundProblem(scenario);
+  if (bound !== null) throw new ScenarioError([{ file, ...at(valueOffset(document, bound.keyPath)), keyPath: formatKeyPath(bound.keyPath), message: bound.message }]);
   return scenario;
 }
 

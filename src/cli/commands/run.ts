@@ -9,6 +9,7 @@ import { summaryText } from '../../report/summaryText.js';
 import { newRunFolder } from '../../report/runFolder.js';
 import { writeFileAtomic } from '../../report/writeAtomic.js';
 import { loadScenarioFile } from '../../scenario/load.js';
+import { workBoundProblem } from '../../scenario/workBounds.js';
 import { parseCount, parseDuration } from '../../units.js';
 import { UserError } from '../../userError.js';
 import { checkRunFolder, createCheckedFolder } from '../outputPath.js';
@@ -62,6 +63,18 @@ function checkedOverrides(args: RunArgs): { seed?: number; requests?: number; du
   return overrides;
 }
 
+/** --requests and --duration change the run's length: the bounds on generated work apply to the run as asked for. */
+function checkRunLength(scenario: Scenario, overrides: { requests?: number; durationMs?: number }): void {
+  if (overrides.requests === undefined && overrides.durationMs === undefined) return;
+  const run = { ...scenario.run, requests: overrides.requests, durationMs: overrides.durationMs };
+  const problem = workBoundProblem({ ...scenario, run });
+  if (problem === null) return;
+  const flags = [overrides.requests === undefined ? '' : '--requests', overrides.durationMs === undefined ? '' : '--duration'].filter(Boolean).join(' and ');
+  throw new UserError(`${flags} with ${args0(scenario)}: \`${problem.keyPath.join('.')}\`: ${problem.message}`);
+}
+
+const args0 = (scenario: Scenario): string => `scenario "${scenario.name}"`;
+
 /** The scenario with the seed and run length the run used (the command line's, if given). */
 function asRun(scenario: Scenario, result: RunResult): Scenario {
   return { ...scenario, seed: result.seed, run: { ...scenario.run, requests: result.limits.requests, durationMs: result.limits.durationMs } };
@@ -70,6 +83,7 @@ function asRun(scenario: Scenario, result: RunResult): Scenario {
 async function executeRun(args: RunArgs): Promise<void> {
   const overrides = checkedOverrides(args);
   const scenario = loadScenarioFile(args.scenario);
+  checkRunLength(scenario, overrides);
   // Read before the run folder exists: a missing or malformed recording leaves nothing behind.
   const recording = scenario.content.recorded ? await loadScenarioRecording(scenario.content.recorded, args.scenario) : undefined;
   const startedAt = new Date();
