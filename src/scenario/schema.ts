@@ -360,7 +360,7 @@ const regionalSection = z.strictObject({
 export const scenarioSchema = z
   .strictObject({
     $schema: z.string().optional().meta({ description: 'path or URL of this JSON Schema, for editors' }),
-    name: z.string().min(1).regex(/^[A-Za-z0-9._-]+$/, { error: 'expected a name of letters, digits, ".", "_" or "-" (it names the results folder)' }).optional(),
+    name: z.string().min(1).max(100, { error: 'expected a name of at most 100 characters (it names the results folder)' }).regex(/^[A-Za-z0-9._-]+$/, { error: 'expected a name of letters, digits, ".", "_" or "-" (it names the results folder)' }).optional(),
     description: z.string().optional(),
     seed: z.number().int().min(0).max(2 ** 53 - 1).default(1).meta({ description: 'master seed: the same scenario and seed give the same summary.json' }),
     run: runSection.prefault({}),
