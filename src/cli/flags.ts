@@ -47,8 +47,10 @@ export function refuseRepeatedFlags(args: Arguments, yargs?: Argv): void {
   const repeatable = new Set(options.array);
   const reported = new Set<string>();
   for (const [key, value] of Object.entries(args)) {
-    if (key === '_' || key === '$0' || !Array.isArray(value) || repeatable.has(key)) continue;
+    if (key === '_' || key === '$0' || !Array.isArray(value) || value.length < 2) continue;
     const flag = flagName(key);
+    // yargs lists a list option under its declared name; the camel-case alias is the same flag.
+    if (repeatable.has(key) || repeatable.has(flag.slice(2))) continue;
     if (reported.has(flag)) continue;
     reported.add(flag);
     const values = value.map((item) => echoValue(String(item), 40)).join(', ');

@@ -6,7 +6,7 @@ import { formatCount, formatPercent, formatTable } from '../../report/consoleTab
 import { writeFileAtomic } from '../../report/writeAtomic.js';
 import { nearest } from '../../suggest.js';
 import { formatBytes, parseCount, parseDuration, parseFraction, parseSize } from '../../units.js';
-import { UserError } from '../../userError.js';
+import { echoValue, UserError } from '../../userError.js';
 import { TRACE_FORMATS, type TraceFormat, type TraceReaderOptions } from '../../workload/traces/traceReader.js';
 import { checkOutputFile } from '../outputPath.js';
 import { createReplayProgressReporter } from '../progressBar.js';
@@ -85,6 +85,7 @@ function executeReplay(args: ReplayArgs): void {
     progress.stop();
   }
   const wallSeconds = (performance.now() - started) / 1000;
+  refuseUnmeasured(result);
   const rowsJson = `${JSON.stringify(result.rows, null, 2)}\n`;
   if (args.out) writeFileAtomic(args.out, rowsJson);
   for (const entry of result.trace.skipped) {
@@ -96,6 +97,19 @@ function executeReplay(args: ReplayArgs): void {
     return;
   }
   process.stdout.write(`${replayText(result, wallSeconds)}\n`);
+}
+
+/** A replay that measured no request has no miss ratio to report; 0.0000 would read as a perfect cache. */
+function refuseUnmeasured(result: ReplayResult): void {
+  const { requests } = result.trace;
+  if (requests > result.warmupRequests) return;
+  const files = result.files.map((file) => `'${echoValue(file)}'`).join(', ');
+  const skipped = result.trace.skipped.reduce((sum, entry) => sum + entry.count, 0);
+  if (requests === 0 && skipped > 0) {
+    throw new UserError(`${files}: every record was malformed (${formatCount(skipped)} skipped with --skip-bad), so no request was replayed; check --format and the csv column options`);
+  }
+  if (requests === 0) throw new UserError(`${files}: the trace holds no request, so there is nothing to measure; check the file`);
+  throw new UserError(`--warmup: the warm-up of ${formatCount(result.warmupRequests)} requests covers the whole trace (${formatCount(requests)} requests), so none is measured; use a smaller warm-up such as 20%`);
 }
 
 function replayText(result: ReplayResult, wallSeconds: number): string {
