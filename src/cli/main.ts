@@ -9,6 +9,7 @@ import { runCommand } from './commands/run.js';
 import { schemaCommand } from './commands/schema.js';
 import { topologyCommand } from './commands/topology.js';
 import { validateCommand } from './commands/validate.js';
+import { EXIT_INTERRUPTED, InterruptedError } from './interrupted.js';
 import { joinNegativeValues, refuseRepeatedFlags } from './flags.js';
 import { packageInfo } from './packageInfo.js';
 
@@ -61,6 +62,10 @@ export async function main(rawArgv: string[]): Promise<number> {
     if (error instanceof UsageError) {
       process.stderr.write(`cdnsim: ${boundedMessage(error.message)}\nRun 'cdnsim --help' (or 'cdnsim <command> --help') for usage.\n`);
       return EXIT_USAGE;
+    }
+    if (error instanceof InterruptedError) {
+      process.stderr.write(`\ncdnsim: ${error.message}\n`);
+      return EXIT_INTERRUPTED;
     }
     if (isUserError(error)) {
       process.stderr.write(`cdnsim: ${boundedMessage(error.message)}\n`);
