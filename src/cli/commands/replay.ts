@@ -65,6 +65,8 @@ export function replayCommand(yargs: Argv): Argv {
 }
 
 function executeReplay(args: ReplayArgs): void {
+  // yargs drops a lone '-' (stdin), which would leave no trace at all.
+  if (args.traces.length === 0) throw new UserError("name one or more trace files; to read a pipe, give /dev/stdin (for example: zstd -dc trace.zst | cdnsim replay /dev/stdin --format oracleGeneral --cache-size 0.1)");
   const config: ReplayConfig = {
     policies: parsePolicies(args.policy),
     cacheSizes: parseCacheSizes(args.cacheSize, args.countMode),
