@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
-import { isUserError } from '../userError.js';
+import { boundedMessage, isUserError } from '../userError.js';
 import { explainCommand } from './commands/explain.js';
 import { harCommand } from './commands/har.js';
 import { replayCommand } from './commands/replay.js';
@@ -9,6 +9,8 @@ import { runCommand } from './commands/run.js';
 import { schemaCommand } from './commands/schema.js';
 import { topologyCommand } from './commands/topology.js';
 import { validateCommand } from './commands/validate.js';
+import { EXIT_INTERRUPTED, InterruptedError } from './interrupted.js';
+import { joinNegativeValues, refuseRepeatedFlags } from './flags.js';
 import { packageInfo } from './packageInfo.js';
 
 /** Exit codes: 0 success, 2 a user mistake (message, no stack trace), 1 an internal error. */
@@ -33,7 +35,8 @@ function clearerUsageMessage(message: string, argv: readonly string[]): string {
   return message;
 }
 
-export async function main(argv: string[]): Promise<number> {
+export async function main(rawArgv: string[]): Promise<number> {
+  const argv = joinNegativeValues(rawArgv);
   let cli = yargs(argv)
     .scriptName('cdnsim')
     .usage('$0 <command> [options]')
@@ -46,6 +49,7 @@ export async function main(argv: string[]): Promise<number> {
     .alias('h', 'help')
     .wrap(Math.min(100, process.stdout.columns || 100))
     .exitProcess(false)
+    .middleware(refuseRepeatedFlags, true)
     .fail((message, error) => {
       if (error) throw error;
       throw new UsageError(clearerUsageMessage(message, argv));
@@ -56,11 +60,15 @@ export async function main(argv: string[]): Promise<number> {
     return EXIT_OK;
   } catch (error) {
     if (error instanceof UsageError) {
-      process.stderr.write(`cdnsim: ${error.message}\nRun 'cdnsim --help' (or 'cdnsim <command> --help') for usage.\n`);
+      process.stderr.write(`cdnsim: ${boundedMessage(error.message)}\nRun 'cdnsim --help' (or 'cdnsim <command> --help') for usage.\n`);
       return EXIT_USAGE;
     }
+    if (error instanceof InterruptedError) {
+      process.stderr.write(`\ncdnsim: ${error.message}\n`);
+      return EXIT_INTERRUPTED;
+    }
     if (isUserError(error)) {
-      process.stderr.write(`cdnsim: ${error.message}\n`);
+      process.stderr.write(`cdnsim: ${boundedMessage(error.message)}\n`);
       return EXIT_USAGE;
     }
     const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);

@@ -2,9 +2,12 @@ import { readFileSync } from 'node:fs';
 import { basename, extname } from 'node:path';
 import { LineCounter, isMap, isScalar, isSeq, parseDocument, visit, type Document, type Node as YamlNode } from 'yaml';
 import { z } from 'zod';
-import { UserError } from '../userError.js';
+import { echoValue, UserError } from '../userError.js';
 import { scenarioSchema, type Scenario } from './schema.js';
 import { nearest } from '../suggest.js';
+import { checkTopologyReferences } from '../topology/topology.js';
+import { topologySpecOf } from './scenarioTopology.js';
+import { workBoundProblem } from './workBounds.js';
 
 /** One problem in a scenario file, located as precisely as the file allows. */
 export interface ScenarioProblem {
@@ -58,6 +61,18 @@ export function loadScenarioFile(file: string): Scenario {
 
 /** Parses and validates scenario text; `file` names it in errors and gives the default name. */
 export function parseScenarioText(text: string, file: string): Scenario {
+  try {
+    return parseScenarioTextUnguarded(text, file);
+  } catch (error) {
+    // Deep nesting the parser accepted can still overflow a recursive step after it.
+    if (error instanceof RangeError && /call stack/i.test(error.message)) {
+      throw new ScenarioError([{ file, line: 1, column: 1, keyPath: '', message: 'nested too deeply to read (a scenario nests about six levels)' }]);
+    }
+    throw error;
+  }
+}
+
+function parseScenarioTextUnguarded(text: string, file: string): Scenario {
   const lineCounter = new LineCounter();
   const document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   const at = (offset: number) => {
@@ -67,7 +82,7 @@ export function parseScenarioText(text: string, file: string): Scenario {
 
   if (document.errors.length > 0) {
     throw new ScenarioError(
-      document.errors.map((error) => ({ file, ...at(error.pos[0]), keyPath: '', message: `${isJsonFile(file) ? 'JSON' : 'YAML'} syntax error: ${error.message}` })),
+      document.errors.map((error) => ({ file, ...at(error.pos[0]), keyPath: '', message: syntaxErrorMessage(error.code, error.message, file) })),
     );
   }
   const unresolved: ScenarioProblem[] = [];
@@ -105,7 +120,36 @@ export function parseScenarioText(text: string, file: string): Scenario {
     throw new ScenarioError(locateIssues(result.error.issues, document, raw, file, at));
   }
   const { $schema: _ignored, name, ...rest } = result.data;
-  return { name: name ?? nameFromFile(file), ...rest };
+  const scenario: Scenario = { name: name ?? nameFromFile(file), ...rest };
+  checkTopology(scenario, document, file, at);
+  const bound = workBoundProblem(scenario);
+  if (bound !== null) throw new ScenarioError([{ file, ...at(valueOffset(document, bound.keyPath)), keyPath: formatKeyPath(bound.keyPath), message: bound.message }]);
+  return scenario;
+}
+
+/**
+ * A PoP-model topology's references (PoP codes, regional sites, origins, a selection that
+ * leaves no PoP) resolved now, so `validate` finds what a run would, at its key.
+ */
+function checkTopology(scenario: Scenario, document: Document, file: string, at: (offset: number) => { line: number; column: number }): void {
+  if (scenario.topology.model !== 'pops') return;
+  try {
+    checkTopologyReferences(topologySpecOf(scenario.topology, scenario.traffic.regions));
+  } catch (error) {
+    if (!(error instanceof UserError) || error.keyPath === undefined) throw error;
+    const path: PathKey[] = ['topology', ...error.keyPath];
+    // The topology module names the field itself ("pops.count: …"); the located form says it once.
+    const message = error.message.replace(/^[\w.[\]]+: /, '');
+    throw new ScenarioError([{ file, ...at(valueOffset(document, path)), keyPath: formatKeyPath(path), message }]);
+  }
+}
+
+/** The YAML library's words, except where they give advice meant for programmers. */
+function syntaxErrorMessage(code: string, message: string, file: string): string {
+  const kind = isJsonFile(file) ? 'JSON' : 'YAML';
+  if (code === 'MULTIPLE_DOCS') return `${kind} error: a scenario file holds one document, and a second one starts here; remove the \`---\` line, or put each scenario in a file of its own`;
+  if (/call stack/i.test(message)) return `${kind} error: nested too deeply to read (a scenario nests about six levels)`;
+  return `${kind} syntax error: ${echoValue(message, 300)}`;
 }
 
 /**
@@ -198,10 +242,12 @@ function describeIssue(issue: z.core.$ZodIssue, value: unknown, path: readonly P
     }
     case 'too_small': {
       const bound = Number(issue.minimum);
+      if (issue.origin === 'array' || issue.origin === 'string') return `expected ${sizeWords(issue.origin as 'array' | 'string', issue.exact ? 'exactly' : 'at least', bound)}, found ${foundSize(value)}`;
       return `expected a number ${issue.inclusive ? '≥' : '>'} ${bound}, found ${found}`;
     }
     case 'too_big': {
       const bound = Number(issue.maximum);
+      if (issue.origin === 'array' || issue.origin === 'string') return `expected ${sizeWords(issue.origin as 'array' | 'string', issue.exact ? 'exactly' : 'at most', bound)}, found ${foundSize(value)}`;
       return `expected a number ${issue.inclusive ? '≤' : '<'} ${bound}, found ${found}`;
     }
     case 'invalid_value': {
@@ -216,6 +262,16 @@ function describeIssue(issue: z.core.$ZodIssue, value: unknown, path: readonly P
       return /\bfound\b/.test(message) ? message : `${message}, found ${found}`;
     }
   }
+}
+
+function sizeWords(origin: 'array' | 'string', how: string, bound: number): string {
+  return origin === 'array' ? `a list of ${how} ${bound} item${bound === 1 ? '' : 's'}` : `${how} ${bound} character${bound === 1 ? '' : 's'}`;
+}
+
+function foundSize(value: unknown): string {
+  if (Array.isArray(value)) return `a list of ${value.length} item${value.length === 1 ? '' : 's'}`;
+  if (typeof value === 'string') return `${value.length} character${value.length === 1 ? '' : 's'}`;
+  return describe(value);
 }
 
 function expectedType(expected: string, path: readonly PathKey[]): string {
@@ -236,8 +292,8 @@ export function describe(value: unknown): string {
   if (value === null) return 'nothing (null)';
   if (Array.isArray(value)) return 'a list';
   if (typeof value === 'object') return 'a mapping';
-  if (typeof value === 'string') return JSON.stringify(value);
-  return String(value);
+  if (typeof value === 'string') return JSON.stringify(echoValue(value));
+  return echoValue(String(value));
 }
 
 function valueAt(raw: unknown, path: readonly PathKey[]): unknown {

@@ -372,7 +372,7 @@ const cdnSection = z.strictObject({
 export const scenarioSchema = z
   .strictObject({
     $schema: z.string().optional().meta({ description: 'path or URL of this JSON Schema, for editors' }),
-    name: z.string().min(1).regex(/^[A-Za-z0-9._-]+$/, { error: 'expected a name of letters, digits, ".", "_" or "-" (it names the results folder)' }).optional(),
+    name: z.string().min(1).max(100, { error: 'expected a name of at most 100 characters (it names the results folder)' }).regex(/^[A-Za-z0-9._-]+$/, { error: 'expected a name of letters, digits, ".", "_" or "-" (it names the results folder)' }).optional(),
     description: z.string().optional(),
     seed: z.number().int().min(0).max(2 ** 53 - 1).default(1).meta({ description: 'master seed: the same scenario and seed give the same summary.json' }),
     run: runSection.prefault({}),
@@ -419,7 +419,9 @@ export const scenarioSchema = z
         ctx.addIssue({ code: 'custom', path: [...path, 'class'], message: 'expected top or ids: runs have one class of content so far, so a crowd cannot name a class' });
       }
     });
-  })
+    // Only on a scenario whose sections parsed: after an issue inside one (a flash crowd's
+    // multiplier out of range, say), its values are the raw input, not the resolved shape.
+  }, { when: (payload) => payload.issues.length === 0 })
   .meta({ title: 'cdnsim scenario', description: 'One simulated CDN run: traffic, content, caches, latency and run length.' });
 
 /** A scenario as written in a file (before defaults and units are resolved). */

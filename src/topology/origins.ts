@@ -17,7 +17,7 @@ export const DEFAULT_ORIGINS: readonly Site[] = [{ code: 'IAD', city: 'Ashburn',
 
 export function resolveOrigins(refs: readonly SiteRef[] | undefined, table: readonly Pop[]): Site[] {
   if (refs === undefined) return [...DEFAULT_ORIGINS];
-  if (refs.length === 0) throw new UserError('origins: expected at least one origin');
+  if (refs.length === 0) throw new UserError('origins: expected at least one origin', ['origins']);
   return resolveSites(refs, table, 'origins');
 }
 

@@ -87,9 +87,9 @@ export interface PopSelection {
   readonly add?: readonly Pop[];
 }
 
-function unknownCode(code: string, field: string, table: readonly Pop[]): UserError {
+function unknownCode(code: string, field: 'codes' | 'exclude', index: number, table: readonly Pop[]): UserError {
   const guess = nearest(code, table.map((pop) => pop.code));
-  return new UserError(`pops.${field}: no PoP with code '${code}' in the PoP table${guess ? `; did you mean '${guess}'?` : ''}`);
+  return new UserError(`pops.${field}: no PoP with code '${code}' in the PoP table${guess ? `; did you mean '${guess}'?` : ''}`, ['pops', field, index]);
 }
 
 /** The PoPs a selection keeps, in table order, custom PoPs last. Throws a UserError naming the field at fault. */
@@ -97,7 +97,7 @@ export function selectPops(table: readonly Pop[], selection: PopSelection = {}):
   const byCode = new Map(table.map((pop) => [pop.code, pop]));
   let pops: Pop[] = [...table];
   if (selection.codes) {
-    for (const code of selection.codes) if (!byCode.has(code)) throw unknownCode(code, 'codes', table);
+    for (const [index, code] of selection.codes.entries()) if (!byCode.has(code)) throw unknownCode(code, 'codes', index, table);
     const wanted = new Set(selection.codes);
     pops = pops.filter((pop) => wanted.has(pop.code));
   }
@@ -114,20 +114,20 @@ export function selectPops(table: readonly Pop[], selection: PopSelection = {}):
     pops = pops.filter((pop) => !dropped.has(pop.cca2));
   }
   if (selection.exclude) {
-    for (const code of selection.exclude) if (!byCode.has(code)) throw unknownCode(code, 'exclude', table);
+    for (const [index, code] of selection.exclude.entries()) if (!byCode.has(code)) throw unknownCode(code, 'exclude', index, table);
     const dropped = new Set(selection.exclude);
     pops = pops.filter((pop) => !dropped.has(pop.code));
   }
   if (selection.count !== undefined) {
-    if (!Number.isInteger(selection.count) || selection.count < 1) throw new UserError(`pops.count: expected a whole number ≥ 1, got ${selection.count}`);
-    if (selection.count > pops.length) throw new UserError(`pops.count: asks for ${selection.count} PoPs but the other filters leave ${pops.length}`);
+    if (!Number.isInteger(selection.count) || selection.count < 1) throw new UserError(`pops.count: expected a whole number ≥ 1, got ${selection.count}`, ['pops', 'count']);
+    if (selection.count > pops.length) throw new UserError(`pops.count: asks for ${selection.count} PoPs but the other filters leave ${pops.length}`, ['pops', 'count']);
     pops = spreadSubset(pops, selection.count);
   }
   for (const [index, pop] of (selection.add ?? []).entries()) {
-    if (pops.some((kept) => kept.code === pop.code)) throw new UserError(`pops.add[${index}].code: ${pop.code} is already a PoP; pick another code or exclude the existing one`);
+    if (pops.some((kept) => kept.code === pop.code)) throw new UserError(`pops.add[${index}].code: ${pop.code} is already a PoP; pick another code or exclude the existing one`, ['pops', 'add', index, 'code']);
     pops.push(pop);
   }
-  if (pops.length === 0) throw new UserError('pops: the selection leaves no PoP; a topology needs at least one');
+  if (pops.length === 0) throw new UserError('pops: the selection leaves no PoP; a topology needs at least one', ['pops']);
   return pops;
 }
 

@@ -38,7 +38,7 @@ export interface RegionalTier {
 export function buildRegionalTier(pops: readonly Pop[], table: readonly Pop[], spec: RegionalTierSpec = {}): RegionalTier {
   if (spec.enabled === false) return { enabled: false, sites: [], siteOfPop: new Int32Array(pops.length).fill(-1) };
   const refs = spec.sites ?? DEFAULT_REGIONAL_SITES;
-  if (refs.length === 0) throw new UserError('regionalTier.sites: expected at least one regional site (or enabled: false to turn the tier off)');
+  if (refs.length === 0) throw new UserError('regionalTier.sites: expected at least one regional site (or enabled: false to turn the tier off)', ['regionalTier', 'sites']);
   const sites = resolveSites(refs, table, 'regionalTier.sites');
   return { enabled: true, sites, siteOfPop: Int32Array.from(pops, (pop) => nearestIndex(pop, sites)) };
 }

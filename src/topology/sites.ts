@@ -31,13 +31,13 @@ export function resolveSites(refs: readonly SiteRef[], table: readonly Pop[], fi
     const pop = byCode.get(ref);
     if (!pop) {
       const guess = nearest(ref, [...byCode.keys()]);
-      throw new UserError(`${field}[${index}]: no PoP with code '${ref}' to place the site at${guess ? `; did you mean '${guess}'?` : ''} (or give {code, city, region, lat, lon})`);
+      throw new UserError(`${field}[${index}]: no PoP with code '${ref}' to place the site at${guess ? `; did you mean '${guess}'?` : ''} (or give {code, city, region, lat, lon})`, [...field.split('.'), index]);
     }
     return { code: pop.code, city: pop.city, region: pop.region, lat: pop.lat, lon: pop.lon };
   });
   const seen = new Set<string>();
   sites.forEach((site, index) => {
-    if (seen.has(site.code)) throw new UserError(`${field}[${index}]: ${site.code} is listed twice`);
+    if (seen.has(site.code)) throw new UserError(`${field}[${index}]: ${site.code} is listed twice`, [...field.split('.'), index]);
     seen.add(site.code);
   });
   return sites;

@@ -36,6 +36,19 @@ export interface TopologyData {
   readonly cities?: readonly ClientCity[];
 }
 
+/**
+ * Resolves the spec's references (PoP codes, regional sites, origins, the PoP selection)
+ * without building the routing table: what `validate` checks, cheaply. Throws the same
+ * UserErrors, with their key paths, that buildTopology would.
+ */
+export function checkTopologyReferences(spec: TopologySpec, data: TopologyData = {}): void {
+  const table = data.popTable ?? loadPopTable();
+  const pops = selectPops(table, spec.pops);
+  const siteTable = [...table, ...spec.pops.add.filter((pop) => !table.some((known) => known.code === pop.code))];
+  buildRegionalTier(pops, siteTable, spec.regionalTier);
+  resolveOrigins(spec.origins, siteTable);
+}
+
 export function buildTopology(spec: TopologySpec = defaultTopologySpec(), data: TopologyData = {}): Topology {
   const table = data.popTable ?? loadPopTable();
   const pops = selectPops(table, spec.pops);

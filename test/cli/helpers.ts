@@ -13,12 +13,13 @@ export interface CliResult {
   stderr: string;
 }
 
-export function cdnsim(args: string[], options: { cwd?: string } = {}): CliResult {
+export function cdnsim(args: string[], options: { cwd?: string; timeoutMs?: number } = {}): CliResult {
   const result = spawnSync(process.execPath, [CLI, ...args], {
     cwd: options.cwd ?? REPO,
     encoding: 'utf8',
     env: { ...process.env, FORCE_COLOR: '0' },
-    timeout: 120_000,
+    timeout: options.timeoutMs ?? 120_000,
+    maxBuffer: 64 * 1024 * 1024,
   });
   return { status: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
 }

@@ -117,7 +117,7 @@ describe('user mistakes exit 2 with a message and no stack trace', () => {
     ['--requests 0', ['run', 'scenarios/baseline.yaml', '--requests', '0'], /--requests: expected at least 1 request, found "0"/],
     ['--requests not a number', ['run', 'scenarios/baseline.yaml', '--requests', 'lots'], /--requests: expected a whole number such as 2000000, 2M, 500k or 1e6, found "lots"/],
     ['run without a scenario', ['run'], /`cdnsim run` needs a scenario file, for example: cdnsim run scenarios\/baseline\.yaml/],
-    ['--out names a file', ['run', 'scenarios/baseline.yaml', '--out', 'scenarios/baseline.yaml'], /cannot create the run folder 'scenarios\/baseline\.yaml': a file of that name is in the way\. Choose another folder with --out\./],
+    ['--out names a file', ['run', 'scenarios/baseline.yaml', '--out', 'scenarios/baseline.yaml'], /--out: cannot create the run folder 'scenarios\/baseline\.yaml': a file of that name is in the way\. Choose another folder with --out\./],
     ['mistyped command', ['rn', 'scenarios/baseline.yaml'], /unknown command 'rn'\. Did you mean run\?/],
     ['bad --duration', ['run', 'scenarios/baseline.yaml', '--duration', '5 parsecs'], /--duration: expected a duration with a unit such as 250ms, 5s, 1h or 7d, or a number of seconds, found "5 parsecs"/],
     ['bad --seed', ['run', 'scenarios/baseline.yaml', '--seed', '1.5'], /--seed: expected a whole number ≥ 0, found "1\.5"/],

@@ -277,7 +277,7 @@ describe('scenario errors: file structure and syntax', () => {
 
   it('more than one YAML document', () => {
     expect(problemsOf('---\nseed: 1\n---\nseed: 2\n')).toEqual([
-      problem(3, 1, '', 'YAML syntax error: Source contains multiple documents; please use YAML.parseAllDocuments()'),
+      problem(3, 1, '', 'YAML error: a scenario file holds one document, and a second one starts here; remove the `---` line, or put each scenario in a file of its own'),
     ]);
   });
 

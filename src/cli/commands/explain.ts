@@ -137,6 +137,15 @@ function resolveNow(text: string | undefined, dateHeader: string | undefined): n
     return fromDate ?? Date.now();
   }
   const parsed = parseHttpDate(text, Date.now()) ?? (/^\d{4}-\d{2}-\d{2}/.test(text) ? Date.parse(text) : NaN);
+  // Date.parse rolls an impossible day over (2026-02-30 → 2 March); a typo must not move the clock.
+  const isoDay = /^(\d{4})-(\d{2})-(\d{2})/.exec(text);
+  if (isoDay !== null && Number.isFinite(parsed)) {
+    const [year, month, day] = isoDay.slice(1).map(Number);
+    const check = new Date(Date.UTC(year, month - 1, day));
+    if (check.getUTCFullYear() !== year || check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day) {
+      throw new UserError(`--now: ${isoDay[0]} is not a day of the calendar (month ${month} has no day ${day}); give a real date such as 2026-02-28T12:00:00Z`);
+    }
+  }
   if (!Number.isFinite(parsed)) {
     throw new UserError(`--now: expected an HTTP-date such as 'Sat, 21 Nov 2026 12:00:00 GMT' or ISO 8601 such as 2026-11-21T12:00:00Z, got '${text}'`);
   }

@@ -6,8 +6,9 @@ import { formatCount, formatPercent, formatTable } from '../../report/consoleTab
 import { writeFileAtomic } from '../../report/writeAtomic.js';
 import { nearest } from '../../suggest.js';
 import { formatBytes, parseCount, parseDuration, parseFraction, parseSize } from '../../units.js';
-import { UserError } from '../../userError.js';
+import { echoValue, UserError } from '../../userError.js';
 import { TRACE_FORMATS, type TraceFormat, type TraceReaderOptions } from '../../workload/traces/traceReader.js';
+import { checkOutputFile } from '../outputPath.js';
 import { createReplayProgressReporter } from '../progressBar.js';
 
 interface ReplayArgs {
@@ -64,6 +65,8 @@ export function replayCommand(yargs: Argv): Argv {
 }
 
 function executeReplay(args: ReplayArgs): void {
+  // yargs drops a lone '-' (stdin), which would leave no trace at all.
+  if (args.traces.length === 0) throw new UserError("name one or more trace files; to read a pipe, give /dev/stdin (for example: zstd -dc trace.zst | cdnsim replay /dev/stdin --format oracleGeneral --cache-size 0.1)");
   const config: ReplayConfig = {
     policies: parsePolicies(args.policy),
     cacheSizes: parseCacheSizes(args.cacheSize, args.countMode),
@@ -72,6 +75,8 @@ function executeReplay(args: ReplayArgs): void {
     warmup: parseWarmup(args.warmup),
   };
   if (!Number.isInteger(args.skipBad) || args.skipBad < 0) throw new UserError(`--skip-bad: expected a whole number ≥ 0, found ${String(args.skipBad)}`);
+  // Before the replay, which may take minutes: a bad --out must not be found after it.
+  if (args.out !== undefined) checkOutputFile(args.out);
   const reader: TraceReaderOptions = { format: args.format, skipBad: args.skipBad, csv: csvOptions(args) };
   const progress = createReplayProgressReporter(args.progress && !args.json);
   const started = performance.now();
@@ -82,6 +87,7 @@ function executeReplay(args: ReplayArgs): void {
     progress.stop();
   }
   const wallSeconds = (performance.now() - started) / 1000;
+  refuseUnmeasured(result);
   const rowsJson = `${JSON.stringify(result.rows, null, 2)}\n`;
   if (args.out) writeFileAtomic(args.out, rowsJson);
   for (const entry of result.trace.skipped) {
@@ -93,6 +99,19 @@ function executeReplay(args: ReplayArgs): void {
     return;
   }
   process.stdout.write(`${replayText(result, wallSeconds)}\n`);
+}
+
+/** A replay that measured no request has no miss ratio to report; 0.0000 would read as a perfect cache. */
+function refuseUnmeasured(result: ReplayResult): void {
+  const { requests } = result.trace;
+  if (requests > result.warmupRequests) return;
+  const files = result.files.map((file) => `'${echoValue(file)}'`).join(', ');
+  const skipped = result.trace.skipped.reduce((sum, entry) => sum + entry.count, 0);
+  if (requests === 0 && skipped > 0) {
+    throw new UserError(`${files}: every record was malformed (${formatCount(skipped)} skipped with --skip-bad), so no request was replayed; check --format and the csv column options`);
+  }
+  if (requests === 0) throw new UserError(`${files}: the trace holds no request, so there is nothing to measure; check the file`);
+  throw new UserError(`--warmup: the warm-up of ${formatCount(result.warmupRequests)} requests covers the whole trace (${formatCount(requests)} requests), so none is measured; use a smaller warm-up such as 20%`);
 }
 
 function replayText(result: ReplayResult, wallSeconds: number): string {

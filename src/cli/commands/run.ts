@@ -1,19 +1,21 @@
-import { accessSync, constants, mkdirSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import type { Argv } from 'yargs';
-import { runScenario, type RunResult } from '../../experiment/runScenario.js';
+import type { RunProgress } from '../../experiment/runScenario.js';
 import { loadScenarioRecording } from '../../experiment/recordedCaching.js';
 import type { Scenario } from '../../scenario/schema.js';
-import { scenarioToInput } from '../../scenario/serialize.js';
-import { buildSummary, summaryJson } from '../../report/summary.js';
-import { summaryText } from '../../report/summaryText.js';
 import { newRunFolder } from '../../report/runFolder.js';
 import { writeFileAtomic } from '../../report/writeAtomic.js';
 import { loadScenarioFile } from '../../scenario/load.js';
+import { workBoundProblem } from '../../scenario/workBounds.js';
 import { parseCount, parseDuration } from '../../units.js';
 import { UserError } from '../../userError.js';
+import { InterruptedError } from '../interrupted.js';
+import { checkRunFolder, createCheckedFolder } from '../outputPath.js';
 import { packageInfo } from '../packageInfo.js';
 import { createProgressReporter } from '../progressBar.js';
+import type { RunWorkerInput, RunWorkerMessage } from '../runWorker.js';
 
 interface RunArgs {
   scenario: string;
@@ -62,76 +64,118 @@ function checkedOverrides(args: RunArgs): { seed?: number; requests?: number; du
   return overrides;
 }
 
-/** The scenario with the seed and run length the run used (the command line's, if given). */
-function asRun(scenario: Scenario, result: RunResult): Scenario {
-  return { ...scenario, seed: result.seed, run: { ...scenario.run, requests: result.limits.requests, durationMs: result.limits.durationMs } };
+/** --requests and --duration change the run's length: the bounds on generated work apply to the run as asked for. */
+function checkRunLength(scenario: Scenario, overrides: { requests?: number; durationMs?: number }): void {
+  if (overrides.requests === undefined && overrides.durationMs === undefined) return;
+  const run = { ...scenario.run, requests: overrides.requests, durationMs: overrides.durationMs };
+  const problem = workBoundProblem({ ...scenario, run });
+  if (problem === null) return;
+  const flags = [overrides.requests === undefined ? '' : '--requests', overrides.durationMs === undefined ? '' : '--duration'].filter(Boolean).join(' and ');
+  throw new UserError(`${flags} with ${args0(scenario)}: \`${problem.keyPath.join('.')}\`: ${problem.message}`);
 }
 
-/** Creates the run folder before the run, so a bad --out fails at once, not after it. */
-function prepareRunFolder(folder: string): void {
-  try {
-    mkdirSync(folder, { recursive: true });
-    accessSync(folder, constants.W_OK);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const reason = code === 'EEXIST' || code === 'ENOTDIR' ? 'a file of that name is in the way' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (error as Error).message;
-    throw new UserError(`cannot create the run folder '${folder}': ${reason}. Choose another folder with --out.`);
-  }
-}
+const args0 = (scenario: Scenario): string => `scenario "${scenario.name}"`;
 
 async function executeRun(args: RunArgs): Promise<void> {
   const overrides = checkedOverrides(args);
   const scenario = loadScenarioFile(args.scenario);
-  // Read before the run folder exists: a missing or malformed recording leaves nothing behind.
-  const recording = scenario.content.recorded ? await loadScenarioRecording(scenario.content.recorded, args.scenario) : undefined;
+  checkRunLength(scenario, overrides);
+  // Read before the run starts: a missing or malformed recording is reported at once (the
+  // worker reads it again for the run; reading is fast next to the run).
+  if (scenario.content.recorded) await loadScenarioRecording(scenario.content.recorded, args.scenario);
   const startedAt = new Date();
   const seed = overrides.seed ?? scenario.seed;
   const { runId, folder } = args.out ? { runId: basename(resolve(args.out)), folder: args.out } : newRunFolder('results', scenario.name, seed, startedAt);
-  prepareRunFolder(folder);
+  // Checked now, created only when the results are written: a run that fails or is
+  // interrupted leaves no empty folder behind.
+  checkRunFolder(folder);
   const wallStart = performance.now();
   const progress = createProgressReporter(args.progress);
-  let result;
+  let done: Extract<RunWorkerMessage, { type: 'done' }>;
   try {
-    result = runScenario(scenario, { ...overrides, recording, onProgress: (p) => progress.update(p) });
+    done = await runInWorker({ scenarioFile: args.scenario, overrides }, (p) => progress.update(p), folder);
   } finally {
     progress.stop();
   }
   const wallSeconds = (performance.now() - wallStart) / 1000;
 
-  const summary = buildSummary(result);
   const info = packageInfo();
   const runInfo = {
     runId,
-    scenario: scenario.name,
+    scenario: done.scenarioName,
     scenarioFile: args.scenario,
-    seed: result.seed,
+    seed: done.seed,
     startedAt: startedAt.toISOString(),
     wallSeconds: Number(wallSeconds.toFixed(3)),
-    requests: result.totalRequests,
-    requestsPerSecond: Math.round(result.totalRequests / Math.max(wallSeconds, 1e-9)),
-    events: result.events,
-    eventsPerSecond: Math.round(result.events / Math.max(wallSeconds, 1e-9)),
+    requests: done.totalRequests,
+    requestsPerSecond: Math.round(done.totalRequests / Math.max(wallSeconds, 1e-9)),
+    events: done.events,
+    eventsPerSecond: Math.round(done.events / Math.max(wallSeconds, 1e-9)),
     peakMemoryBytes: process.resourceUsage().maxRSS * 1024,
     versions: { cdnsim: info.version, node: process.versions.node, v8: process.versions.v8, platform: `${process.platform}-${process.arch}` },
     commandLine: ['cdnsim', ...process.argv.slice(2)],
   };
-  writeFileAtomic(join(folder, 'summary.json'), summaryJson(summary));
-  // The scenario as it ran (defaults filled, units resolved, overrides applied), so the run
-  // folder alone is enough to repeat the run.
-  writeFileAtomic(join(folder, 'scenario.json'), `${JSON.stringify(scenarioToInput(asRun(scenario, result)), null, 2)}\n`);
+  createCheckedFolder(folder);
+  writeFileAtomic(join(folder, 'summary.json'), done.summaryJson);
+  writeFileAtomic(join(folder, 'scenario.json'), done.scenarioJson);
   writeFileAtomic(join(folder, 'run.json'), `${JSON.stringify(runInfo, null, 2)}\n`);
 
-  if (summary.requests === 0) {
+  if (done.measuredRequests === 0) {
     process.stderr.write(
-      `warning: no request was measured: the run ended after ${result.totalRequests.toLocaleString('en-US')} requests and ${summary.simulatedSeconds} simulated seconds, ` +
+      `warning: no request was measured: the run ended after ${done.totalRequests.toLocaleString('en-US')} requests and ${done.simulatedSeconds} simulated seconds, ` +
         'before its warm-up was over. Shorten run.warmup or lengthen the run.\n',
     );
   }
   const written = `written: ${relative(process.cwd(), join(folder, 'summary.json')) || folder}, scenario.json, run.json (${runInfo.wallSeconds} s wall, ${runInfo.requestsPerSecond.toLocaleString('en-US')} requests/s)`;
   if (args.json) {
-    process.stdout.write(summaryJson(summary));
+    process.stdout.write(done.summaryJson);
     process.stderr.write(`${written}\n`);
   } else {
-    process.stdout.write(`${summaryText(summary)}\n\n${written}\n`);
+    process.stdout.write(`${done.summaryText}\n\n${written}\n`);
   }
+}
+
+/**
+ * Runs the simulation in a worker thread and waits for it. Ctrl-C stops the worker, removes
+ * the run folder if it holds no summary (it is created only after the run, so normally it
+ * does not exist), says so, and ends the command with exit code 130.
+ */
+function runInWorker(input: RunWorkerInput, onProgress: (progress: RunProgress) => void, folder: string): Promise<Extract<RunWorkerMessage, { type: 'done' }>> {
+  return new Promise((resolvePromise, reject) => {
+    const worker = new Worker(new URL('../runWorker.js', import.meta.url), { workerData: input });
+    let settled = false;
+    const settle = (action: () => void) => {
+      if (settled) return;
+      settled = true;
+      process.off('SIGINT', onInterrupt);
+      action();
+    };
+    const onInterrupt = () => {
+      settle(() => {
+        void worker.terminate().then(() => {
+          const removed = existsSync(folder) && !existsSync(join(folder, 'summary.json'));
+          if (removed) rmSync(folder, { recursive: true, force: true });
+          reject(new InterruptedError(`interrupted: the run stopped before it finished; nothing was written${removed ? ` (removed the unfinished run folder '${folder}')` : ''}.`));
+        });
+      });
+    };
+    process.on('SIGINT', onInterrupt);
+    worker.on('message', (message: RunWorkerMessage) => {
+      if (message.type === 'progress') onProgress(message.progress);
+      else if (message.type === 'done') settle(() => resolvePromise(message));
+      else {
+        settle(() => {
+          if (message.userError) reject(new UserError(message.message));
+          else {
+            const error = new Error(message.message);
+            error.stack = message.stack;
+            reject(error);
+          }
+        });
+        void worker.terminate();
+      }
+    });
+    worker.on('error', (error) => settle(() => reject(error)));
+    worker.on('exit', (code) => settle(() => reject(new Error(`the run's worker thread stopped with exit code ${code} before it finished`))));
+  });
 }

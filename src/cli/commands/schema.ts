@@ -1,6 +1,7 @@
 import type { Argv } from 'yargs';
 import { writeFileAtomic } from '../../report/writeAtomic.js';
 import { scenarioJsonSchema } from '../../scenario/jsonSchema.js';
+import { checkOutputFile } from '../outputPath.js';
 
 interface SchemaArgs {
   out?: string;
@@ -12,6 +13,7 @@ export function schemaCommand(yargs: Argv): Argv {
     'print the JSON Schema of scenario files (for editor completion)',
     (command) => command.option('out', { type: 'string', describe: 'write it to this file instead of stdout' }) as unknown as Argv<SchemaArgs>,
     (args) => {
+      if (args.out !== undefined) checkOutputFile(args.out);
       const text = `${JSON.stringify(scenarioJsonSchema(), null, 2)}\n`;
       if (args.out) writeFileAtomic(args.out, text);
       else process.stdout.write(text);

@@ -1,6 +1,6 @@
 import type { Argv } from 'yargs';
 import { loadScenarioFile } from '../../scenario/load.js';
-import { UserError, isUserError } from '../../userError.js';
+import { UserError, boundedMessage, isUserError } from '../../userError.js';
 
 interface ValidateArgs {
   files: string[];
@@ -21,7 +21,7 @@ export function validateCommand(yargs: Argv): Argv {
           if (!isUserError(error)) throw error;
           failed++;
           process.stdout.write(`invalid ${file}\n`);
-          process.stderr.write(`${error.message}\n`);
+          process.stderr.write(`${boundedMessage(error.message)}\n`);
         }
       }
       if (failed > 0) throw new UserError(`${failed} of ${args.files.length} scenario file${args.files.length === 1 ? '' : 's'} invalid (details above)`);

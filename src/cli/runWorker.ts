@@ -1,0 +1,86 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { loadScenarioRecording } from '../experiment/recordedCaching.js';
+import { runScenario, type RunProgress, type RunResult } from '../experiment/runScenario.js';
+import { buildSummary, summaryJson } from '../report/summary.js';
+import { summaryText } from '../report/summaryText.js';
+import { loadScenarioFile } from '../scenario/load.js';
+import type { Scenario } from '../scenario/schema.js';
+import { scenarioToInput } from '../scenario/serialize.js';
+import { isUserError } from '../userError.js';
+
+/**
+ * `cdnsim run`'s simulation in a worker thread, so that the main thread stays free to
+ * answer Ctrl-C (the simulation is synchronous: a signal handler on its own thread would
+ * run only after it). The main thread writes the files; this one only computes them.
+ */
+
+export interface RunWorkerInput {
+  scenarioFile: string;
+  overrides: { seed?: number; requests?: number; durationMs?: number };
+}
+
+export type RunWorkerMessage =
+  | { type: 'progress'; progress: RunProgress }
+  | {
+      type: 'done';
+      scenarioName: string;
+      summaryJson: string;
+      summaryText: string;
+      scenarioJson: string;
+      measuredRequests: number;
+      simulatedSeconds: number;
+      seed: number;
+      totalRequests: number;
+      events: number;
+    }
+  | { type: 'error'; userError: boolean; message: string; stack?: string };
+
+/** The scenario with the seed and run length the run used (the command line's, if given). */
+function asRun(scenario: Scenario, result: RunResult): Scenario {
+  return { ...scenario, seed: result.seed, run: { ...scenario.run, requests: result.limits.requests, durationMs: result.limits.durationMs } };
+}
+
+async function work(input: RunWorkerInput, post: (message: RunWorkerMessage) => void): Promise<void> {
+  const scenario = loadScenarioFile(input.scenarioFile);
+  const recording = scenario.content.recorded ? await loadScenarioRecording(scenario.content.recorded, input.scenarioFile) : undefined;
+  let lastPost = 0;
+  const result = runScenario(scenario, {
+    ...input.overrides,
+    recording,
+    onProgress: (progress) => {
+      // At most ten a second: the bar redraws no faster.
+      const now = performance.now();
+      if (now - lastPost < 100 && progress.fraction < 1) return;
+      lastPost = now;
+      post({ type: 'progress', progress: { ...progress } });
+    },
+  });
+  const summary = buildSummary(result);
+  post({
+    type: 'done',
+    scenarioName: scenario.name,
+    summaryJson: summaryJson(summary),
+    summaryText: summaryText(summary),
+    // The scenario as it ran (defaults filled, units resolved, overrides applied), so the run
+    // folder alone is enough to repeat the run.
+    scenarioJson: `${JSON.stringify(scenarioToInput(asRun(scenario, result)), null, 2)}\n`,
+    measuredRequests: summary.requests,
+    simulatedSeconds: summary.simulatedSeconds,
+    seed: result.seed,
+    totalRequests: result.totalRequests,
+    events: result.events,
+  });
+}
+
+if (parentPort !== null) {
+  const port = parentPort;
+  const post = (message: RunWorkerMessage) => port.postMessage(message);
+  work(workerData as RunWorkerInput, post).catch((error: unknown) => {
+    post({
+      type: 'error',
+      userError: isUserError(error),
+      message: error instanceof Error ? error.message : String(error),
+      stack: error instanceof Error ? error.stack : undefined,
+    });
+  });
+}

@@ -1,0 +1,103 @@
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ScenarioError, parseScenarioText } from '../../src/scenario/load.js';
+import { joinNegativeValues } from '../../src/cli/flags.js';
+import { boundedMessage, echoValue } from '../../src/userError.js';
+import { cdnsim, expectNoStackTrace, temporaryFolder } from './helpers.js';
+
+/** Issue 17: user mistakes exit 2 with a located message, leave nothing behind, and never hang. */
+
+function problemsOf(text: string): string[] {
+  try {
+    parseScenarioText(text, 's.yaml');
+  } catch (error) {
+    if (error instanceof ScenarioError) return error.message.split('\n');
+    throw error;
+  }
+  return [];
+}
+
+describe('issue 17: scenario mistakes found before a run, at their line, column and key', () => {
+  it('an unknown PoP code in topology.pops.codes is located at the code (line 4, column 18)', () => {
+    expect(problemsOf('topology:\n  model: pops\n  pops:\n    codes: [FRA, XXQ]\n')).toEqual(["s.yaml:4:18: `topology.pops.codes[1]`: no PoP with code 'XXQ' in the PoP table"]);
+  });
+
+  it('an unknown regional site and a PoP selection that leaves nothing are located too', () => {
+    expect(problemsOf('topology:\n  regionalTier:\n    sites: [ZZZ]\n')[0]).toMatch(/^s\.yaml:3:13: `topology\.regionalTier\.sites\[0\]`: no PoP with code 'ZZZ'/);
+    expect(problemsOf('topology:\n  pops:\n    regions: [Europe]\n    countries: [US]\n')).toEqual(['s.yaml:2:3: `topology.pops`: the selection leaves no PoP; a topology needs at least one']);
+  });
+
+  it('a flash crowd with multiplier 0.5 and no objects is refused at the multiplier, not a crash', () => {
+    expect(problemsOf('traffic:\n  flashCrowds:\n    - start: 1h\n      duration: 10m\n      multiplier: 0.5\n')).toEqual(['s.yaml:5:19: `traffic.flashCrowds[0].multiplier`: expected a number ≥ 1, found 0.5']);
+  });
+
+  it('growth {rate: 100%, per: 1s} is refused: at most doubling per minute', () => {
+    expect(problemsOf('traffic:\n  growth: {rate: 100%, per: 1s}\n')[0]).toMatch(/^s\.yaml:2:3: `traffic\.growth`: expected growth of at most ×2 per minute, found \{rate: 100%, per: 1 s\}, which is ×1\.15e\+18 per minute/);
+  });
+
+  it('traffic that dies out before run.requests, and a duration of more than 1e10 requests, are refused', () => {
+    expect(problemsOf('run:\n  requests: 1M\ntraffic:\n  growth: {rate: -90%, per: 1m}\n')[0]).toMatch(/dies out after about 521,153 requests, fewer than twice run\.requests \(1,000,000\)/);
+    expect(problemsOf('run:\n  duration: 100000d\n')[0]).toMatch(/^s\.yaml:2:13: `run\.duration`: expected a run of at most 1e\+10 requests, found about 1\.73e\+14/);
+  });
+
+  it('deep nesting, a second document, a wrong list length and a huge value say so in our words', () => {
+    expect(problemsOf(`a: ${'['.repeat(20000)}${']'.repeat(20000)}\n`)[0]).toMatch(/nested too deeply to read/);
+    expect(problemsOf('seed: 1\n---\nseed: 2\n')[0]).toMatch(/^s\.yaml:2:1: YAML error: a scenario file holds one document/);
+    expect(problemsOf('traffic:\n  diurnal:\n    hourly: [1, 2, 3]\n')).toEqual(['s.yaml:3:5: `traffic.diurnal.hourly`: expected a list of exactly 24 items, found a list of 3 items']);
+    const huge = problemsOf(`edge:\n  policy: ${'x'.repeat(200_000)}\n`).join('\n');
+    expect(huge.length).toBeLessThan(1000);
+  });
+});
+
+describe('issue 17: one place reads flags', () => {
+  it('a value after a long flag that starts with a minus and a digit stays its value', () => {
+    expect(joinNegativeValues(['run', 'a.yaml', '--duration', '-5s', '--json', '-h'])).toEqual(['run', 'a.yaml', '--duration=-5s', '--json', '-h']);
+  });
+
+  it('echoed values and message lines are cut, with the length said', () => {
+    expect(echoValue('y'.repeat(1000), 20)).toBe(`${'y'.repeat(9)}…${'y'.repeat(9)} (1,000 characters)`);
+    expect(boundedMessage(Array.from({ length: 100 }, () => 'z').join('\n')).split('\n')).toHaveLength(61);
+  });
+
+  const cases: [string, string[], RegExp][] = [
+    ['run --seed twice', ['run', 'scenarios/baseline.yaml', '--seed', '1', '--seed', '2'], /^cdnsim: --seed was given 2 times \(1, 2\); give it once$/m],
+    ['replay --cache-size twice', ['replay', 'test/fixtures/traces/ids.txt', '--cache-size', '1', '--cache-size', '2'], /--cache-size was given 2 times \(1, 2\); give it once/],
+    ['explain --now twice', ['explain', '--url', '/a', '--now', '1', '--now', '2'], /--now was given 2 times/],
+    ['run --duration -5s', ['run', 'scenarios/baseline.yaml', '--duration', '-5s'], /--duration: expected a duration .*found "-5s"/],
+    ['explain --now 2026-02-30', ['explain', '--url', '/a', '--now', '2026-02-30'], /--now: 2026-02-30 is not a day of the calendar/],
+    ['schema --out a folder', ['schema', '--out', 'scenarios'], /--out: cannot write the file 'scenarios': it is a folder/],
+    ['schema --out under a file', ['schema', '--out', 'scenarios/baseline.yaml/x.json'], /--out: cannot write the file 'scenarios\/baseline\.yaml\/x\.json': .*in the way/],
+    ['replay --out under /proc, refused before the replay', ['replay', 'test/fixtures/traces/ids.txt', '--cache-size', '1', '--out', '/proc/cdnsim/rows.json'], /--out: cannot write the file '\/proc\/cdnsim\/rows\.json'/],
+    ['run --out under /proc, no hang', ['run', 'scenarios/baseline.yaml', '--out', '/proc/cdnsim-run'], /--out: cannot create the run folder '\/proc\/cdnsim-run'/],
+  ];
+  it.each(cases)('%s: exit 2, one clear message, no stack trace', (_name, args, message) => {
+    const result = cdnsim(args, { timeoutMs: 60_000 });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(message);
+    expect(expectNoStackTrace(result.stderr)).toBe(true);
+  });
+});
+
+describe('issue 17: nothing left behind', () => {
+  it('an empty trace and a warm-up covering the trace are refused (exit 2), and --out is not written', () => {
+    const folder = temporaryFolder('empty-trace');
+    const empty = join(folder, 'empty.oracleGeneral.bin');
+    writeFileSync(empty, '');
+    const out = join(folder, 'rows.json');
+    const result = cdnsim(['replay', empty, '--cache-size', '1', '--out', out, '--no-progress']);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/the trace holds no request, so there is nothing to measure/);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('a topology mistake leaves no run folder in results/', () => {
+    const cwd = temporaryFolder('topology-mistake');
+    mkdirSync(join(cwd, 'scenarios'));
+    writeFileSync(join(cwd, 'scenarios', 'bad.yaml'), 'topology:\n  origins: [NOPE]\n');
+    const result = cdnsim(['run', 'scenarios/bad.yaml', '--requests', '1000'], { cwd });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/^cdnsim: scenarios\/bad\.yaml:2:13: `topology\.origins\[0\]`: no PoP with code 'NOPE'/);
+    expect(readdirSync(cwd)).toEqual(['scenarios']);
+  });
+});

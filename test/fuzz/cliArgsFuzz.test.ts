@@ -1,0 +1,67 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { cdnsim, expectNoStackTrace, temporaryFolder } from '../cli/helpers.js';
+import { CLI_FUZZ_RUNS, FUZZ_SEED, MAX_STDERR_BYTES } from './fuzzConfig.js';
+import { REPO } from '../cli/helpers.js';
+
+/**
+ * Issue 17's contract for command lines: flags given twice, negative numbers, unit garbage,
+ * huge values, odd output paths. Every command line exits 0 or 2, never with a stack
+ * trace, with a bounded stderr that on 2 names what is wrong, and leaves no folder behind.
+ */
+
+const TRACE = join(REPO, 'test/fixtures/traces/cloudPhysicsIO.oracleGeneral.bin');
+const TINY = join(REPO, 'test/fixtures/fuzz-tiny.yaml');
+
+const VALUES = ['1', '0', '-5', '-5s', '-0.5', '1e999', 'abc', '', ' ', '5 parsecs', '2026-02-30', '10%', '150%', '0.2', '1GB', '-1GB', 'lru', 'lru,', ',', 'x'.repeat(100_000), '/proc/x', '/', '.'];
+
+/** Per command: its fixed arguments and the flags it takes (string- or number-valued). */
+const COMMANDS: Record<string, { fixed: string[]; flags: string[]; booleans: string[] }> = {
+  run: { fixed: ['run', TINY], flags: ['--seed', '--requests', '--out'], booleans: ['--json', '--no-progress'] },
+  replay: { fixed: ['replay', TRACE], flags: ['--cache-size', '--policy', '--ttl', '--warmup', '--out', '--skip-bad', '--format'], booleans: ['--json', '--count-mode', '--no-progress'] },
+  explain: { fixed: ['explain'], flags: ['--url', '--method', '--profile', '--now', '--status', '--req-header', '--res-header', '--layer'], booleans: ['--json', '--no-cdn'] },
+  schema: { fixed: ['schema'], flags: ['--out'], booleans: [] },
+  validate: { fixed: ['validate', TINY], flags: [], booleans: [] },
+};
+
+/** --requests is capped so that a valid command line stays short. */
+const value = (flag: string) => (flag === '--requests' ? fc.constantFrom('2000', '-5', '0', 'abc', '1.5', '') : fc.oneof(fc.constantFrom(...VALUES), fc.string({ maxLength: 12 })));
+
+const commandLine = fc.constantFrom(...Object.keys(COMMANDS)).chain((name) => {
+  const command = COMMANDS[name];
+  const flagChoice = command.flags.length > 0 ? fc.constantFrom(...command.flags).chain((flag) => value(flag).map((v) => [flag, v])) : fc.constant([] as string[]);
+  const booleanChoice = command.booleans.length > 0 ? fc.constantFrom(...command.booleans).map((flag) => [flag]) : fc.constant([] as string[]);
+  return fc
+    .array(fc.oneof(flagChoice, flagChoice, booleanChoice), { maxLength: 5 })
+    .map((parts) => {
+      const args = [...command.fixed, ...parts.flat()];
+      // A run that is valid must stay short and write into the case's own folder.
+      if (name === 'run' && !args.includes('--requests')) args.push('--requests', '2000');
+      return args;
+    });
+});
+
+describe('issue 17 fuzz: command lines exit 0 or 2 with a clear message and leave nothing behind', () => {
+  it(`${CLI_FUZZ_RUNS} generated command lines`, () => {
+    const cwd = temporaryFolder('fuzz-args');
+    fc.assert(
+      fc.property(commandLine, (args) => {
+        const before = new Set(readdirSync(cwd));
+        const result = cdnsim(args, { cwd, timeoutMs: 60_000 });
+        const context = args.map((arg) => (arg.length > 40 ? `${arg.slice(0, 20)}…(${arg.length})` : JSON.stringify(arg))).join(' ');
+        expect([0, 2], `${context}\n${result.stderr.slice(0, 400)}`).toContain(result.status);
+        expect(expectNoStackTrace(result.stderr), `${context}\n${result.stderr.slice(0, 400)}`).toBe(true);
+        expect(Buffer.byteLength(result.stderr), context).toBeLessThan(MAX_STDERR_BYTES);
+        if (result.status === 2) {
+          expect(result.stderr, context).toMatch(/^cdnsim: \S/m);
+          const left = readdirSync(cwd).filter((name) => !before.has(name));
+          expect(left, context).toEqual([]);
+        }
+      }),
+      { numRuns: CLI_FUZZ_RUNS, seed: FUZZ_SEED + 2 },
+    );
+    expect(existsSync(cwd)).toBe(true);
+  });
+});
