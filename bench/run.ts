@@ -145,6 +145,37 @@ for (const { prefix, topology } of sliceModels) {
   }
 }
 
+// The PoP model with every feature of the layered flow on: seven content classes (their
+// churn, stale-while-revalidate pages, no-cache and no-store routes), returning clients with
+// browsers, variants and media chunks, and an outage, an error burst, a slowdown and a purging
+// deploy inside the measured part. Against `slice.tiered.*`, the cost of the features.
+if (wanted('slice.allFeatures')) {
+  const requests = 2_000_000;
+  const scenario = parseScenarioText(
+    [
+      `run: { requests: ${requests}, warmup: 25% }`,
+      'traffic: { rate: 20k/s, clients: {} }',
+      'content:',
+      '  classes: [{ name: static-asset }, { name: image }, { name: font }, { name: html, rendering: static }, { name: api }, { name: media }, { name: download }]',
+      'edge: { capacity: 4GB }',
+      'incidents:',
+      '  - { kind: outage, start: 40s, duration: 5s }',
+      '  - { kind: error-burst, start: 55s, duration: 5s, share: 50% }',
+      '  - { kind: slowdown, start: 70s, duration: 10s, factor: 3 }',
+      '  - { kind: deploy, at: 85s, purge: true, classes: [html] }',
+      '',
+    ].join('\n'),
+    'bench-features.yaml',
+  );
+  let events = 0;
+  const result = measure(3, () => {
+    const run = runScenario(scenario);
+    events = run.events;
+    return run.totalRequests;
+  });
+  report({ name: 'slice.allFeatures', requests, requestsPerSecond: result.bestPerSecond, medianRequestsPerSecond: result.medianPerSecond, eventsPerRequest: events / requests });
+}
+
 runPolicyBenchmarks(wanted);
 runTopologyBenchmarks(wanted);
 runWorkloadBenchmarks(wanted);
