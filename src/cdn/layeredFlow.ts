@@ -188,6 +188,18 @@ export class LayeredFlow {
       }
     }
     const edge = options.network.route(request);
+    // The common case, a whole object fresh at the PoP, is answered at once, with no record
+    // in flight; its lookup (which counts as the request's, for the eviction policy) is
+    // handed on otherwise.
+    let edgeLocal = -1;
+    if (request.pieces === 1 && options.cdnEnabled) {
+      const node = options.edges[edge];
+      edgeLocal = this.touch(node, request.key, c, nowMs);
+      if (edgeLocal >= 0 && node.statusOf(edgeLocal) === STATUS_OK && nowMs < node.freshUntilOf(edgeLocal) && (options.decisions.flagsOf(c, EDGE_DECISION) & FLAG_REVALIDATE_ALWAYS) === 0) {
+        this.completeEdgeHit(request, seq, c, edge, node, edgeLocal);
+        return;
+      }
+    }
     const r = this.requests.take();
     const pending = this.requests;
     pending.sendMs[r] = nowMs;
@@ -212,6 +224,7 @@ export class LayeredFlow {
     for (let i = 0; i < request.pieces; i++) {
       const bytes = pieceBytes(request, i);
       if (!options.cdnEnabled) this.startFetch(NODE_EDGE, edge, request.key + i, request.objectId, bytes, c, nowMs, -1 - r, -1);
+      else if (request.pieces === 1) this.lookedUp(NODE_EDGE, edge, edgeLocal, request.key, request.objectId, bytes, c, nowMs, -1 - r);
       else this.lookup(NODE_EDGE, edge, request.key + i, request.objectId, bytes, c, nowMs, -1 - r);
     }
   }
@@ -221,15 +234,26 @@ export class LayeredFlow {
    * What the node answers, the PoP compares with what it holds (its 304) when the answer arrives.
    */
   private lookup(kind: number, index: number, key: number, objectId: number, bytes: number, c: number, nowMs: number, waiter: number): void {
+    const node = kind === NODE_EDGE ? this.options.edges[index] : this.options.regionals[index];
+    this.lookedUp(kind, index, this.touch(node, key, c, nowMs), key, objectId, bytes, c, nowMs, waiter);
+  }
+
+  /** The node's lookup of `key` (the eviction policy sees a request): its stored entry's local id, or −1; a purged entry is dropped. */
+  private touch(node: SharedCacheNode, key: number, c: number, nowMs: number): number {
+    const local = node.lookup(key, nowMs);
+    if (local >= 0 && this.purged(node, local, c, nowMs)) {
+      node.remove(key);
+      return -1;
+    }
+    return local;
+  }
+
+  /** What a node does with a request for `key` once it has looked it up (`local`: its entry, or −1). */
+  private lookedUp(kind: number, index: number, local: number, key: number, objectId: number, bytes: number, c: number, nowMs: number, waiter: number): void {
     const { options } = this;
     const node = kind === NODE_EDGE ? options.edges[index] : options.regionals[index];
     const decisionLayer = kind + EDGE_DECISION;
     const servedLayer = kind === NODE_EDGE ? this.edgeLayer : this.regionalLayer;
-    let local = node.lookup(key, nowMs);
-    if (local >= 0 && this.purged(node, local, c, nowMs)) {
-      node.remove(key);
-      local = -1;
-    }
     let validate = -1;
     if (local >= 0) {
       const freshUntil = node.freshUntilOf(local);
@@ -450,16 +474,51 @@ export class LayeredFlow {
     done.regional = this.tiered && options.cdnEnabled && done.layer > this.edgeLayer ? options.network.regionalOf(edge) : -1;
     done.status = status;
     done.outcome = pending.outcome[r];
+    const version = pending.version[r];
+    const responseAtMs = pending.responseAtMs[r];
+    const clientSlot = pending.clientSlot[r];
+    const key = pending.key[r];
+    pending.release(r);
+    this.complete(doneAtMs, version, responseAtMs, clientSlot, key);
+  }
+
+  /** A fresh hit at the PoP, answered when it arrives (time to first byte: the client leg). */
+  private completeEdgeHit(request: ClientRequest, seq: number, c: number, edge: number, node: SharedCacheNode, local: number): void {
+    const { options, done } = this;
+    done.seq = seq;
+    done.sendMs = request.timeMs;
+    done.region = request.region;
+    done.classId = c;
+    done.objectId = request.objectId;
+    done.sizeBytes = request.sizeBytes;
+    done.layer = this.edgeLayer;
+    done.latencyMs = options.network.clientLegMs;
+    const uplinks = options.network.uplinkMsPerByte;
+    done.transferMs = uplinks === null ? -1 : request.sizeBytes * uplinks[edge];
+    done.edge = edge;
+    done.regional = -1;
+    done.status = STATUS_OK;
+    done.outcome = 0;
+    const key = request.clientSlot >= 0 && request.firstChunk < 0 ? request.key : -1;
+    this.complete(request.timeMs, node.versionOf(local), node.responseAtOf(local), request.clientSlot, key);
+  }
+
+  /**
+   * The common end of a request answered by the CDN (`done` filled but for staleness): how
+   * outdated the response is, the browser's copy, the sink.
+   */
+  private complete(doneAtMs: number, version: number, responseAtMs: number, clientSlot: number, key: number): void {
+    const { options, done } = this;
     const origin = options.origin;
-    done.staleForMs = status === STATUS_OK && pending.version[r] < origin.versionAt(objectId, c, doneAtMs) ? doneAtMs - origin.changedAtMs(objectId, c) : -1;
+    const c = done.classId;
+    const ok = done.status === STATUS_OK;
+    done.staleForMs = ok && version < origin.versionAt(done.objectId, c, doneAtMs) ? doneAtMs - origin.changedAtMs(done.objectId, c) : -1;
     // The browser keeps the response for its own lifetime, less the age it arrives with (RFC 9111 §4.2.3).
     const browsers = options.browsers;
-    const key = pending.key[r];
-    if (browsers !== null && key >= 0 && status === STATUS_OK && options.decisions.stores(c, BROWSER_DECISION)) {
-      const expiresAtMs = pending.responseAtMs[r] + options.decisions.ttlMsOf(c, BROWSER_DECISION);
-      if (expiresAtMs > doneAtMs) browsers.insert(pending.clientSlot[r], key, expiresAtMs);
+    if (browsers !== null && key >= 0 && ok && options.decisions.stores(c, BROWSER_DECISION)) {
+      const expiresAtMs = responseAtMs + options.decisions.ttlMsOf(c, BROWSER_DECISION);
+      if (expiresAtMs > doneAtMs) browsers.insert(clientSlot, key, expiresAtMs);
     }
-    pending.release(r);
     options.onComplete(done);
   }
 
@@ -498,6 +557,7 @@ export class LayeredFlow {
 
   /** Whether a purge (a deploy with purge, spec 1.2 item 6) has reached this node since the entry was stored. */
   private purged(node: SharedCacheNode, local: number, c: number, nowMs: number): boolean {
+    if (!this.options.origin.purges) return false;
     const delay = this.options.purgeDelayMs;
     const purgedAt = this.options.origin.purgedAtMs(c, nowMs - delay);
     return node.storedAtOf(local) < purgedAt + delay;

@@ -24,6 +24,8 @@ export class OriginModel {
   private readonly deployedAtMs: Float64Array;
   /** The last answer's service time, ms (slowdown included). */
   serviceMs = 0;
+  /** Whether any deploy purges (else no entry is ever purged, and the flow need not ask). */
+  readonly purges: boolean;
 
   constructor(
     private readonly conditions: OriginConditionsTimeline | null,
@@ -37,6 +39,7 @@ export class OriginModel {
   ) {
     this.updatedAtMs = new Float64Array(objectCount).fill(-Infinity);
     this.deployedAtMs = new Float64Array(classSlot.length).fill(-Infinity);
+    this.purges = conditions !== null && classSlot.some((slot) => conditions.lastPurgeAtMs(Infinity, slot) > -Infinity);
   }
 
   /** The churn hook: object `objectId` was updated in place at `nowMs`. */

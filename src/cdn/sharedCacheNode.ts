@@ -11,12 +11,17 @@ import type { SparseKeyStore } from '../cache/sparseKeyStore.js';
  * Entries go into the eviction store with no expiry: freshness is the flow's question, not
  * the store's. Per-entry fields live in typed arrays indexed by the store's local id.
  */
+/** Per entry, one record of four numbers (32 bytes: one cache line with its neighbour's half). */
+const RECORD = 4;
+const RESPONSE_AT = 0;
+const STORED_AT = 1;
+const FRESH_UNTIL = 2;
+/** version × STATUS_RANGE + status: both in one number. */
+const VERSION_STATUS = 3;
+const STATUS_RANGE = 1000;
+
 export class SharedCacheNode {
-  private responseAt = new Float64Array(64);
-  private storedAt = new Float64Array(64);
-  private freshUntil = new Float64Array(64);
-  private versions = new Int32Array(64);
-  private statuses = new Int16Array(64);
+  private records = new Float64Array(64 * RECORD);
 
   /**
    * @param id the node's number in the flow's in-flight index (PoPs, then regional sites)
@@ -39,19 +44,20 @@ export class SharedCacheNode {
   put(key: number, bytes: number, nowMs: number, responseAtMs: number, freshUntilMs: number, version: number, status: number): number {
     const local = this.store.insertLocal(key, bytes, Infinity);
     if (local < 0) return -1;
-    if (local >= this.freshUntil.length) this.grow(this.store.localLimit);
-    this.responseAt[local] = responseAtMs;
-    this.storedAt[local] = nowMs;
-    this.freshUntil[local] = freshUntilMs;
-    this.versions[local] = version;
-    this.statuses[local] = status;
+    if ((local + 1) * RECORD > this.records.length) this.grow(this.store.localLimit);
+    const at = local * RECORD;
+    const records = this.records;
+    records[at + RESPONSE_AT] = responseAtMs;
+    records[at + STORED_AT] = nowMs;
+    records[at + FRESH_UNTIL] = freshUntilMs;
+    records[at + VERSION_STATUS] = version * STATUS_RANGE + status;
     return local;
   }
 
   /** A 304 (RFC 9111 §4.3.4): the stored entry is fresh again from a new response time, body unchanged. */
   renew(local: number, responseAtMs: number, freshUntilMs: number): void {
-    this.responseAt[local] = responseAtMs;
-    this.freshUntil[local] = freshUntilMs;
+    this.records[local * RECORD + RESPONSE_AT] = responseAtMs;
+    this.records[local * RECORD + FRESH_UNTIL] = freshUntilMs;
   }
 
   remove(key: number): void {
@@ -59,34 +65,27 @@ export class SharedCacheNode {
   }
 
   responseAtOf(local: number): number {
-    return this.responseAt[local];
+    return this.records[local * RECORD + RESPONSE_AT];
   }
   storedAtOf(local: number): number {
-    return this.storedAt[local];
+    return this.records[local * RECORD + STORED_AT];
   }
   freshUntilOf(local: number): number {
-    return this.freshUntil[local];
+    return this.records[local * RECORD + FRESH_UNTIL];
   }
   versionOf(local: number): number {
-    return this.versions[local];
+    return Math.floor(this.records[local * RECORD + VERSION_STATUS] / STATUS_RANGE);
   }
   /** 200 for content; an origin error status (500) for a cached error (spec 7.1). */
   statusOf(local: number): number {
-    return this.statuses[local];
+    return this.records[local * RECORD + VERSION_STATUS] % STATUS_RANGE;
   }
 
-  private grow(minimum: number): void {
-    let length = this.freshUntil.length;
-    while (length < minimum) length *= 2;
-    const grown = <T extends Float64Array | Int32Array | Int16Array>(array: T, make: (n: number) => T): T => {
-      const next = make(length);
-      next.set(array);
-      return next;
-    };
-    this.responseAt = grown(this.responseAt, (n) => new Float64Array(n));
-    this.storedAt = grown(this.storedAt, (n) => new Float64Array(n));
-    this.freshUntil = grown(this.freshUntil, (n) => new Float64Array(n));
-    this.versions = grown(this.versions, (n) => new Int32Array(n));
-    this.statuses = grown(this.statuses, (n) => new Int16Array(n));
+  private grow(minimumLocals: number): void {
+    let length = this.records.length;
+    while (length < minimumLocals * RECORD) length *= 2;
+    const next = new Float64Array(length);
+    next.set(this.records);
+    this.records = next;
   }
 }
