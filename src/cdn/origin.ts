@@ -39,8 +39,12 @@ export class OriginModel {
   ) {
     this.updatedAtMs = new Float64Array(objectCount).fill(-Infinity);
     this.deployedAtMs = new Float64Array(classSlot.length).fill(-Infinity);
-    this.purges = conditions !== null && classSlot.some((slot) => conditions.lastPurgeAtMs(Infinity, slot) > -Infinity);
+    this.purgeTimesOf = Array.from(classSlot, (slot) => (conditions === null ? new Float64Array(0) : conditions.purgeTimes(slot)));
+    this.purges = this.purgeTimesOf.some((times) => times.length > 0);
   }
+
+  /** Per class: the times of the deploys that purge it, ascending. */
+  private readonly purgeTimesOf: readonly Float64Array[];
 
   /** The churn hook: object `objectId` was updated in place at `nowMs`. */
   noteUpdate(objectId: number, nowMs: number): void {
@@ -79,8 +83,10 @@ export class OriginModel {
     return STATUS_OK;
   }
 
-  /** The latest purge of class `classId` that a node has applied by `nowMs` (−∞: none). */
-  purgedAtMs(classId: number, nowMs: number): number {
-    return this.conditions === null ? -Infinity : this.conditions.lastPurgeAtMs(nowMs, this.classSlot[classId]);
+  /** The latest purge of class `classId` at or before `timeMs` (−∞: none). A run has a handful of deploys: a scan from the end. */
+  purgedAtMs(classId: number, timeMs: number): number {
+    const times = this.purgeTimesOf[classId];
+    for (let i = times.length - 1; i >= 0; i--) if (times[i] <= timeMs) return times[i];
+    return -Infinity;
   }
 }

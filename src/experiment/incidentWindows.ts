@@ -6,7 +6,7 @@ const DEPLOY_WINDOW_MS = 60_000;
 
 export interface IncidentFigures {
   incident: Incident;
-  /** The window measured: an outage's, burst's or slowdown's own; a deploy's first minute. */
+  /** The window measured: an outage's, burst's or slowdown's own; a deploy's first minute; cut at the end of the run. */
   fromMs: number;
   toMs: number;
   /** Requests sent in the window, and how they ended. */
@@ -21,7 +21,7 @@ export interface IncidentFigures {
 /** Requests, errors and stale serves per incident window, and the origin's load in and before it. */
 export function incidentWindows(incidents: readonly Incident[]): {
   record(done: CompletedRequest): void;
-  figures(originRequests: (fromMs: number, toMs: number) => number): IncidentFigures[];
+  figures(runEndMs: number, originRequests: (fromMs: number, toMs: number) => number): IncidentFigures[];
 } {
   const from = Float64Array.from(incidents, (incident) => (incident.kind === 'deploy' ? incident.atMs : incident.startMs));
   const to = Float64Array.from(incidents, (incident) => (incident.kind === 'deploy' ? incident.atMs + DEPLOY_WINDOW_MS : incident.endMs));
@@ -38,17 +38,21 @@ export function incidentWindows(incidents: readonly Incident[]): {
         if ((done.outcome & staleBits) !== 0) stale[i]++;
       }
     },
-    figures(originRequests) {
-      return incidents.map((incident, i) => ({
-        incident,
-        fromMs: from[i],
-        toMs: to[i],
-        requests: requests[i],
-        errors: errors[i],
-        staleServed: stale[i],
-        originRequests: originRequests(from[i], to[i]),
-        originRequestsBefore: originRequests(2 * from[i] - to[i], from[i]),
-      }));
+    figures(runEndMs, originRequests) {
+      return incidents.map((incident, i) => {
+        // A window the run ends inside is compared with one of its actual length before it.
+        const toMs = Math.max(from[i], Math.min(to[i], runEndMs));
+        return {
+          incident,
+          fromMs: from[i],
+          toMs,
+          requests: requests[i],
+          errors: errors[i],
+          staleServed: stale[i],
+          originRequests: originRequests(from[i], toMs),
+          originRequestsBefore: originRequests(2 * from[i] - toMs, from[i]),
+        };
+      });
     },
   };
 }

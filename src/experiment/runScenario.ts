@@ -378,7 +378,7 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
     })),
     theory: network.theoryApplies && singleClass ? edgeTheory(scenario, singleClass, contentCaching.classes[0], simulatedMs) : undefined,
     cdn: { coalescing: scenario.cdn.coalescing, validators: scenario.cdn.validators, layers: activity, origin: { ...flow.originActivity }, outcomes: outcomes.figures() },
-    incidents: windows.figures((fromMs, toMs) => flow.originArrivals.between(fromMs, toMs)),
+    incidents: windows.figures(simulatedMs, (fromMs, toMs) => flow.originArrivals.between(fromMs, toMs)),
     events: simulation.eventsProcessed,
   };
 }

@@ -229,7 +229,7 @@ function cdnSummary(result: RunResult): CdnSummary {
 
 function incidentRow(figures: IncidentFigures): IncidentRow {
   const { incident } = figures;
-  const window = `${formatSimTime(figures.fromMs)}–${formatSimTime(figures.toMs)}`;
+  const window = `${formatSimTime(figures.fromMs)}–${formatSimTime(Math.round(figures.toMs / 1000) * 1000)}`;
   const what =
     incident.kind === 'deploy'
       ? `deploy${incident.purge ? ' with purge' : ''} of ${incident.classes.length === 0 ? 'every class' : incident.classes.join(', ')}`

@@ -61,6 +61,8 @@ export class OriginConditionsTimeline {
   /** segments × class slots: time of the latest purging deploy touching the class, −∞ when none. */
   private readonly classPurgedAt: Float64Array;
   private readonly slots: number;
+  /** Per class slot: the times of the deploys that purge it, ascending. */
+  private readonly purgeTimesBySlot: readonly Float64Array[];
   private cursor = 0;
   private filled = -1;
   private readonly current: OriginConditions = { reachable: true, errorStatus: 0, errorShare: 0, serviceTimeFactor: 1, contentEpoch: 0 };
@@ -88,6 +90,22 @@ export class OriginConditionsTimeline {
     this.classEpoch = new Int32Array(segments * this.slots);
     this.classPurgedAt = new Float64Array(segments * this.slots).fill(-Infinity);
     for (let segment = 0; segment < segments; segment++) this.fillSegment(segment, incidents);
+    this.purgeTimesBySlot = Array.from({ length: this.slots }, (_, slot) =>
+      Float64Array.from(
+        incidents.flatMap((incident) =>
+          incident.kind === 'deploy' && incident.purge && (incident.classes.length === 0 || (slot < this.classNames.length && incident.classes.includes(this.classNames[slot]))) ? [incident.atMs] : [],
+        ),
+      ).sort(),
+    );
+  }
+
+  /**
+   * The times of the deploys that purge the class (slot), ascending; empty when none does.
+   * For questions at times apart from the request path's (a purge that takes a while to
+   * propagate), without moving the cursor.
+   */
+  purgeTimes(slot: number): Float64Array {
+    return this.purgeTimesBySlot[slot];
   }
 
   /** Segments of constant conditions (breakpoints + 1). */
