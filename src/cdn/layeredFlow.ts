@@ -485,12 +485,7 @@ export class LayeredFlow {
   /** A fresh hit at the PoP, answered when it arrives (time to first byte: the client leg). */
   private completeEdgeHit(request: ClientRequest, seq: number, c: number, edge: number, node: SharedCacheNode, local: number): void {
     const { options, done } = this;
-    done.seq = seq;
-    done.sendMs = request.timeMs;
-    done.region = request.region;
-    done.classId = c;
-    done.objectId = request.objectId;
-    done.sizeBytes = request.sizeBytes;
+    this.describe(request, seq, c);
     done.layer = this.edgeLayer;
     done.latencyMs = options.network.clientLegMs;
     const uplinks = options.network.uplinkMsPerByte;
@@ -501,6 +496,17 @@ export class LayeredFlow {
     done.outcome = 0;
     const key = request.clientSlot >= 0 && request.firstChunk < 0 ? request.key : -1;
     this.complete(request.timeMs, node.versionOf(local), node.responseAtOf(local), request.clientSlot, key);
+  }
+
+  /** What a request answered at once was: its fields in the reused record. */
+  private describe(request: ClientRequest, seq: number, c: number): void {
+    const done = this.done;
+    done.seq = seq;
+    done.sendMs = request.timeMs;
+    done.region = request.region;
+    done.classId = c;
+    done.objectId = request.objectId;
+    done.sizeBytes = request.sizeBytes;
   }
 
   /**
@@ -524,12 +530,7 @@ export class LayeredFlow {
 
   private completeBrowserHit(request: ClientRequest, seq: number, c: number): void {
     const done = this.done;
-    done.seq = seq;
-    done.sendMs = request.timeMs;
-    done.region = request.region;
-    done.classId = c;
-    done.objectId = request.objectId;
-    done.sizeBytes = request.sizeBytes;
+    this.describe(request, seq, c);
     done.layer = 0;
     done.latencyMs = 0; // DESIGN "Metrics": a browser hit is 0 ms
     done.transferMs = -1;
