@@ -51,7 +51,7 @@ export function explainRecord(decision: CacheDecision, directives: DirectivesInF
   };
 }
 
-/** Millisecond precision is all a simulated clock has; Infinity (an invalid Age) stays a large finite number in JSON. */
+/** Millisecond precision is all a simulated clock has; an infinite figure (a lifetime that never ends) stays a large finite number in JSON. */
 function roundSeconds(seconds: number): number {
   if (!Number.isFinite(seconds)) return Number.MAX_SAFE_INTEGER;
   return Math.round(seconds * 1000) / 1000;
