@@ -47,7 +47,8 @@ export async function main(rawArgv: string[]): Promise<number> {
     .recommendCommands()
     .help()
     .alias('h', 'help')
-    .wrap(Math.min(100, process.stdout.columns || 100))
+    // No wrapping of our own: a wrapped line breaks words (run.r|equests) and examples cannot be copied; the terminal folds long lines.
+    .wrap(null)
     .exitProcess(false)
     .middleware(refuseRepeatedFlags, true)
     .fail((message, error) => {

@@ -1,3 +1,4 @@
+import { dirname, resolve } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { loadScenarioRecording } from '../experiment/recordedCaching.js';
 import { runScenario, type RunProgress, type RunResult } from '../experiment/runScenario.js';
@@ -35,9 +36,15 @@ export type RunWorkerMessage =
     }
   | { type: 'error'; userError: boolean; message: string; stack?: string };
 
-/** The scenario with the seed and run length the run used (the command line's, if given). */
-function asRun(scenario: Scenario, result: RunResult): Scenario {
-  return { ...scenario, seed: result.seed, run: { ...scenario.run, requests: result.limits.requests, durationMs: result.limits.durationMs } };
+/**
+ * The scenario with the seed and run length the run used (the command line's, if given),
+ * and a recording named by its absolute path: the run folder's scenario.json is read from
+ * another folder than the scenario file was.
+ */
+function asRun(scenario: Scenario, result: RunResult, scenarioFile: string): Scenario {
+  const { recorded } = scenario.content;
+  const content = recorded === undefined ? scenario.content : { ...scenario.content, recorded: { ...recorded, file: resolve(dirname(scenarioFile), recorded.file) } };
+  return { ...scenario, content, seed: result.seed, run: { ...scenario.run, requests: result.limits.requests, durationMs: result.limits.durationMs } };
 }
 
 async function work(input: RunWorkerInput, post: (message: RunWorkerMessage) => void): Promise<void> {
@@ -63,7 +70,7 @@ async function work(input: RunWorkerInput, post: (message: RunWorkerMessage) => 
     summaryText: summaryText(summary),
     // The scenario as it ran (defaults filled, units resolved, overrides applied), so the run
     // folder alone is enough to repeat the run.
-    scenarioJson: `${JSON.stringify(scenarioToInput(asRun(scenario, result)), null, 2)}\n`,
+    scenarioJson: `${JSON.stringify(scenarioToInput(asRun(scenario, result, input.scenarioFile)), null, 2)}\n`,
     measuredRequests: summary.requests,
     simulatedSeconds: summary.simulatedSeconds,
     seed: result.seed,

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cdnsim, expectNoStackTrace, temporaryFolder } from './helpers.js';
+import { REPO, cdnsim, expectNoStackTrace, temporaryFolder } from './helpers.js';
 
 const SMALL_RUN = ['--requests', '200k', '--no-progress'];
 
@@ -175,6 +175,18 @@ describe('the run folder repeats the run', () => {
     expect(scenario.seed).toBe(77);
     expect(scenario.run.requests).toBe(120_000);
     expect(readFileSync(join(out, 'again', 'summary.json'), 'utf8')).toBe(readFileSync(join(out, 'first', 'summary.json'), 'utf8'));
+  });
+
+  it('a scenario whose content is a recording runs again from its run folder: scenario.json names the recording by its absolute path', () => {
+    const out = temporaryFolder('repeat-recording');
+    expect(cdnsim(['run', 'scenarios/har-amplified.yaml', '--requests', '5000', '--no-progress', '--out', join(out, 'first')]).status).toBe(0);
+    const saved = JSON.parse(readFileSync(join(out, 'first', 'scenario.json'), 'utf8'));
+    expect(saved.content.recorded.file).toBe(join(REPO, 'scenarios/recordings/nextjs-page-load.har'));
+    const again = cdnsim(['run', join(out, 'first', 'scenario.json'), '--no-progress', '--out', join(out, 'again')]);
+    expect(again.status, again.stderr).toBe(0);
+    const [first, second] = ['first', 'again'].map((run) => JSON.parse(readFileSync(join(out, run, 'summary.json'), 'utf8')));
+    expect(second.hitRatio).toEqual(first.hitRatio);
+    expect(second.requestsByLayer).toEqual(first.requestsByLayer);
   });
 
   it('keeps both run limits, so a percentage warm-up means the same on the second run', () => {
