@@ -89,7 +89,7 @@ describe('cdnsim har', () => {
 
 describe('cdnsim har: user mistakes exit 2 with a message and no stack trace', () => {
   const mistakes: [string, string[], RegExp][] = [
-    ['a missing file', ['har', 'test/fixtures/har/no-such-file.har'], /not found: test\/fixtures\/har\/no-such-file\.har/],
+    ['a missing file', ['har', 'test/fixtures/har/no-such-file.har'], /^cdnsim: HAR file not found: test\/fixtures\/har\/no-such-file\.har/],
     ['malformed JSON', ['har', 'test/fixtures/har/bad-json.har'], /bad-json\.har:90:45: malformed JSON: expected ','/],
     ['a malformed entry', ['har', 'test/fixtures/har/bad-status.har'], /bad-status\.har:57:7: entry 1: log\.entries\[1\]\.response\.status: expected an HTTP status.*--skip-bad/],
     ['JSON that is not a HAR', ['har', 'test/fixtures/har/no-entries.har'], /not a HAR file: "log" has no "entries" array/],

@@ -87,7 +87,7 @@ export function readAccessLog(file: string, options: TrafficReaderOptions = {}):
 }
 
 async function* accessLogRecords(file: string, blockBytes: number, tally: SkipTally): AsyncGenerator<TrafficRecord> {
-  const { fd } = openTraceFile(file);
+  const { fd } = openTraceFile(file, 'access log');
   try {
     const lines = new LineSplitter(fd, file, blockBytes);
     checkLooksLikeText(file, lines.head(4096));

@@ -56,7 +56,7 @@ const DEFAULT_BLOCK_BYTES = 64 << 10;
 const TOKENS_PER_BATCH = 1024;
 
 async function* harRecords(file: string, blockBytes: number, tally: SkipTally): AsyncGenerator<TrafficRecord> {
-  const { fd } = openTraceFile(file);
+  const { fd } = openTraceFile(file, 'HAR file');
   // A pipe cannot be read a second time to locate a JSON error.
   const rereadable = fstatSync(fd).isFile();
   const starts = new ObjectStartScanner(ENTRY_DEPTH);

@@ -24,7 +24,9 @@ export class MissingFileError extends TraceError {
   constructor(
     file: string,
     readonly hint: string,
+    /** What the file was to be, for the message: "trace file", "HAR file", "access log". */
+    what = 'trace file',
   ) {
-    super(`trace file not found: ${file}${hint}`, file);
+    super(`${what} not found: ${file}${hint}`, file);
   }
 }

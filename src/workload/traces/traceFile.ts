@@ -25,23 +25,23 @@ export function describeFormat(format: TraceFormat): string {
 }
 
 /** Opens a trace file for reading, or throws a TraceError that says what is wrong with the path. */
-export function openTraceFile(file: string): { fd: number; bytes: number } {
+export function openTraceFile(file: string, what = 'trace file'): { fd: number; bytes: number } {
   let fd: number;
   try {
     fd = openSync(file, 'r');
   } catch (error) {
-    throw openError(file, error);
+    throw openError(file, error, what);
   }
   const stat = fstatSync(fd);
   if (stat.isDirectory()) {
     closeSync(fd);
-    throw new TraceError(`${file} is a directory, not a trace file`, file);
+    throw new TraceError(`${file} is a directory, not a ${what}`, file);
   }
   // A pipe or device has no size: progress is unknown then.
   return { fd, bytes: stat.isFile() ? stat.size : 0 };
 }
 
-function openError(file: string, error: unknown): TraceError {
+function openError(file: string, error: unknown, what: string): TraceError {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'ENOENT') {
     let hint = '';
@@ -51,9 +51,9 @@ function openError(file: string, error: unknown): TraceError {
     } catch {
       // The directory is missing too: nothing to suggest.
     }
-    return new MissingFileError(file, hint);
+    return new MissingFileError(file, hint, what);
   }
-  if (code === 'EISDIR') return new TraceError(`${file} is a directory, not a trace file`, file);
+  if (code === 'EISDIR') return new TraceError(`${file} is a directory, not a ${what}`, file);
   if (code === 'EACCES' || code === 'EPERM') return new TraceError(`cannot read ${file}: permission denied`, file);
   return new TraceError(`cannot open ${file}: ${(error as Error).message}`, file);
 }
