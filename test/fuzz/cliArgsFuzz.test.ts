@@ -63,5 +63,5 @@ describe('issue 17 fuzz: command lines exit 0 or 2 with a clear message and leav
       { numRuns: CLI_FUZZ_RUNS, seed: FUZZ_SEED + 2 },
     );
     expect(existsSync(cwd)).toBe(true);
-  });
+  }, Math.max(120_000, CLI_FUZZ_RUNS * 8_000));
 });

@@ -57,7 +57,8 @@ describe('issue 17 fuzz: mutated shipped scenarios load or are refused with a lo
     // The mutations reach both sides: some still load, most are refused.
     expect(outcomes.refused).toBeGreaterThan(FUZZ_RUNS / 4);
     expect(outcomes.ok).toBeGreaterThan(0);
-  });
+    // A load takes tens of ms (topology references included): the long run (npm run fuzz) needs its time.
+  }, Math.max(120_000, FUZZ_RUNS * 150));
 
   it(`${CLI_FUZZ_RUNS} mutations through \`cdnsim validate\` and \`cdnsim run --requests 2000\`: exit 0 or 2, no stack trace, bounded stderr, no folder left on 2`, () => {
     const cwd = temporaryFolder('fuzz-cli');
@@ -82,5 +83,5 @@ describe('issue 17 fuzz: mutated shipped scenarios load or are refused with a lo
       { numRuns: CLI_FUZZ_RUNS, seed: FUZZ_SEED + 1 },
     );
     expect(readdirSync(REPO).includes('results') ? readdirSync(join(REPO, 'results')).some((name) => name.endsWith('-mutated')) : false).toBe(false);
-  });
+  }, Math.max(120_000, CLI_FUZZ_RUNS * 8_000));
 });
