@@ -5,7 +5,7 @@ import { boundedMessage, isUserError } from '../userError.js';
 import { explainCommand } from './commands/explain.js';
 import { harCommand } from './commands/har.js';
 import { replayCommand } from './commands/replay.js';
-import { runCommand } from './commands/run.js';
+import { CheckFailedError, EXIT_CHECK_FAILED, runCommand } from './commands/run.js';
 import { schemaCommand } from './commands/schema.js';
 import { topologyCommand } from './commands/topology.js';
 import { validateCommand } from './commands/validate.js';
@@ -13,7 +13,7 @@ import { EXIT_INTERRUPTED, InterruptedError } from './interrupted.js';
 import { joinNegativeValues, refuseRepeatedFlags } from './flags.js';
 import { packageInfo } from './packageInfo.js';
 
-/** Exit codes: 0 success, 2 a user mistake (message, no stack trace), 1 an internal error. */
+/** Exit codes: 0 success, 2 a user mistake (message, no stack trace), 1 an internal error, 3 `run --check` found a stated figure outside. */
 export const EXIT_OK = 0;
 export const EXIT_INTERNAL = 1;
 export const EXIT_USAGE = 2;
@@ -63,6 +63,10 @@ export async function main(rawArgv: string[]): Promise<number> {
     if (error instanceof UsageError) {
       process.stderr.write(`cdnsim: ${boundedMessage(error.message)}\nRun 'cdnsim --help' (or 'cdnsim <command> --help') for usage.\n`);
       return EXIT_USAGE;
+    }
+    if (error instanceof CheckFailedError) {
+      process.stderr.write(`cdnsim: ${error.message}\n`);
+      return EXIT_CHECK_FAILED;
     }
     if (error instanceof InterruptedError) {
       process.stderr.write(`\ncdnsim: ${error.message}\n`);

@@ -4,6 +4,7 @@ import { loadScenarioRecording } from '../experiment/recordedCaching.js';
 import { runScenario, type RunProgress, type RunResult } from '../experiment/runScenario.js';
 import { buildSummary, summaryJson } from '../report/summary.js';
 import { summaryText } from '../report/summaryText.js';
+import { outsideLines, statedCsv } from '../report/statedTable.js';
 import { loadScenarioFile } from '../scenario/load.js';
 import type { Scenario } from '../scenario/schema.js';
 import { scenarioToInput } from '../scenario/serialize.js';
@@ -27,6 +28,10 @@ export type RunWorkerMessage =
       scenarioName: string;
       summaryJson: string;
       summaryText: string;
+      /** stated.csv: the stated table, one row per line. */
+      statedCsv: string;
+      /** Why each row outside its stated value or expectation is outside (`--check`). */
+      outside: string[];
       scenarioJson: string;
       measuredRequests: number;
       simulatedSeconds: number;
@@ -68,6 +73,8 @@ async function work(input: RunWorkerInput, post: (message: RunWorkerMessage) => 
     scenarioName: scenario.name,
     summaryJson: summaryJson(summary),
     summaryText: summaryText(summary),
+    statedCsv: statedCsv(summary.stated),
+    outside: outsideLines(summary.stated),
     // The scenario as it ran (defaults filled, units resolved, overrides applied), so the run
     // folder alone is enough to repeat the run.
     scenarioJson: `${JSON.stringify(scenarioToInput(asRun(scenario, result, input.scenarioFile)), null, 2)}\n`,

@@ -17,6 +17,7 @@ import {
   type OriginActivity,
 } from '../cdn/layeredFlow.js';
 import { OriginModel } from '../cdn/origin.js';
+import type { CompiledDecision } from '../policy/compile.js';
 import { SharedCacheNode } from '../cdn/sharedCacheNode.js';
 import { CdnOutcomes, type OutcomeFigures } from '../metrics/cdnOutcomes.js';
 import { IncidentSchedule, INCIDENT_START } from '../workload/incidents/incidentSchedule.js';
@@ -159,6 +160,10 @@ export interface RunResult {
   cdn: CdnActivity;
   /** Each incident of the scenario: the requests sent during it, all of the run (warm-up included). */
   incidents: IncidentFigures[];
+  /** Measured requests for byte ranges (spec 4.8), and the 5 MB chunks they needed. */
+  rangeRequests: { requests: number; chunks: number };
+  /** Per status an error burst sends: the edge's compiled decision for it (spec 7.1: a 500 without explicit freshness is cached 5 s). */
+  errorCaching: { status: number; edge: CompiledDecision }[];
   events: number;
 }
 
@@ -280,13 +285,14 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
     classEdgeCounters.record(c, layer === edgeLayer, done.sizeBytes);
     classCdnCounters.record(c, layer < originLayer, done.sizeBytes);
   };
+  const errorClassOf = compileErrorClasses(contentCaching, scenario.incidents);
   const flow = new LayeredFlow({
     simulation,
     network: network.network,
     edges: network.edges,
     regionals: network.regionals,
     decisions: contentCaching.table,
-    errorClassOf: compileErrorClasses(contentCaching, scenario.incidents),
+    errorClassOf,
     classOf,
     origin,
     browsers,
@@ -297,12 +303,17 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
     onComplete: record,
   });
   let total = 0;
+  const rangeRequests = { requests: 0, chunks: 0 };
   workload.attach(simulation, (request: ClientRequest) => {
     if (!accepting) return;
     const seq = total++;
     if (measuredFrom < 0 && seq >= warmupCount && request.timeMs >= warmupUntilMs) {
       measuredFrom = seq;
       flow.measuring = true;
+    }
+    if (measuredFrom >= 0 && request.firstChunk >= 0) {
+      rangeRequests.requests++;
+      rangeRequests.chunks += request.pieces;
     }
     flow.serve(request, seq);
     if (total >= requestLimit) {
@@ -379,6 +390,8 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
     theory: network.theoryApplies && singleClass ? edgeTheory(scenario, singleClass, contentCaching.classes[0], simulatedMs) : undefined,
     cdn: { coalescing: scenario.cdn.coalescing, validators: scenario.cdn.validators, layers: activity, origin: { ...flow.originActivity }, outcomes: outcomes.figures() },
     incidents: windows.figures(simulatedMs, (fromMs, toMs) => flow.originArrivals.between(fromMs, toMs)),
+    rangeRequests,
+    errorCaching: [...errorClassOf].flatMap((id, i) => (id < 0 ? [] : [{ status: 500 + i, edge: contentCaching.table.get(id, 'edge') }])),
     events: simulation.eventsProcessed,
   };
 }

@@ -6,6 +6,7 @@ import { formatSimTime } from '../workload/incidents/incidentSchema.js';
 import type { LatencySummary } from '../metrics/latencyHistogram.js';
 import type { NodeFigures } from '../metrics/nodeCounters.js';
 import { ratio } from '../metrics/requestMetrics.js';
+import { buildStatedRows, type StatedRow } from './statedTable.js';
 
 /** Latency percentiles of one group of requests, in ms (see README, "summary.json"). */
 export type LatencyFigures = Omit<LatencySummary, 'min' | 'max'>;
@@ -56,6 +57,8 @@ export interface Summary {
   cdn: CdnSummary;
   /** One row per incident of the scenario, in its order. */
   incidents: IncidentRow[];
+  /** The service's stated figures against the run, or the scenario's `expect` for them (README "The stated figures"). */
+  stated: StatedRow[];
 }
 
 export interface CdnSummary {
@@ -158,6 +161,11 @@ const mapValues = <T, U>(record: Record<string, T>, f: (value: T) => U): Record<
   Object.fromEntries(Object.entries(record).map(([key, value]) => [key, f(value)]));
 
 export function buildSummary(result: RunResult): Summary {
+  const measured = measuredSummary(result);
+  return { ...measured, stated: buildStatedRows(result, measured, result.scenario.expect) };
+}
+
+function measuredSummary(result: RunResult): Omit<Summary, 'stated'> {
   const { metrics } = result;
   // The browser is a cache layer but not a CDN one: the CDN hit ratio starts at the edge (DESIGN "Metrics").
   const ratios = metrics.hitRatios(result.browserLayer ? ['browser', ...result.cacheLayers] : result.cacheLayers, result.cacheLayers);

@@ -2,6 +2,7 @@ import { formatBytes } from '../units.js';
 import { formatCount, formatMs, formatPercent, formatTable } from './consoleTable.js';
 import { REGIONS, STATED_REGION_LATENCY_MS } from '../topology/regions.js';
 import type { EdgeCaching, LatencyFigures, NodeFiguresRow, Summary } from './summary.js';
+import { statedText } from './statedTable.js';
 
 /** The short human summary `cdnsim run` prints. */
 export function summaryText(summary: Summary): string {
@@ -10,6 +11,9 @@ export function summaryText(summary: Summary): string {
     `${summary.scenario} · seed ${summary.seed} · ${formatCount(summary.requests)} requests measured` +
       ` (${formatCount(summary.warmupRequests)} warm-up) · ${summary.simulatedSeconds.toFixed(1)} s simulated`,
   );
+  lines.push('');
+  // The stated figures come first: is this run within what the service states (spec 1.1, 4.9, 7.1, 8)?
+  lines.push(statedText(summary.stated));
   lines.push('');
   const layers = Object.keys(summary.hitRatio);
   lines.push(

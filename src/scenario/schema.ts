@@ -8,6 +8,7 @@ import { requestAttributesSection } from '../workload/requests/requestAttributes
 import { arrivalShapeFields } from '../workload/arrivals/arrivalsSchema.js';
 import { contentClassesSchema } from '../workload/content/contentSchema.js';
 import { incidentsSchema } from '../workload/incidents/incidentSchema.js';
+import { expectSchema } from './expectSchema.js';
 import { REGIONS, type Region } from '../topology/regions.js';
 import {
   clientPlacesShape,
@@ -384,6 +385,7 @@ export const scenarioSchema = z
     topology: topologySection.prefault({}),
     cdn: cdnSection.prefault({}).meta({ description: 'request coalescing, revalidation and purge propagation at every CDN node' }),
     incidents: incidentsSchema,
+    expect: expectSchema.default({}),
   })
   .superRefine((scenario, ctx) => {
     // A replay sends the recorded requests as they were: nothing of the traffic section's own requests applies.

@@ -1,6 +1,7 @@
 import { requestAttributesToInput } from '../workload/requests/requestAttributesSchema.js';
 import { REGIONS } from '../topology/regions.js';
 import { incidentToInput } from '../workload/incidents/incidentSchema.js';
+import { expectToInput } from './expectSchema.js';
 import type { ArrivalShape, ArrivalShapeInput } from '../workload/arrivals/arrivalsSchema.js';
 import type { ContentClass } from '../workload/content/contentClasses.js';
 import type { ContentClassInput } from '../workload/content/contentSchema.js';
@@ -56,6 +57,7 @@ export function scenarioToInput(scenario: Scenario): ScenarioInput {
     topology: topologyToInput(scenario.topology),
     cdn: { coalescing: scenario.cdn.coalescing, validators: scenario.cdn.validators, purgeDelay: ms(scenario.cdn.purgeDelayMs) },
     incidents: scenario.incidents.map(incidentToInput),
+    ...(Object.keys(scenario.expect).length === 0 ? {} : { expect: expectToInput(scenario.expect) }),
   };
 }
 

@@ -6,7 +6,7 @@ const YAML_FILE = 'scenarios/bad.yaml';
 const JSON_FILE = 'scenarios/bad.json';
 
 const SIZE = 'expected a size such as 5MB, 193MiB, 10GB or a whole number of bytes';
-const TOP_LEVEL_KEYS = '`name`, `description`, `seed`, `run`, `traffic`, `deployment`, `content`, `edge`, `regional`, `topology`, `cdn`, `incidents`';
+const TOP_LEVEL_KEYS = '`name`, `description`, `seed`, `run`, `traffic`, `deployment`, `content`, `edge`, `regional`, `topology`, `cdn`, `incidents`, `expect`';
 const EMPTY = 'the file is empty; expected a scenario mapping with keys such as traffic, content and edge (see scenarios/baseline.yaml)';
 
 /** Parses `text` and returns the problems of the ScenarioError it must throw. */
@@ -383,6 +383,7 @@ describe('valid scenarios', () => {
       topology: { model: 'regions', edgeSites: 'per-region', clientToEdge: DEFAULT_CLIENT_TO_EDGE, jitter: 0.35, originLatencyMs: 120 },
       cdn: { coalescing: true, validators: true, purgeDelayMs: 2_000 },
       incidents: [],
+      expect: {},
     });
   });
 
@@ -423,6 +424,7 @@ describe('valid scenarios', () => {
       topology: { model: 'regions', edgeSites: 'single', clientToEdge: { ...DEFAULT_CLIENT_TO_EDGE, Europe: 12 }, jitter: 0, originLatencyMs: 100 },
       cdn: { coalescing: true, validators: true, purgeDelayMs: 2_000 },
       incidents: [],
+      expect: {},
     });
     expect('$schema' in scenario).toBe(false);
   });

@@ -25,12 +25,24 @@ interface RunArgs {
   out?: string;
   json: boolean;
   progress: boolean;
+  check: boolean;
+}
+
+/** `--check`: a row of the stated table is outside its stated value or the scenario's expectation. */
+export const EXIT_CHECK_FAILED = 3;
+
+/** Ends `cdnsim run --check` with exit 3 after the results are written; the message lists the rows outside. */
+export class CheckFailedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'CheckFailedError';
+  }
 }
 
 export function runCommand(yargs: Argv): Argv {
   return yargs.command<RunArgs>(
     'run <scenario>',
-    'run a scenario file and write summary.json and run.json',
+    'run a scenario file and write summary.json, stated.csv and run.json',
     (command) =>
       command
         .positional('scenario', { type: 'string', describe: 'scenario file (YAML or JSON)', demandOption: true })
@@ -39,7 +51,12 @@ export function runCommand(yargs: Argv): Argv {
         .option('duration', { type: 'string', describe: 'stop at this simulated time, e.g. 10m or 3600 (seconds); replaces run.duration and run.requests' })
         .option('out', { type: 'string', describe: 'run folder to write (default results/<scenario>/<run-id>/)' })
         .option('json', { type: 'boolean', default: false, describe: 'print the summary JSON on stdout and nothing else' })
-        .option('progress', { type: 'boolean', default: true, describe: 'progress bar on a terminal (--no-progress to hide)' }) as unknown as Argv<RunArgs>,
+        .option('progress', { type: 'boolean', default: true, describe: 'progress bar on a terminal (--no-progress to hide)' })
+        .option('check', {
+          type: 'boolean',
+          default: false,
+          describe: "exit 3 when a stated figure (or the scenario's expect for it) is outside, listing those rows on stderr; the results are written either way",
+        }) as unknown as Argv<RunArgs>,
     (args) => executeRun(args),
   );
 }
@@ -118,6 +135,7 @@ async function executeRun(args: RunArgs): Promise<void> {
   createCheckedFolder(folder);
   writeFileAtomic(join(folder, 'summary.json'), done.summaryJson);
   writeFileAtomic(join(folder, 'scenario.json'), done.scenarioJson);
+  writeFileAtomic(join(folder, 'stated.csv'), done.statedCsv);
   writeFileAtomic(join(folder, 'run.json'), `${JSON.stringify(runInfo, null, 2)}\n`);
 
   if (done.measuredRequests === 0) {
@@ -126,12 +144,16 @@ async function executeRun(args: RunArgs): Promise<void> {
         'before its warm-up was over. Shorten run.warmup or lengthen the run.\n',
     );
   }
-  const written = `written: ${relative(process.cwd(), join(folder, 'summary.json')) || folder}, scenario.json, run.json (${runInfo.wallSeconds} s wall, ${runInfo.requestsPerSecond.toLocaleString('en-US')} requests/s)`;
+  const written = `written: ${relative(process.cwd(), join(folder, 'summary.json')) || folder}, scenario.json, stated.csv, run.json (${runInfo.wallSeconds} s wall, ${runInfo.requestsPerSecond.toLocaleString('en-US')} requests/s)`;
   if (args.json) {
     process.stdout.write(done.summaryJson);
     process.stderr.write(`${written}\n`);
   } else {
     process.stdout.write(`${done.summaryText}\n\n${written}\n`);
+  }
+  if (args.check && done.outside.length > 0) {
+    const rows = done.outside.length === 1 ? '1 stated figure is' : `${done.outside.length} stated figures are`;
+    throw new CheckFailedError(`--check: ${rows} outside:\n${done.outside.map((line) => `  ${line}`).join('\n')}`);
   }
 }
 

@@ -1,0 +1,109 @@
+import { exactly, pointMean, type Bounds } from './statedVerdict.js';
+
+/**
+ * The figures the service states (spec 1.1, 4.8, 4.9, 7.1, 8) that a run can be held
+ * against, one row each. Ids are stable: summary.json's `stated` rows and a scenario's
+ * `expect` keys use them.
+ */
+
+/** What a row's value measures, which decides how it is written and parsed. */
+export type StatedUnit = 'count' | 'ms' | 'ratio' | 'seconds' | 'bytes';
+
+export interface StatedFigure {
+  readonly id: string;
+  /** What is compared, in words (which requests, which statistic). */
+  readonly figure: string;
+  readonly unit: StatedUnit;
+  /** The stated value as the service gives it, with its spec section. */
+  readonly stated: string;
+  /** The bounds the stated value gives under the tolerance rules (statedVerdict.ts). */
+  readonly bounds: Bounds;
+}
+
+/** Region ids of the per-region rows, in REGIONS order (spec 1.1 table). */
+export const STATED_REGION_IDS = {
+  'North America': 'latency.region.northAmerica',
+  Europe: 'latency.region.europe',
+  'Asia-Pacific': 'latency.region.asiaPacific',
+  'Latin America': 'latency.region.latinAmerica',
+  Africa: 'latency.region.africa',
+} as const;
+
+const STATED_REGION_RANGES_MS: Record<keyof typeof STATED_REGION_IDS, readonly [number, number]> = {
+  'North America': [15, 20],
+  Europe: [18, 25],
+  'Asia-Pacific': [22, 28],
+  'Latin America': [25, 35],
+  Africa: [30, 45],
+};
+
+/** spec 1.1: "Average global latency 25.45 ms". */
+export const STATED_GLOBAL_LATENCY_MS = 25.45;
+/** spec 7.1, 8: an origin error is cached for 5 s. */
+export const STATED_ERROR_CACHE_SECONDS = 5;
+/** spec 4.8, 8: large media are cached as 5 MB chunks. */
+export const STATED_CHUNK_BYTES = 5_000_000;
+/** spec 8: versioned static assets, one year. */
+export const STATED_LONG_LIFETIME_SECONDS = 31_536_000;
+/** spec 8 (and 4.3, 8.1 row 2, 8.2 rule 3): static pages, 3600 s with stale-while-revalidate 86400 s. */
+export const STATED_STATIC_PAGE_SECONDS = 3_600;
+export const STATED_STATIC_PAGE_SWR_SECONDS = 86_400;
+
+export const STATED_FIGURES: readonly StatedFigure[] = [
+  { id: 'pops', figure: 'points of presence (edge caches of the PoP model)', unit: 'count', stated: 'more than 200 (spec 1.1)', bounds: { min: 201 } },
+  {
+    id: 'latency.global.edge',
+    figure: 'global mean latency, edge-served requests',
+    unit: 'ms',
+    stated: `${STATED_GLOBAL_LATENCY_MS} ms ± 5 % (spec 1.1)`,
+    bounds: pointMean(STATED_GLOBAL_LATENCY_MS),
+  },
+  {
+    id: 'latency.global.all',
+    figure: 'global mean latency, all requests',
+    unit: 'ms',
+    stated: `${STATED_GLOBAL_LATENCY_MS} ms ± 5 % (spec 1.1)`,
+    bounds: pointMean(STATED_GLOBAL_LATENCY_MS),
+  },
+  ...Object.entries(STATED_REGION_IDS).map(([region, id]): StatedFigure => {
+    const [low, high] = STATED_REGION_RANGES_MS[region as keyof typeof STATED_REGION_IDS];
+    return { id, figure: `${region} mean latency, edge hits`, unit: 'ms', stated: `${low}–${high} ms (spec 1.1)`, bounds: { min: low, max: high } };
+  }),
+  // "Immediate": a browser hit costs 0 ms in the model; under 1 ms counts as immediate.
+  { id: 'latency.layer.browser', figure: 'browser cache mean latency, browser hits', unit: 'ms', stated: 'immediate, under 1 ms (spec 4.9)', bounds: { min: 0, max: 1 } },
+  { id: 'latency.layer.edge', figure: 'edge mean latency, edge-served requests', unit: 'ms', stated: '5–25 ms (spec 4.9)', bounds: { min: 5, max: 25 } },
+  { id: 'latency.layer.regional', figure: 'regional mean latency, regional-served requests', unit: 'ms', stated: '25–50 ms (spec 4.9)', bounds: { min: 25, max: 50 } },
+  {
+    id: 'latency.layer.origin',
+    figure: "origin mean latency: the client's time to first byte, origin-served requests",
+    unit: 'ms',
+    stated: '50–200 ms (spec 4.9)',
+    bounds: { min: 50, max: 200 },
+  },
+  { id: 'cdnHitRatio', figure: 'CDN hit ratio (edge or regional, of requests reaching the edge)', unit: 'ratio', stated: 'at least 95 % (spec 1.1)', bounds: { min: 0.95 } },
+  {
+    id: 'availability.originProblems',
+    figure: 'availability during outages and error bursts',
+    unit: 'ratio',
+    stated: 'at least 99.9 % (spec 1.1)',
+    bounds: { min: 0.999 },
+  },
+  { id: 'errorCaching', figure: 'time an origin error is cached (edge)', unit: 'seconds', stated: '5 s (spec 7.1, 8)', bounds: exactly(STATED_ERROR_CACHE_SECONDS) },
+  { id: 'chunkSize', figure: 'range request chunk size', unit: 'bytes', stated: '5 MB (spec 4.8, 8)', bounds: exactly(STATED_CHUNK_BYTES) },
+  {
+    id: 'lifetime.long',
+    figure: 'edge lifetime of classes sent with max-age=31536000',
+    unit: 'seconds',
+    stated: '31536000 s (spec 8)',
+    bounds: exactly(STATED_LONG_LIFETIME_SECONDS),
+  },
+  {
+    id: 'lifetime.staticPage',
+    figure: 'edge lifetime of classes sent with max-age=3600, stale-while-revalidate=86400',
+    unit: 'seconds',
+    stated: '3600 s, stale-while-revalidate 86400 s (spec 8)',
+    bounds: exactly(STATED_STATIC_PAGE_SECONDS),
+  },
+];
+
+export const STATED_FIGURE_IDS: readonly string[] = STATED_FIGURES.map((figure) => figure.id);

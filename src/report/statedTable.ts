@@ -1,0 +1,231 @@
+import { CHUNK_SIZE_BYTES } from '../policy/ranges.js';
+import type { RunResult } from '../experiment/runScenario.js';
+import {
+  STATED_FIGURES,
+  STATED_LONG_LIFETIME_SECONDS,
+  STATED_REGION_IDS,
+  STATED_STATIC_PAGE_SECONDS,
+  STATED_STATIC_PAGE_SWR_SECONDS,
+  type StatedFigure,
+  type StatedUnit,
+} from '../metrics/statedFigures.js';
+import { outsideBy, verdictOf, type Bounds, type Verdict } from '../metrics/statedVerdict.js';
+import { formatBytes } from '../units.js';
+import { formatCount, formatMs, formatTable } from './consoleTable.js';
+import type { LatencyFigures, Summary } from './summary.js';
+
+/** One stated figure against the run (README "The stated figures"). */
+export interface StatedRow {
+  id: string;
+  figure: string;
+  /** What the row is checked against: the service's stated value, or the scenario's `expect`. */
+  stated: string;
+  /** The run's value in `unit` (ms, a ratio 0..1, a count, seconds, bytes); null when not applicable. */
+  simulated: number | null;
+  unit: StatedUnit;
+  verdict: Verdict;
+  /** How the value was taken, why it is not applicable, or why it is outside. */
+  note: string;
+}
+
+/** A scenario's `expect`: bounds per row id, in the row's unit. */
+export type Expectations = Readonly<Record<string, Bounds>>;
+
+/** What a row found before judging: a value and how it was taken, or why there is none. */
+type Reading = { value: number; note: string; verdict?: Verdict } | { value: null; note: string };
+
+const notApplicable = (note: string): Reading => ({ value: null, note });
+
+export function formatStatedValue(value: number, unit: StatedUnit): string {
+  if (!Number.isFinite(value)) return 'forever';
+  switch (unit) {
+    case 'ms':
+      return `${formatMs(value)} ms`;
+    case 'ratio':
+      return `${(value * 100).toFixed(3)} %`;
+    case 'count':
+      return formatCount(value);
+    case 'seconds':
+      return `${+value.toFixed(3)} s`;
+    case 'bytes':
+      return formatBytes(value);
+  }
+}
+
+/** Bounds in words: "at least 60.000 %", "at most 25.0 ms", "15.0–20.0 ms", "exactly 5 s". */
+export function boundsText(bounds: Bounds, unit: StatedUnit): string {
+  const f = (value: number) => formatStatedValue(value, unit);
+  if (bounds.min !== undefined && bounds.max !== undefined) return bounds.min === bounds.max ? `exactly ${f(bounds.min)}` : `${f(bounds.min)} to ${f(bounds.max)}`;
+  if (bounds.min !== undefined) return `at least ${f(bounds.min)}`;
+  return `at most ${f(bounds.max ?? Infinity)}`;
+}
+
+/**
+ * The stated table of a run: every figure of STATED_FIGURES, read from the summary (and, for
+ * the few facts it does not carry, the run), judged against the stated bounds or the
+ * scenario's expectation for that row.
+ */
+export function buildStatedRows(result: RunResult, summary: Omit<Summary, 'stated'>, expectations: Expectations = {}): StatedRow[] {
+  return STATED_FIGURES.map((figure) => {
+    const reading = readFigure(figure.id, result, summary);
+    const expected = expectations[figure.id];
+    const bounds = expected ?? figure.bounds;
+    const stated = expected === undefined ? figure.stated : `${boundsText(expected, figure.unit)} (scenario expect; stated ${figure.stated})`;
+    if (reading.value === null) return row(figure, stated, null, 'not-applicable', reading.note);
+    const verdict = reading.verdict ?? verdictOf(reading.value, bounds);
+    const why = verdict === 'outside' && reading.verdict === undefined ? `${outsideBy(reading.value, bounds, (v) => formatStatedValue(v, figure.unit))}; ` : '';
+    return row(figure, stated, Number.isFinite(reading.value) ? reading.value : null, verdict, `${why}${reading.note}`);
+  });
+}
+
+function row(figure: StatedFigure, stated: string, simulated: number | null, verdict: Verdict, note: string): StatedRow {
+  return { id: figure.id, figure: figure.figure, stated, simulated, unit: figure.unit, verdict, note };
+}
+
+const REGION_OF_ID = new Map<string, string>(Object.entries(STATED_REGION_IDS).map(([region, id]) => [id, region]));
+
+function meanOf(figures: LatencyFigures | undefined, what: string, note: string): Reading {
+  if (figures === undefined || figures.count === 0) return notApplicable(`no ${what} in the measured part of the run`);
+  return { value: figures.mean, note: `mean of ${formatCount(figures.count)} ${what}; ${note}` };
+}
+
+function readFigure(id: string, result: RunResult, summary: Omit<Summary, 'stated'>): Reading {
+  const region = REGION_OF_ID.get(id);
+  if (region !== undefined) return meanOf(summary.latencyMs.byRegionAndLayer[region]?.edge, `edge hits from ${region}`, 'time to first byte of requests an edge cache answered');
+  const { latencyMs } = summary;
+  switch (id) {
+    case 'pops':
+      if (result.scenario.topology.model !== 'pops') return notApplicable('model regions has one edge cache per region (or one for all), not a network of PoPs');
+      return { value: summary.edges.length, note: `PoPs modelled, ${formatCount(summary.edges.filter((edge) => edge.requests > 0).length)} of them with measured traffic` };
+    case 'latency.global.edge':
+      return meanOf(latencyMs.byLayer.edge, 'edge-served requests', 'one reading of the stated global average: requests an edge cache answered');
+    case 'latency.global.all':
+      return meanOf(latencyMs.all, 'requests', 'the other reading of the stated global average: every measured request, regional and origin included (browser hits count 0 ms)');
+    case 'latency.layer.browser':
+      return meanOf(latencyMs.byLayer.browser, 'browser hits', 'a browser hit costs 0 ms in the model');
+    case 'latency.layer.edge':
+      return meanOf(latencyMs.byLayer.edge, 'edge-served requests', 'time to first byte');
+    case 'latency.layer.regional':
+      return meanOf(latencyMs.byLayer.regional, 'regional-served requests', 'time to first byte');
+    case 'latency.layer.origin':
+      return meanOf(latencyMs.byLayer.origin, 'origin-served requests', "the client's time to first byte, every hop included, not the origin's service time alone");
+    case 'cdnHitRatio':
+      if (!result.scenario.deployment.cdn) return notApplicable('the deployment runs without the CDN (deployment.cdn: false)');
+      if (summary.hitRatio.cdn === undefined || summary.requests - (summary.requestsByLayer.browser ?? 0) === 0) return notApplicable('no measured request reached the edge');
+      return { value: summary.hitRatio.cdn, note: 'requests an edge or regional cache answered, of those that reached the edge' };
+    case 'availability.originProblems':
+      return availabilityDuringProblems(summary);
+    case 'errorCaching':
+      return errorCaching(result, summary);
+    case 'chunkSize':
+      if (result.rangeRequests.requests === 0) return notApplicable('no range requests were measured (classes with rangeRequests and traffic.clients send them)');
+      return {
+        value: CHUNK_SIZE_BYTES,
+        note: `the chunk size the flow keys range requests by (a constant of the policy engine, not a measurement); ${formatCount(result.rangeRequests.requests)} measured range requests needed ${formatCount(result.rangeRequests.chunks)} chunks`,
+      };
+    case 'lifetime.long':
+      return lifetime(result, (cc) => maxAge(cc) === STATED_LONG_LIFETIME_SECONDS, 'max-age=31536000', null);
+    case 'lifetime.staticPage':
+      return lifetime(result, (cc) => maxAge(cc) === STATED_STATIC_PAGE_SECONDS && directiveSeconds(cc, 'stale-while-revalidate') === STATED_STATIC_PAGE_SWR_SECONDS, 'max-age=3600, stale-while-revalidate=86400', STATED_STATIC_PAGE_SWR_SECONDS);
+    default:
+      throw new Error(`no reading for stated figure ${id}`);
+  }
+}
+
+/** spec 1.1's 99.9 %: over the requests sent during outages and error bursts (overlapping windows count a request in each). */
+function availabilityDuringProblems(summary: Omit<Summary, 'stated'>): Reading {
+  const windows = summary.incidents.filter((incident) => incident.kind === 'outage' || incident.kind === 'error-burst');
+  if (windows.length === 0) return notApplicable('the run has no outage or error burst');
+  const requests = windows.reduce((sum, incident) => sum + incident.requests, 0);
+  const errors = windows.reduce((sum, incident) => sum + incident.errors, 0);
+  if (requests === 0) return notApplicable('no request was sent during its outages and error bursts');
+  return {
+    value: Math.round((1 - errors / requests) * 1e6) / 1e6,
+    note: `non-error responses of the ${formatCount(requests)} requests sent during ${windows.length} outage/error-burst window${windows.length === 1 ? '' : 's'} (warm-up included)`,
+  };
+}
+
+/**
+ * spec 7.1: how long the edge keeps an origin error. Read from the policy engine's decision
+ * for each status the error bursts send (a response without explicit freshness), which the
+ * flow applies at every shared layer; the cached errors served show it took effect.
+ */
+function errorCaching(result: RunResult, summary: Omit<Summary, 'stated'>): Reading {
+  if (result.errorCaching.length === 0) return notApplicable('the run has no error burst');
+  const seconds = result.errorCaching.map(({ status, edge }) => ({ status, seconds: edge.store && edge.errorCaching ? edge.ttlMs / 1000 : 0 }));
+  const shown = seconds.find((entry) => entry.status === 500) ?? seconds[0];
+  const each = seconds.map((entry) => `${entry.status}: ${entry.seconds} s`).join(', ');
+  return {
+    value: shown.seconds,
+    note:
+      `the edge's decision for the error bursts' responses (no explicit freshness): ${each}; the flow serves the cached error until then and retries the origin after; ` +
+      `${formatCount(summary.cdn.errors.cachedErrorsServed)} cached errors were served`,
+  };
+}
+
+type CacheControl = ReadonlyMap<string, string>;
+
+function cacheControlOf(headers: Readonly<Record<string, string>>): CacheControl {
+  const value = Object.entries(headers).find(([name]) => name.toLowerCase() === 'cache-control')?.[1] ?? '';
+  return new Map(
+    value
+      .split(',')
+      .map((part) => part.trim().toLowerCase())
+      .filter(Boolean)
+      .map((part) => {
+        const eq = part.indexOf('=');
+        return eq < 0 ? [part, ''] : [part.slice(0, eq).trim(), part.slice(eq + 1).trim().replace(/^"|"$/g, '')];
+      }),
+  );
+}
+
+const directiveSeconds = (cc: CacheControl, name: string): number | undefined => {
+  const value = cc.get(name);
+  return value === undefined || !/^\d+$/.test(value) ? undefined : Number(value);
+};
+const maxAge = (cc: CacheControl) => directiveSeconds(cc, 'max-age');
+
+/**
+ * spec 8's lifetimes: the classes whose origin sends the stated Cache-Control, and what the
+ * edge's compiled decision keeps them for (another header, s-maxage or CDN-Cache-Control, a
+ * deployment rule can change it). The value shown is the one farthest from the stated one.
+ */
+function lifetime(result: RunResult, sends: (cc: CacheControl) => boolean, directives: string, swrSeconds: number | null): Reading {
+  const classes = result.contentCaching.classes.filter((klass) => sends(cacheControlOf(klass.responseHeaders)));
+  if (classes.length === 0) return notApplicable(`no content class is sent with ${directives}`);
+  const stated = swrSeconds === null ? STATED_LONG_LIFETIME_SECONDS : STATED_STATIC_PAGE_SECONDS;
+  const ttl = (klass: (typeof classes)[number]) => (klass.edge.store ? klass.edge.ttlMs / 1000 : 0);
+  const worst = classes.reduce((a, b) => (Math.abs(ttl(b) - stated) > Math.abs(ttl(a) - stated) ? b : a));
+  const each = classes.map((klass) => `${klass.name} ${klass.edge.store ? `${ttl(klass)} s` : 'not stored'}${swrSeconds === null ? '' : ` (swr ${klass.edge.staleWhileRevalidateMs / 1000} s)`}`).join(', ');
+  const note = `the edge's compiled decision for the classes sent with ${directives}: ${each}`;
+  const swrOff = swrSeconds === null ? undefined : classes.find((klass) => klass.edge.staleWhileRevalidateMs / 1000 !== swrSeconds);
+  if (swrOff !== undefined) return { value: ttl(worst), note: `${swrOff.name}'s stale-while-revalidate is not the stated ${swrSeconds} s; ${note}`, verdict: 'outside' };
+  return { value: ttl(worst), note };
+}
+
+/** The stated table for the terminal: first in the run's report. */
+export function statedText(rows: readonly StatedRow[]): string {
+  const table = formatTable(
+    ['stated figure (expect: key)', 'stated', 'simulated', 'verdict'],
+    rows.map((r) => [r.id, r.stated, r.simulated === null ? '–' : formatStatedValue(r.simulated, r.unit), r.verdict]),
+  );
+  const outside = rows.filter((r) => r.verdict === 'outside');
+  const counts = (['within', 'outside', 'not-applicable'] as const).map((verdict) => `${rows.filter((r) => r.verdict === verdict).length} ${verdict}`).join(', ');
+  return [table, `${counts} (notes: summary.json "stated", stated.csv)`, ...outside.map((r) => `outside: ${r.id}: ${r.note}`)].join('\n');
+}
+
+/** Why the rows outside failed `cdnsim run --check`: one line each. */
+export function outsideLines(rows: readonly StatedRow[]): string[] {
+  return rows.filter((r) => r.verdict === 'outside').map((r) => `${r.id} (${r.figure}): stated ${r.stated}, simulated ${r.simulated === null ? 'forever' : formatStatedValue(r.simulated, r.unit)}: ${r.note}`);
+}
+
+const CSV_COLUMNS = ['id', 'figure', 'stated', 'simulated', 'unit', 'verdict', 'note'] as const;
+
+/** RFC 4180 quoting (a field with a comma, quote or line break is quoted, quotes doubled); lines end in LF. */
+const csvField = (value: string): string => (/[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
+
+/** stated.csv: a header, then one line per row; simulated empty when not applicable. */
+export function statedCsv(rows: readonly StatedRow[]): string {
+  const lines = rows.map((r) => CSV_COLUMNS.map((column) => csvField(r[column] === null ? '' : String(r[column]))).join(','));
+  return `${[CSV_COLUMNS.join(','), ...lines].join('\n')}\n`;
+}
