@@ -3,32 +3,33 @@ import type { KeyList } from './keyLists.js';
 
 /**
  * Adaptive Replacement Cache (Megiddo and Modha, "ARC: a self-tuning, low overhead
- * replacement cache", FAST 2003, Figure 4). T1 holds objects seen once recently, T2 those
- * seen at least twice; B1 and B2 remember the ids evicted from each. The target size p of
- * T1 grows on a B1 hit by δ1 = max(|B2|/|B1|, 1) (capped at c) and shrinks on a B2 hit by
- * δ2 = max(|B1|/|B2|, 1) (floored at 0); p is real-valued, as in the paper's δ definitions
- * (libCacheSim's ARC.c also uses a double). REPLACE evicts T1's LRU into B1 when
- * |T1| > p, or |T1| = p and the request is a B2 hit, otherwise T2's LRU into B2.
+ * replacement cache", FAST 2003, Figure 4) as libCacheSim's ARC.c defines it, the
+ * reference simulator whose numbers the literature quotes. T1 holds objects seen once
+ * recently, T2 those seen at least twice; B1 and B2 remember the ids (and sizes) evicted
+ * from each. |X| is a sum of charges: bytes, or objects in count mode.
  *
- * Count mode is the paper's algorithm, cases I–IV, exactly for any trace without removals
- * or expiry: REPLACE runs only when the cache is full, which in the paper's setting is
- * every time it calls REPLACE (once full, an ARC cache stays full). Removals make room
- * without eviction, so then the bookkeeping of case IV (trimming B1 or B2) still runs but
- * REPLACE waits until room is needed.
+ * - Hit (case I): the object moves to the head of T2.
+ * - Ghost hit in B1 (case II): p ← min(p + max(|B2| / |B1|, 1), c); in B2 (case III):
+ *   p ← max(p − max(|B1| / |B2|, 1), 0). p and the ratio are real numbers, and p moves by
+ *   the ratio alone, in charges: in byte mode a ghost hit moves p by a few bytes, as in
+ *   libCacheSim (`arc-size` moves it by the object's size × the ratio). Then, while the
+ *   object does not fit, REPLACE; the object enters T2.
+ * - Any other miss (case IV), while the object does not fit: if |T1| + |B1| + its charge
+ *   > c, B1's oldest id is dropped and REPLACE runs, or, with B1 holding nothing, T1's LRU
+ *   object leaves without a ghost; otherwise B2's oldest id is dropped when
+ *   |T1| + |T2| + |B1| + |B2| ≥ 2c, and REPLACE runs. The object enters T1.
+ * - REPLACE: T1's LRU object goes to B1 if |T1| > 0 and (|T1| > p, or |T1| = p and the
+ *   request is a B2 hit), or if |T2| = 0; otherwise T2's LRU object goes to B2.
  *
- * Byte mode (our adaptation, close to libCacheSim's): every "number of pages" becomes a sum
- * of charges — |T1|, |B1|, c, p are bytes, a ghost id remembers its object's size — and a
- * ghost hit moves p by the requested object's size × the paper's ratio (in count mode the
- * size is 1, so this is the paper's δ; libCacheSim moves p by the ratio alone, which in
- * bytes barely moves it). Case IV's "L1 has c pages" becomes "|T1| + |B1| + the new
- * object's size > c": B1's LRU ids are dropped (or, with B1 empty, T1's LRU objects evicted
- * without a ghost) until it is not; "the directory has 2c pages" likewise drops B2's LRU
- * ids. When REPLACE's chosen list is empty (possible only in byte mode or after removals)
- * it takes from the other, as libCacheSim does.
+ * In count mode, without removals or expiry, this is the paper's algorithm step for step:
+ * the cache is full exactly when the paper calls REPLACE. Where libCacheSim would read an
+ * empty list (only after removals, or with zero-size objects), REPLACE takes from the other
+ * list, or does nothing when both are empty; a ratio over an empty ghost list is what C's
+ * double arithmetic gives (|B2| / 0 = ∞ moves p to c; 0 / 0 gives 1).
  *
  * Ghost hits are handled when the insert arrives (a lookup miss alone changes nothing).
  * Removal (remove(), expiry, re-insertion) is not eviction: no ghost is made; an existing
- * ghost id outlives remove(). Re-insertion of a present key is a new insertion (case IV).
+ * ghost id outlives remove(). Re-insertion of a present key is a new insertion.
  */
 export class ArcStore extends ListStore {
   readonly policy = 'arc';
@@ -36,7 +37,7 @@ export class ArcStore extends ListStore {
   private readonly t2: KeyList = this.links.newList();
   private readonly b1: KeyList = this.links.newList();
   private readonly b2: KeyList = this.links.newList();
-  /** Target size of T1, in charges. */
+  /** Target size of T1, in charges (a double, as libCacheSim's). */
   private p = 0;
 
   /** The adaptive target size of T1 (charges), for tests and reports. */
@@ -44,49 +45,63 @@ export class ArcStore extends ListStore {
     return this.p;
   }
 
-  /** Case I: a hit in T1 or T2 moves the object to the MRU end of T2. */
+  /** Case I: a hit in T1 or T2 moves the object to the head of T2. */
   protected onHit(key: number): void {
     this.links.moveToHead(this.t2, key);
   }
 
   protected admit(key: number, charge: number): boolean {
-    const { links, t1, t2, b1, b2 } = this;
-    const c = this.capacity;
+    const { links, b1, b2 } = this;
     const ghost = links.listOf(key);
-    const inB1 = ghost === b1.id;
-    const inB2 = ghost === b2.id;
-    if (inB1) {
-      // Case II. B1 holds this id, so |B1| ≥ charge > 0 unless sizes changed; then ratio 1.
-      const ratio = b1.total > 0 ? Math.max(b2.total / b1.total, 1) : 1;
-      this.p = Math.min(this.p + charge * ratio, c);
+    if (ghost === b1.id || ghost === b2.id) {
+      const inB2 = ghost === b2.id;
+      // Cases II and III: the ratio is taken with the requested id still on its ghost list.
+      if (inB2) this.p = Math.max(this.p - ghostRatio(b1.total, b2.total), 0);
+      else this.p = Math.min(this.p + ghostRatio(b2.total, b1.total), this.capacity);
       links.unlink(key);
-    } else if (inB2) {
-      // Case III.
-      const ratio = b2.total > 0 ? Math.max(b1.total / b2.total, 1) : 1;
-      this.p = Math.max(this.p - charge * ratio, 0);
-      links.unlink(key);
-    } else if (t1.total + b1.total + charge > c) {
-      // Case IV.A: L1 = T1 ∪ B1 is full. In count mode exactly one step runs.
-      while (t1.total + b1.total + charge > c) {
-        if (b1.length > 0) links.unlink(b1.tail);
-        else this.forget(t1.tail);
-      }
+      while (this.entries.used + charge > this.capacity) this.replace(inB2);
+      links.pushHead(this.t2, key, charge);
     } else {
-      // Case IV.B: keep the whole directory within 2c.
-      while (b2.length > 0 && t1.total + t2.total + b1.total + b2.total + charge > 2 * c) links.unlink(b2.tail);
+      while (this.entries.used + charge > this.capacity) this.makeRoomForNew(charge);
+      links.pushHead(this.t1, key, charge);
     }
-    while (this.entries.used + charge > c) this.replace(inB2);
-    links.pushHead(inB1 || inB2 ? t2 : t1, key, charge);
     return true;
   }
 
-  /** The paper's REPLACE(x, p): one object leaves the cache, its id enters B1 or B2. */
+  /** One eviction for a miss on no ghost (case IV; libCacheSim's _ARC_evict_miss_on_all_queues). */
+  private makeRoomForNew(charge: number): void {
+    const { links, t1, t2, b1, b2 } = this;
+    const c = this.capacity;
+    if (t1.total + b1.total + charge > c) {
+      if (b1.total > 0) {
+        links.unlink(b1.tail);
+        this.replace(false);
+      } else {
+        // |T1| > 0 here: |B1| = 0 and charge ≤ c, so |T1| + charge > c needs |T1| > 0.
+        this.forget(t1.tail);
+      }
+    } else {
+      if (b2.total > 0 && t1.total + t2.total + b1.total + b2.total >= 2 * c) links.unlink(b2.tail);
+      this.replace(false);
+    }
+  }
+
+  /** The paper's REPLACE: one object leaves the cache, its id enters B1 or B2. */
   private replace(requestInB2: boolean): void {
     const { t1, t2 } = this;
-    const fromT1 = t1.length > 0 && (t1.total > this.p || (requestInB2 && t1.total === this.p) || t2.length === 0);
-    const victim = fromT1 ? t1.tail : t2.tail;
-    const charge = this.links.weightOf(victim);
+    let fromT1 = (t1.total > 0 && (t1.total > this.p || (t1.total === this.p && requestInB2))) || t2.total === 0;
+    if (fromT1 ? t1.length === 0 : t2.length === 0) fromT1 = !fromT1;
+    const list = fromT1 ? t1 : t2;
+    if (list.length === 0) return;
+    const victim = list.tail;
+    const weight = this.links.weightOf(victim);
     this.forget(victim);
-    this.links.pushHead(fromT1 ? this.b1 : this.b2, victim, charge);
+    this.links.pushHead(fromT1 ? this.b1 : this.b2, victim, weight);
   }
+}
+
+/** max(numerator / denominator, 1) with C's double semantics for an empty ghost list (x / 0 = ∞, 0 / 0 → 1). */
+function ghostRatio(numerator: number, denominator: number): number {
+  if (denominator > 0) return Math.max(numerator / denominator, 1);
+  return numerator > 0 ? Infinity : 1;
 }
