@@ -39,12 +39,8 @@ export class OriginModel {
   ) {
     this.updatedAtMs = new Float64Array(objectCount).fill(-Infinity);
     this.deployedAtMs = new Float64Array(classSlot.length).fill(-Infinity);
-    this.purgeTimesOf = Array.from(classSlot, (slot) => (conditions === null ? new Float64Array(0) : conditions.purgeTimes(slot)));
-    this.purges = this.purgeTimesOf.some((times) => times.length > 0);
+    this.purges = conditions !== null && classSlot.some((slot) => conditions.purgeTimes(slot).length > 0);
   }
-
-  /** Per class: the times of the deploys that purge it, ascending. */
-  private readonly purgeTimesOf: readonly Float64Array[];
 
   /** The churn hook: object `objectId` was updated in place at `nowMs`. */
   noteUpdate(objectId: number, nowMs: number): void {
@@ -83,10 +79,8 @@ export class OriginModel {
     return STATUS_OK;
   }
 
-  /** The latest purge of class `classId` at or before `timeMs` (−∞: none). A run has a handful of deploys: a scan from the end. */
+  /** The latest purge of class `classId` at or before `timeMs` (−∞: none). */
   purgedAtMs(classId: number, timeMs: number): number {
-    const times = this.purgeTimesOf[classId];
-    for (let i = times.length - 1; i >= 0; i--) if (times[i] <= timeMs) return times[i];
-    return -Infinity;
+    return this.conditions === null ? -Infinity : this.conditions.lastPurgeAtMs(timeMs, this.classSlot[classId]);
   }
 }

@@ -1,5 +1,5 @@
 import type { Simulation } from '../../sim/simulation.js';
-import { formatSimTime, type Incident } from './incidentSchema.js';
+import { formatSimTime, type DeployIncident, type Incident } from './incidentSchema.js';
 
 /**
  * Incidents as the CDN flow consumes them, two ways:
@@ -58,8 +58,6 @@ export class OriginConditionsTimeline {
   private readonly contentEpoch: Int32Array;
   /** segments × class slots: deploys touching the class so far. */
   private readonly classEpoch: Int32Array;
-  /** segments × class slots: time of the latest purging deploy touching the class, −∞ when none. */
-  private readonly classPurgedAt: Float64Array;
   private readonly slots: number;
   /** Per class slot: the times of the deploys that purge it, ascending. */
   private readonly purgeTimesBySlot: readonly Float64Array[];
@@ -88,12 +86,11 @@ export class OriginConditionsTimeline {
     this.serviceTimeFactor = new Float64Array(segments);
     this.contentEpoch = new Int32Array(segments);
     this.classEpoch = new Int32Array(segments * this.slots);
-    this.classPurgedAt = new Float64Array(segments * this.slots).fill(-Infinity);
     for (let segment = 0; segment < segments; segment++) this.fillSegment(segment, incidents);
     this.purgeTimesBySlot = Array.from({ length: this.slots }, (_, slot) =>
       Float64Array.from(
         incidents.flatMap((incident) =>
-          incident.kind === 'deploy' && incident.purge && (incident.classes.length === 0 || (slot < this.classNames.length && incident.classes.includes(this.classNames[slot]))) ? [incident.atMs] : [],
+          incident.kind === 'deploy' && incident.purge && this.touches(incident, slot) ? [incident.atMs] : [],
         ),
       ).sort(),
     );
@@ -144,7 +141,15 @@ export class OriginConditionsTimeline {
    * when none. An entry of that class stored before it has been purged (lazy purging).
    */
   lastPurgeAtMs(timeMs: number, slot: number): number {
-    return this.classPurgedAt[this.seek(timeMs) * this.slots + slot];
+    // A run has a handful of deploys: a scan from the end, and the cursor stays where the request path left it.
+    const times = this.purgeTimesBySlot[slot];
+    for (let i = times.length - 1; i >= 0; i--) if (times[i] <= timeMs) return times[i];
+    return -Infinity;
+  }
+
+  /** Whether a deploy gives the class (slot) a new version: it names the class, or names none (everything). */
+  private touches(deploy: DeployIncident, slot: number): boolean {
+    return deploy.classes.length === 0 || (slot < this.classNames.length && deploy.classes.includes(this.classNames[slot]));
   }
 
   /** Index of the segment holding `timeMs`: the cursor moves forward, or searches after a step back. */
@@ -181,12 +186,7 @@ export class OriginConditionsTimeline {
       if (incident.kind === 'deploy') {
         if (incident.atMs > t) return;
         epoch++;
-        for (let slot = 0; slot < this.slots; slot++) {
-          const touches = incident.classes.length === 0 || (slot < this.classNames.length && incident.classes.includes(this.classNames[slot]));
-          if (!touches) continue;
-          this.classEpoch[base + slot]++;
-          if (incident.purge && incident.atMs > this.classPurgedAt[base + slot]) this.classPurgedAt[base + slot] = incident.atMs;
-        }
+        for (let slot = 0; slot < this.slots; slot++) if (this.touches(incident, slot)) this.classEpoch[base + slot]++;
         return;
       }
       if (!(incident.startMs <= t && t < incident.endMs)) return;
