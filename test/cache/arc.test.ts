@@ -5,23 +5,21 @@ import { RandomStreams } from '../../src/sim/random.js';
 import { ReferenceStore, assertMatchesReference, cachedKeys, describeCacheStoreContract, describeTraceDifferential, hitMissString, without } from './policyHarness.js';
 
 /**
- * ARC(c) transcribed from Figure 4 of Megiddo and Modha, FAST 2003, in count mode (the
- * paper counts pages). Lists are arrays, LRU first. REPLACE runs only while the new object
- * does not fit, which in the paper's setting (no removals) is exactly when the paper calls
- * it. Used only where libCacheSim's ARC and the paper must agree: count mode, requests only.
+ * What both transcriptions of ARC keep: the four lists (LRU first; ghosts with the charge
+ * they had), the target p, their sizes, and case I of the paper (a hit moves x to T2's MRU end).
  */
-class PaperArc extends ReferenceStore {
+abstract class ArcLists extends ReferenceStore {
   t1: number[] = [];
   t2: number[] = [];
   b1: { key: number; charge: number }[] = [];
   b2: { key: number; charge: number }[] = [];
   p = 0;
 
-  private cached(list: number[]): number {
+  protected cached(list: number[]): number {
     return list.reduce((sum, key) => sum + this.chargeOf(this.entries.get(key)!.size), 0);
   }
 
-  private ghost(list: { charge: number }[]): number {
+  protected ghost(list: { charge: number }[]): number {
     return list.reduce((sum, entry) => sum + entry.charge, 0);
   }
 
@@ -30,6 +28,15 @@ class PaperArc extends ReferenceStore {
     if (!without(this.t1, key)) without(this.t2, key);
     this.t2.push(key);
   }
+}
+
+/**
+ * ARC(c) transcribed from Figure 4 of Megiddo and Modha, FAST 2003, in count mode (the
+ * paper counts pages). Lists are arrays, LRU first. REPLACE runs only while the new object
+ * does not fit, which in the paper's setting (no removals) is exactly when the paper calls
+ * it. Used only where libCacheSim's ARC and the paper must agree: count mode, requests only.
+ */
+class PaperArc extends ArcLists {
 
   protected admit(key: number, size: number, charge: number, expiresAtMs: number): boolean {
     const c = this.capacity;
@@ -87,25 +94,7 @@ class PaperArc extends ReferenceStore {
  * a ghost hit into T2, anything else into T1. ARC_evict is _ARC_replace after a ghost hit,
  * otherwise _ARC_evict_miss_on_all_queues (case IV).
  */
-class ReferenceArc extends ReferenceStore {
-  t1: number[] = [];
-  t2: number[] = [];
-  b1: { key: number; charge: number }[] = [];
-  b2: { key: number; charge: number }[] = [];
-  p = 0;
-
-  private cached(list: number[]): number {
-    return list.reduce((sum, key) => sum + this.chargeOf(this.entries.get(key)!.size), 0);
-  }
-
-  private ghost(list: { charge: number }[]): number {
-    return list.reduce((sum, entry) => sum + entry.charge, 0);
-  }
-
-  protected onHit(key: number): void {
-    if (!without(this.t1, key)) without(this.t2, key);
-    this.t2.push(key);
-  }
+class ReferenceArc extends ArcLists {
 
   protected admit(key: number, size: number, charge: number, expiresAtMs: number): boolean {
     const c = this.capacity;
