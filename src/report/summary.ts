@@ -2,6 +2,7 @@ import type { ClassCaching } from '../experiment/contentCaching.js';
 import type { NodeState, RecordingFacts, RunResult } from '../experiment/runScenario.js';
 import type { IncidentFigures } from '../experiment/incidentWindows.js';
 import type { LayerActivity, OriginActivity } from '../cdn/layeredFlow.js';
+import type { OutcomeFigures } from '../metrics/cdnOutcomes.js';
 import { formatSimTime } from '../workload/incidents/incidentSchema.js';
 import type { LatencySummary } from '../metrics/latencyHistogram.js';
 import type { NodeFigures } from '../metrics/nodeCounters.js';
@@ -67,15 +68,15 @@ export interface CdnSummary {
   /** Measured requests answered without an error status / measured requests. */
   availability: number;
   /** Requests that waited for a fetch already in flight, by the layer where they joined it. */
-  coalescedRequests: { edge: number; regional: number };
+  coalescedRequests: OutcomeFigures['coalesced'];
   /** Requests whose stale copy was confirmed by a 304 (RFC 9111 §4.3.3). */
   revalidatedRequests: number;
   /** Requests served a stale copy, by cause (spec 4.7, RFC 5861). */
-  staleServed: { whileRevalidate: number; originError: number; originUnreachable: number };
+  staleServed: OutcomeFigures['staleServed'];
   /** Requests answered with an error status, and the cached errors among them (spec 7.1). */
   errors: { responses: number; cachedErrorsServed: number };
   /** Responses whose content is older than the origin's current version: share, mean and worst age of the newer version. */
-  staleness: { responses: number; share: number; meanSeconds: number; maxSeconds: number };
+  staleness: OutcomeFigures['staleness'];
   /** Per node layer: coalesced joins, fetches sent upstream, background revalidations, 304s received. */
   layers: Record<string, LayerActivity>;
   /** Requests reaching the origin (measured part): refused, errors, 304s, body bytes. */
