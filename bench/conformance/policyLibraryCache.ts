@@ -6,6 +6,7 @@ import {
   answerFromReceived,
   answerFromStored,
   FETCH_WHOLE,
+  getStoredFromPost,
   initialFetchPlan,
   isHead,
   markedStale,
@@ -66,11 +67,11 @@ class PolicyLibraryCache implements CacheUnderTest {
       const response = this.upstream(request) ?? ERROR;
       // RFC 9111 §4.4: unsafe methods invalidate; OPTIONS and TRACE are safe and pass.
       for (const url of invalidatedUrls(method, request.url, response.status, response.headers).urls) this.invalidate(url);
+      const asGet = getStoredFromPost(request, response, this.layer, this.now());
+      if (asGet) this.keep(asGet, this.slotFor(asGet), response, undefined, FETCH_WHOLE, this.now());
       return response;
     }
-    const key = cacheKey(request);
-    const slot = this.slots.get(key.key) ?? { url: key.urlKey, responses: [] };
-    this.slots.set(key.key, slot);
+    const slot = this.slotFor(request);
     const stored = selectStored(slot.responses, request.headers);
     const directives = requestCacheControl(request.headers);
     if (!stored) return directives.cacheControl.onlyIfCached ? NOT_CACHED : this.fetch(request, slot, undefined);
@@ -83,6 +84,13 @@ class PolicyLibraryCache implements CacheUnderTest {
       return answer.response;
     }
     return directives.cacheControl.onlyIfCached ? NOT_CACHED : this.validate(request, slot, stored);
+  }
+
+  private slotFor(request: CacheRequest): Slot {
+    const key = cacheKey(request);
+    const slot = this.slots.get(key.key) ?? { url: key.urlKey, responses: [] };
+    this.slots.set(key.key, slot);
+    return slot;
   }
 
   /** The stored response, if it may stand in for a failed upstream (spec 4.7, RFC 5861 §4). */

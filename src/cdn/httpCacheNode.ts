@@ -7,6 +7,7 @@ import { conditionalRequestMatches, hasValidator, invalidatedUrls, mergeNotModif
 import {
   answerFromReceived,
   answerFromStored,
+  getStoredFromPost,
   initialFetchPlan,
   isHead,
   markedStale,
@@ -150,7 +151,13 @@ export class HttpCacheNode {
     const response = this.options.upstream(request) ?? BAD_GATEWAY;
     const invalidation = invalidatedUrls(request.method, request.url, response.status, response.headers);
     for (const url of invalidation.urls) this.invalidateUrl(url);
-    return { response, outcome: 'pass', reasons: [reason('RFC 9111 §4.4', `${request.method.toUpperCase()} is not served from cache`), ...invalidation.reasons] };
+    const reasons = [reason('RFC 9111 §4.4', `${request.method.toUpperCase()} is not served from cache`), ...invalidation.reasons];
+    const asGet = getStoredFromPost(request, response, this.options.layer, this.options.now());
+    if (asGet) {
+      const received = this.receive(asGet, this.keyOf(asGet), response, this.options.now(), undefined, FETCH_WHOLE);
+      if (received.store) reasons.push(reason('RFC 9110 §9.3.3', 'explicit freshness and a Content-Location naming the request URI: stored for later GETs'));
+    }
+    return { response, outcome: 'pass', reasons };
   }
 
   private pass(request: HttpRequest, why: PolicyReason): NodeAnswer {

@@ -1,6 +1,6 @@
 import { decide, type CacheDecision } from './decision.js';
 import { isSharedLayer, type CacheLayer, type Deployment, type PolicyOptions } from './deployment.js';
-import { currentAgeSeconds } from './freshness.js';
+import { currentAgeSeconds, explicitFreshness } from './freshness.js';
 import type { HeaderFields } from './headers.js';
 import {
   answerRange,
@@ -292,4 +292,26 @@ export function revalidationRequest(request: CacheRequest, stored: StoredRespons
   for (const name of ['if-none-match', 'if-modified-since', 'range', 'if-range']) headers.delete(name);
   for (const [name, value] of conditionalRequestHeaders(stored.headers)) headers.set(name, value);
   return { method: isHead(request) ? 'HEAD' : 'GET', url: request.url, headers };
+}
+
+/**
+ * RFC 9110 §9.3.3: a response to POST with explicit freshness and a Content-Location naming the
+ * request's own URI may be stored and answer later GET and HEAD requests for that URI. Returns
+ * the GET it is stored as, or undefined. (It is stored after the POST's own invalidation,
+ * RFC 9111 §4.4, so it is what remains.)
+ */
+export function getStoredFromPost(request: CacheRequest, response: CacheResponse, layer: CacheLayer, nowMs: number): CacheRequest | undefined {
+  if (request.method.toUpperCase() !== 'POST' || response.status < 200 || response.status >= 300) return undefined;
+  const location = response.headers.get('content-location');
+  if (location === undefined) return undefined;
+  const target = new URL(request.url, 'http://cdnsim.invalid');
+  let named: URL;
+  try {
+    named = new URL(location, target);
+  } catch {
+    return undefined;
+  }
+  if (named.origin !== target.origin || named.pathname !== target.pathname || named.search !== target.search) return undefined;
+  if (!explicitFreshness(readResponseFacts(response, layer, nowMs), layer, nowMs)) return undefined;
+  return { method: 'GET', url: request.url, headers: request.headers };
 }

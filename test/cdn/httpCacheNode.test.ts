@@ -159,3 +159,28 @@ describe('HttpCacheNode: a HEAD updates the stored response (RFC 9111 §4.3.5)',
     expect(asked).toEqual(['GET', 'HEAD', 'GET']);
   });
 });
+
+describe('HttpCacheNode: a POST response stored for later GETs (RFC 9110 §9.3.3)', () => {
+  const post = (contentLocation: string, cacheControl?: string) => {
+    const asked: string[] = [];
+    const edge = node('edge', (request) => {
+      asked.push(request.method);
+      const headers: Record<string, string> = { 'Content-Location': contentLocation };
+      if (cacheControl) headers['Cache-Control'] = cacheControl;
+      return { status: 200, headers: normaliseHeaders(headers), body: 'created' };
+    });
+    edge.handle({ method: 'POST', url: '/orders/7', headers: normaliseHeaders({ 'Content-Type': 'text/plain' }) });
+    const get = edge.handle({ method: 'GET', url: '/orders/7', headers: normaliseHeaders({}) });
+    return { asked, get };
+  };
+
+  it('RFC 9110 §9.3.3: explicit freshness and a Content-Location naming the request URI answer the next GET', () => {
+    const { asked, get } = post('/orders/7', 'max-age=60');
+    expect([get.outcome, get.response.body, asked]).toEqual(['hit', 'created', ['POST']]);
+  });
+
+  it('RFC 9110 §9.3.3: another Content-Location, or no explicit freshness, leaves the GET to the origin', () => {
+    expect(post('/orders/8', 'max-age=60').asked).toEqual(['POST', 'GET']);
+    expect(post('/orders/7').asked).toEqual(['POST', 'GET']);
+  });
+});

@@ -48,7 +48,6 @@ const LM_FALLBACK =
   'so the stored response was modified since and is answered 200, not 304.';
 export const EXPECTED_OPTIONAL_FAILURES: readonly ExpectedFailure[] = [
   ...['200', '203', '204', '404', '405', '410', '414', '501', '599'].map((status) => ({ id: `heuristic-${status}-cached`, modes: SHARED, reason: HEURISTIC_AT_EDGE })),
-  { id: 'method-POST', modes: BOTH, reason: 'RFC 9111 §3: POST responses are passed through; the node never reuses them for a later GET.' },
   { id: 'conditional-lm-fresh-no-lm', modes: SHARED, reason: LM_FALLBACK },
   ...['partial-store-partial-reuse-partial', 'partial-store-partial-reuse-partial-absent', 'partial-store-partial-reuse-partial-suffix'].map((id) => ({ id, modes: BOTH, reason: SHORT_PART })),
   { id: 'partial-store-partial-complete', modes: BOTH, reason: NO_STRONG_VALIDATOR },
