@@ -102,7 +102,8 @@ class PolicyLibraryCache implements CacheUnderTest {
 
   private fetch(request: CacheRequest, slot: Slot, stored: StoredResponse | undefined, plan?: FetchPlan): CacheResponse {
     const startedMs = this.now();
-    const sent = upstreamRequestFor(request, this.layer, plan ?? initialFetchPlan(request, startedMs, rangeOptionsFor(this.layer)));
+    const chosen = plan ?? initialFetchPlan(request, startedMs, rangeOptionsFor(this.layer));
+    const sent = upstreamRequestFor(request, this.layer, chosen);
     const response = this.upstream(sent);
     if (response === undefined || response.status >= 500) {
       const fallback = this.fallback(request, stored);
@@ -110,7 +111,7 @@ class PolicyLibraryCache implements CacheUnderTest {
       if (response === undefined) return ERROR;
     }
     if (stored && isHead(request) && response.status === 200) return this.headUpdate(request, slot, stored, response, startedMs);
-    const received = this.keep(request, slot, response, stored, plan ?? FETCH_WHOLE, startedMs);
+    const received = this.keep(request, slot, response, stored, chosen, startedMs);
     const dropped = ['if-none-match', 'if-modified-since'].some((name) => request.headers.has(name) && !sent.headers.has(name));
     if (dropped && response.status === 200 && conditionalRequestMatches(request.headers, response.headers, this.now())) return { status: 304, headers: response.headers, body: '' };
     return answerFromReceived(request, response, received, this.now());
