@@ -8,6 +8,7 @@ import { Simulation } from '../src/sim/simulation.js';
 import { AliasTable } from '../src/workload/aliasTable.js';
 import { zipfProbabilities } from '../src/workload/zipf.js';
 import { runCacheZoo } from './cacheZoo.js';
+import { runChartBenchmarks } from './chartBench.js';
 import { measure, report } from './harness.js';
 import { runPolicyBenchmarks } from './policyBench.js';
 import { runReplayBenchmarks } from './replayBench.js';
@@ -178,6 +179,7 @@ if (wanted('slice.allFeatures')) {
 
 runPolicyBenchmarks(wanted);
 runTopologyBenchmarks(wanted);
+await runChartBenchmarks(wanted);
 runWorkloadBenchmarks(wanted);
 runTraceReaderBenchmarks(wanted);
 runReplayBenchmarks(wanted);

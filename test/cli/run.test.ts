@@ -57,8 +57,9 @@ describe('cdnsim run (end to end, built CLI)', () => {
     expect(run.peakMemoryBytes).toBeGreaterThan(1_000_000);
     expect(run.versions.node).toBe(process.versions.node);
     expect(run.commandLine[0]).toBe('cdnsim');
-    // Written atomically: no temporary file is left behind.
-    expect(readdirSync(out).sort()).toEqual(['run.json', 'scenario.json', 'stated.csv', 'summary.json']);
+    // Written atomically: no temporary file is left behind (charts too: issue 15).
+    expect(readdirSync(out).sort()).toEqual(['charts', 'report.html', 'run.json', 'scenario.json', 'stated.csv', 'summary.json']);
+    expect(readdirSync(join(out, 'charts')).every((name) => /^[a-z-]+\.(svg|png)$/.test(name))).toBe(true);
   });
 
   it('--json prints only the summary JSON on stdout, identical to summary.json', () => {

@@ -1,5 +1,4 @@
 import type { Argv } from 'yargs';
-import { chartsWrittenLine, writeCharts } from '../../report/charts/writeCharts.js';
 
 interface ChartArgs {
   folder: string;
@@ -14,6 +13,8 @@ export function chartCommand(yargs: Argv): Argv {
         .positional('folder', { type: 'string', describe: 'a run folder (results/<scenario>/<run-id>), or a compare or sweep folder', demandOption: true })
         .example('$0 chart results/baseline/20261125-120000-seed1', 'redraw a saved run') as unknown as Argv<ChartArgs>,
     async (args) => {
+      // Loaded here: vega and resvg take a moment to load, and other commands never need them.
+      const { chartsWrittenLine, writeCharts } = await import('../../report/charts/writeCharts.js');
       const written = await writeCharts(args.folder);
       process.stdout.write(`${chartsWrittenLine(args.folder, written)}\n`);
     },

@@ -5,7 +5,6 @@ import type { Argv } from 'yargs';
 import type { RunProgress } from '../../experiment/runScenario.js';
 import { loadScenarioRecording } from '../../experiment/recordedCaching.js';
 import type { Scenario } from '../../scenario/schema.js';
-import { chartsWrittenLine, writeCharts } from '../../report/charts/writeCharts.js';
 import { newRunFolder } from '../../report/runFolder.js';
 import { writeFileAtomic } from '../../report/writeAtomic.js';
 import { loadScenarioFile } from '../../scenario/load.js';
@@ -148,7 +147,7 @@ async function executeRun(args: RunArgs): Promise<void> {
     );
   }
   const written = `written: ${relative(process.cwd(), join(folder, 'summary.json')) || folder}, scenario.json, stated.csv, run.json (${runInfo.wallSeconds} s wall, ${runInfo.requestsPerSecond.toLocaleString('en-US')} requests/s)`;
-  const charts = args.charts ? `\n${chartsWrittenLine(relative(process.cwd(), folder) || folder, await writeCharts(folder))}` : '';
+  const charts = args.charts ? `\n${await drawCharts(folder)}` : '';
   if (args.json) {
     process.stdout.write(done.summaryJson);
     process.stderr.write(`${written}${charts}\n`);
@@ -159,6 +158,12 @@ async function executeRun(args: RunArgs): Promise<void> {
     const rows = done.outside.length === 1 ? '1 stated figure is' : `${done.outside.length} stated figures are`;
     throw new CheckFailedError(`--check: ${rows} outside:\n${done.outside.map((line) => `  ${line}`).join('\n')}`);
   }
+}
+
+/** The run's charts and report.html (issue 15), from the files just written; loaded only when drawn. */
+async function drawCharts(folder: string): Promise<string> {
+  const { chartsWrittenLine, writeCharts } = await import('../../report/charts/writeCharts.js');
+  return chartsWrittenLine(relative(process.cwd(), folder) || folder, await writeCharts(folder));
 }
 
 /**
