@@ -10,7 +10,7 @@ import type { Chart, SkippedChart } from './spec.js';
 import { statedChart } from './statedChart.js';
 import { strategyChart } from './strategyChart.js';
 
-const missing = (file: string, producer: string) => `${file} is not in the folder (${producer})`;
+const missing = (file: string) => `no ${file} in the folder`;
 
 function curvesChart(curves: Curves): Chart | SkippedChart {
   const title = 'Hit ratio against cache size';
@@ -37,13 +37,19 @@ export function chartSet(inputs: ChartInputs): (Chart | SkippedChart)[] {
       const charts: (Chart | SkippedChart)[] = [];
       const timeseries = inputs.timeseries;
       const pops = inputs.pops;
+      const stated = inputs.stated;
       charts.push(
-        inputs.stated
-          ? { name: 'stated', title: 'Stated figures against the simulation', spec: statedChart(inputs.stated, inputs.statedBounds) }
-          : { name: 'stated', title: 'Stated figures against the simulation', reason: missing('stated.csv', 'written by cdnsim run') },
+        stated && stated.some((row) => row.simulated !== null)
+          ? { name: 'stated', title: 'Stated figures against the simulation', spec: statedChart(stated, inputs.statedBounds) }
+          : { name: 'stated', title: 'Stated figures against the simulation', reason: stated ? 'no stated figure applies to this run' : missing('stated.csv') },
       );
-      charts.push({ name: 'latency-by-region', title: 'Latency by client region', spec: regionLatencyChart(inputs.regions ?? regionRowsFromSummary(summary, inputs.statedBounds)) });
-      const noSeries = missing('timeseries.csv', 'a run of this version writes it');
+      const regions = (inputs.regions ?? regionRowsFromSummary(summary, inputs.statedBounds)).filter((row) => row.requests > 0);
+      charts.push(
+        regions.length > 0
+          ? { name: 'latency-by-region', title: 'Latency by client region', spec: regionLatencyChart(regions) }
+          : { name: 'latency-by-region', title: 'Latency by client region', reason: 'no request was measured' },
+      );
+      const noSeries = missing('timeseries.csv');
       charts.push(
         timeseries && timeseries.length > 0
           ? { name: 'hit-ratio-over-time', title: 'Hit ratio per layer over time', spec: hitRatioTimeChart(timeseries, summary.incidents) }
@@ -52,7 +58,7 @@ export function chartSet(inputs: ChartInputs): (Chart | SkippedChart)[] {
           ? { name: 'origin-load', title: 'Origin load over time', spec: originLoadChart(timeseries, summary.incidents) }
           : { name: 'origin-load', title: 'Origin load over time', reason: timeseries ? 'timeseries.csv has no interval' : noSeries },
       );
-      const noPops = missing('pops.csv', 'a run of this version writes it');
+      const noPops = missing('pops.csv');
       const busy = pops?.filter((row) => row.requests > 0) ?? [];
       charts.push(
         busy.length > 0

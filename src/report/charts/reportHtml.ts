@@ -33,7 +33,7 @@ function keyNumbers(summary: Summary): string {
   const hit = (layer: string) => (summary.hitRatio[layer] === undefined ? '–' : formatPercent(summary.hitRatio[layer]));
   const all = summary.latencyMs.all;
   const rows: [string, string][] = [
-    ['requests measured', `${formatCount(summary.requests)} (after ${formatCount(summary.warmupRequests)} warm-up), ${summary.simulatedSeconds} s simulated`],
+    ['requests measured', `${formatCount(summary.requests)} (after ${formatCount(summary.warmupRequests)} warm-up), ${summary.simulatedSeconds.toFixed(1)} s simulated`],
     ['hit ratio: edge / regional / CDN', `${hit('edge')} / ${hit('regional')} / ${hit('cdn')}`],
     ['byte hit ratio, CDN', summary.byteHitRatio.cdn === undefined ? '–' : formatPercent(summary.byteHitRatio.cdn)],
     ['time to first byte: mean / p50 / p95 / p99', `${formatMs(all.mean)} / ${formatMs(all.p50)} / ${formatMs(all.p95)} / ${formatMs(all.p99)} ms`],

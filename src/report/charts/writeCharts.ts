@@ -40,6 +40,8 @@ export async function writeCharts(folder: string): Promise<ChartsWritten> {
 
 /** One line for the terminal: what was drawn, what was not and why, and the time it took. */
 export function chartsWrittenLine(folder: string, written: ChartsWritten): string {
-  const skipped = written.skipped.length === 0 ? '' : `; not drawn: ${written.skipped.map((entry) => `${entry.name} (${entry.reason})`).join(', ')}`;
+  const byReason = new Map<string, string[]>();
+  for (const entry of written.skipped) byReason.set(entry.reason, [...(byReason.get(entry.reason) ?? []), entry.name]);
+  const skipped = byReason.size === 0 ? '' : `; not drawn: ${[...byReason].map(([reason, names]) => `${names.join(', ')} (${reason})`).join('; ')}`;
   return `charts: ${written.drawn.length} in ${join(folder, 'charts')}/ (svg, png) and ${join(folder, 'report.html')} (${written.wallSeconds.toFixed(2)} s)${skipped}`;
 }

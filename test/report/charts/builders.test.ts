@@ -135,10 +135,10 @@ describe('which charts a folder allows', () => {
     const set = chartSet(readChartInputs(writeRunFixture(fixtureFolder('today'), { series: false })));
     expect(set.filter(isChart).map((chart) => chart.name)).toEqual(['stated', 'latency-by-region']);
     expect(set.filter((entry) => !isChart(entry)).map((entry) => [entry.name, 'reason' in entry ? entry.reason : ''])).toEqual([
-      ['hit-ratio-over-time', 'timeseries.csv is not in the folder (a run of this version writes it)'],
-      ['origin-load', 'timeseries.csv is not in the folder (a run of this version writes it)'],
-      ['pop-capacity', 'pops.csv is not in the folder (a run of this version writes it)'],
-      ['pop-map', 'pops.csv is not in the folder (a run of this version writes it)'],
+      ['hit-ratio-over-time', 'no timeseries.csv in the folder'],
+      ['origin-load', 'no timeseries.csv in the folder'],
+      ['pop-capacity', 'no pops.csv in the folder'],
+      ['pop-map', 'no pops.csv in the folder'],
     ]);
   });
 
