@@ -71,7 +71,7 @@ export function curvesFromReplay(rows: readonly ReplayRow[]): Curves {
  */
 export function missRatioChart(curves: Curves): TopLevelSpec {
   const x = { field: 'size', type: 'quantitative', title: curves.sizeTitle, scale: { type: 'log' }, axis: { format: '~s' } };
-  const color = { field: 'series', type: 'nominal', title: null };
+  const color = { field: 'series', type: 'nominal', title: null, legend: { orient: 'right', direction: 'vertical', labelLimit: 0 } };
   const withBand = curves.points.filter((point) => point.low !== null && point.high !== null);
   return chartSpec('Hit ratio against cache size', 'one line per policy or layer; band: 95 % interval over replicates', {
     width: 600,
@@ -79,7 +79,7 @@ export function missRatioChart(curves: Curves): TopLevelSpec {
     data: { values: curves.points },
     layer: [
       ...(withBand.length > 0
-        ? [{ transform: [{ filter: 'datum.low !== null' }], mark: { type: 'errorband', opacity: 0.25 }, encoding: { x, y: { field: 'low', type: 'quantitative' }, y2: { field: 'high' }, color } }]
+        ? [{ transform: [{ filter: 'datum.low !== null' }], mark: { type: 'errorband', opacity: 0.25 }, encoding: { x, y: { field: 'low', type: 'quantitative', title: 'hit ratio' }, y2: { field: 'high' }, color } }]
         : []),
       {
         mark: { type: 'line', point: { size: 70, filled: true } },
