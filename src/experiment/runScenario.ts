@@ -52,6 +52,7 @@ import type { ContentClass } from '../workload/content/contentClasses.js';
 import type { ObjectCatalogue } from '../workload/objectCatalogue.js';
 import { ShapedWorkload } from '../workload/shapedWorkload.js';
 import { buildClientPlaces, DEFAULT_MOBILE_SHARES, loadClientCities, type ClientPlaces } from '../topology/clients.js';
+import { cacheWarmupFor, flowWarmupFacts, type WarmupFacts } from './cacheWarmup.js';
 import type { ClientRequest } from '../workload/request.js';
 
 
@@ -127,6 +128,8 @@ export interface RunResult {
   /** Requests simulated, warm-up included. */
   totalRequests: number;
   warmupRequests: number;
+  /** How the caches were warmed before the measured part (src/experiment/cacheWarmup.ts). */
+  warmup: WarmupFacts;
   simulatedMs: number;
   /** `recording`: a replayed recording ran out of requests before either limit. */
   stopReason: 'requests' | 'duration' | 'recording';
@@ -302,13 +305,16 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
     purgeDelayMs: scenario.cdn.purgeDelayMs,
     onComplete: record,
   });
+  const cacheWarmup = cacheWarmupFor(scenario.run.warmup, { network: network.network, edges: network.edges, regionals: network.regionals, decisions: contentCaching.table, classOf, origin, browsers, cdnEnabled: scenario.deployment.cdn, purgeDelayMs: scenario.cdn.purgeDelayMs });
+  let measuredFromMs = 0;
   let total = 0;
   const rangeRequests = { requests: 0, chunks: 0 };
   workload.attach(simulation, (request: ClientRequest) => {
-    if (!accepting) return;
+    if (!accepting || cacheWarmup?.accept(request)) return;
     const seq = total++;
     if (measuredFrom < 0 && seq >= warmupCount && request.timeMs >= warmupUntilMs) {
       measuredFrom = seq;
+      measuredFromMs = request.timeMs;
       flow.measuring = true;
     }
     if (measuredFrom >= 0 && request.firstChunk >= 0) {
@@ -323,13 +329,15 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
   });
 
   const progressEvery = options.progressEvery ?? 100_000;
+  // A cache-only warm-up comes before the run: the run's duration counts from its end.
+  const warmedMs = cacheWarmup?.run(simulation, (simulatedMs) => options.onProgress?.({ simulatedMs, requests: 0, fraction: 0 })) ?? 0;
   let stopReason: RunResult['stopReason'] = 'duration';
   for (;;) {
-    const result = simulation.run({ untilMs: horizonMs, maxEvents: progressEvery });
+    const result = simulation.run({ untilMs: warmedMs + horizonMs, maxEvents: progressEvery });
     options.onProgress?.({
       simulatedMs: simulation.nowMs,
       requests: total,
-      fraction: Math.min(1, Math.max(total / requestLimit, simulation.nowMs / horizonMs)),
+      fraction: Math.min(1, Math.max(total / requestLimit, (simulation.nowMs - warmedMs) / horizonMs)),
     });
     if (result === 'event-budget') continue;
     const recordingEnded = replay && total === recording.requestObjects.length && total < scenarioRequestLimit;
@@ -352,6 +360,7 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
     seed,
     totalRequests: total,
     warmupRequests: measuredFrom < 0 ? total : measuredFrom,
+    warmup: cacheWarmup?.facts() ?? flowWarmupFacts(measuredFrom < 0 ? total : measuredFrom, measuredFrom < 0 ? simulatedMs : measuredFromMs),
     simulatedMs,
     stopReason,
     ...(recording && recorded
@@ -541,6 +550,9 @@ function resolveWarmup(warmup: Warmup, requestLimit: number, horizonMs: number):
       return requestLimit !== Infinity
         ? { warmupCount: Math.floor(warmup.fraction * requestLimit), warmupUntilMs: -Infinity }
         : { warmupCount: 0, warmupUntilMs: warmup.fraction * horizonMs };
+    case 'caches':
+      // Before the run, by the caches alone (src/experiment/cacheWarmup.ts): every request of the run is measured.
+      return { warmupCount: 0, warmupUntilMs: -Infinity };
   }
 }
 

@@ -39,6 +39,9 @@ class FixedNetwork implements FlowNetwork {
   route(request: { region: number }): number {
     return request.region % this.edgeCount;
   }
+  popOf(request: { region: number }): number {
+    return this.route(request);
+  }
   regionalOf(): number {
     return this.regionalCount > 0 ? 0 : -1;
   }
