@@ -12,7 +12,7 @@ import { COUNT_EXPECTED, DURATION_EXPECTED, FRACTION_EXPECTED, parseCount, parse
  *   (src/cdn/cacheWarmer.ts): the workload's requests, from the same streams, touch only the
  *   cache stores, block after block, until the CDN hit ratio of a block differs from the
  *   block before by less than `tolerance`, or `max` requests have been used.
- * - `{until: 20M}` or `{until: 30m}`: the same cache-only warm-up for a fixed count or time.
+ * - `{requests: 20M}` or `{duration: 30m}`: the same cache-only warm-up for a fixed count or time.
  */
 
 /** Defaults of the steady-state rule (docs/warmup.md says why). */
@@ -57,17 +57,10 @@ function scalarWarmup(input: number | string, ctx: z.RefinementCtx): Warmup {
   return z.NEVER;
 }
 
-/** `until:` of the cache-only form: steady, a count or a simulated time. */
-function untilLength(input: number | string): CacheWarmupLength | 'steady' | undefined {
-  if (input === STEADY_WORD) return 'steady';
-  const count = parseCount(input);
-  if (count.ok && count.value > 0) return { kind: 'requests', requests: count.value };
-  const time = typeof input === 'string' ? parseDuration(input) : undefined;
-  return time?.ok && time.value > 0 ? { kind: 'time', ms: time.value } : undefined;
-}
-
 const cacheWarmupShape = z.strictObject({
-  until: z.union([z.number(), z.string()]).meta({ description: 'steady (until the CDN hit ratio settles), a request count (20M) or a simulated time (30m)' }),
+  until: z.string().optional().meta({ description: 'steady: until the CDN hit ratio settles' }),
+  requests: quantity(parseCount, COUNT_EXPECTED, 'a fixed cache-only warm-up of this many requests (20M)').optional(),
+  duration: quantity((v) => parseDuration(v), DURATION_EXPECTED, 'a fixed cache-only warm-up of this much simulated time (30m)').optional(),
   tolerance: quantity(parseFraction, FRACTION_EXPECTED, 'until steady: largest change of the CDN hit ratio between consecutive blocks (0.2%)').optional(),
   block: quantity(parseCount, COUNT_EXPECTED, 'until steady: requests per block (1M)').optional(),
   max: quantity(parseCount, COUNT_EXPECTED, 'until steady: the most requests the warm-up may use (100M)').optional(),
@@ -77,16 +70,31 @@ type CacheWarmupInput = z.output<typeof cacheWarmupShape>;
 
 // As with traffic.diurnal, the checks run after the union, so a bad field reports its own message.
 function cacheWarmup(input: CacheWarmupInput, ctx: z.RefinementCtx): Warmup {
-  const until = untilLength(input.until);
-  if (until === undefined) {
-    ctx.addIssue({ code: 'custom', path: ['until'], message: 'expected steady, a request count such as 20M, or a simulated time such as 30m' });
+  const given = (['until', 'requests', 'duration'] as const).filter((key) => input[key] !== undefined);
+  if (given.length !== 1) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `expected exactly one of until: steady, requests (20M) or duration (30m), found ${given.length === 0 ? 'none' : given.join(' and ')}`,
+    });
     return z.NEVER;
   }
-  if (until !== 'steady') {
+  if (input.until !== undefined && input.until !== STEADY_WORD) {
+    ctx.addIssue({ code: 'custom', path: ['until'], message: 'expected steady (or requests: N / duration: D for a fixed length)' });
+    return z.NEVER;
+  }
+  if (input.until === undefined) {
     for (const key of ['tolerance', 'block', 'max'] as const) {
       if (input[key] !== undefined) ctx.addIssue({ code: 'custom', path: [key], message: `expected no \`${key}\` with a fixed warm-up length; it belongs to until: steady` });
     }
-    return { kind: 'caches', length: until };
+    if (input.requests !== undefined) {
+      if (input.requests > 0) return { kind: 'caches', length: { kind: 'requests', requests: input.requests } };
+      ctx.addIssue({ code: 'custom', path: ['requests'], message: 'expected at least 1 request' });
+      return z.NEVER;
+    }
+    const ms = input.duration ?? 0;
+    if (ms > 0) return { kind: 'caches', length: { kind: 'time', ms } };
+    ctx.addIssue({ code: 'custom', path: ['duration'], message: 'expected a simulated time above 0, such as 30m' });
+    return z.NEVER;
   }
   const steady = {
     kind: 'steady' as const,
@@ -104,12 +112,12 @@ function cacheWarmup(input: CacheWarmupInput, ctx: z.RefinementCtx): Warmup {
 
 export const warmupSchema = z
   .union([z.number(), z.string(), cacheWarmupShape], {
-    error: 'expected a request count, a percentage of the run such as 10%, a duration such as 60s, steady, or {until: steady | 20M | 30m}',
+    error: 'expected a request count, a percentage of the run such as 10%, a duration such as 60s, steady, or {until: steady}, {requests: 20M} or {duration: 30m}',
   })
   .transform((input, ctx): Warmup => (typeof input === 'object' ? cacheWarmup(input, ctx) : scalarWarmup(input, ctx)))
   .meta({
     description:
-      'how the caches fill before the run measures: a count, a percentage of the run or a duration (simulated through the whole flow, not measured), or steady / {until: steady | count | duration, tolerance, block, max} (the caches alone, before the run)',
+      'how the caches fill before the run measures: a count, a percentage of the run or a duration (simulated through the whole flow, not measured), or steady / {until: steady, tolerance, block, max} / {requests: N} / {duration: D} (the caches alone, before the run)',
   });
 
 /** The scenario-file form of a resolved warm-up (scenario.json). */
@@ -123,8 +131,8 @@ export function warmupToInput(warmup: Warmup): z.input<typeof warmupSchema> {
       return `${warmup.ms}ms`;
     case 'caches': {
       const length = warmup.length;
-      if (length.kind === 'requests') return { until: length.requests };
-      if (length.kind === 'time') return { until: `${length.ms}ms` };
+      if (length.kind === 'requests') return { requests: length.requests };
+      if (length.kind === 'time') return { duration: `${length.ms}ms` };
       return { until: STEADY_WORD, tolerance: length.tolerance, block: length.blockRequests, max: length.maxRequests };
     }
   }
@@ -141,7 +149,7 @@ export function steadyWarmupIssues(
 ): { path: (string | number)[]; message: string }[] {
   if (warmup.kind !== 'caches' || warmup.length.kind !== 'steady') return [];
   const issues: { path: (string | number)[]; message: string }[] = [];
-  const why = 'their times count from the start of the clock, and a warm-up until steady ends at a time not known in advance; warm for a fixed time instead (run.warmup: {until: 30m}) and place them after it';
+  const why = 'their times count from the start of the clock, and a warm-up until steady ends at a time not known in advance; warm for a fixed time instead (run.warmup: {duration: 30m}) and place them after it';
   if (timed.incidents.length > 0) issues.push({ path: ['run', 'warmup'], message: `expected no incidents with run.warmup until steady: ${why}` });
   if (timed.flashCrowds.length > 0) issues.push({ path: ['run', 'warmup'], message: `expected no traffic.flashCrowds with run.warmup until steady: ${why}` });
   return issues;

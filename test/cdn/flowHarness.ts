@@ -22,7 +22,7 @@ export const REGIONAL_HOP_MS = 30;
 export const ORIGIN_RTT_MS = 100;
 export const SERVICE_MS = 50;
 
-class FixedNetwork implements FlowNetwork {
+export class FixedNetwork implements FlowNetwork {
   readonly edgeCount: number;
   readonly regionalCount: number;
   readonly uplinkMsPerByte = null;
