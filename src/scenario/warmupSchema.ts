@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { quantity } from '../quantitySchema.js';
+import { UserError } from '../userError.js';
 import { COUNT_EXPECTED, DURATION_EXPECTED, FRACTION_EXPECTED, parseCount, parseDuration, parseFraction } from '../units.js';
 
 /**
@@ -153,4 +154,26 @@ export function steadyWarmupIssues(
   if (timed.incidents.length > 0) issues.push({ path: ['run', 'warmup'], message: `expected no incidents with run.warmup until steady: ${why}` });
   if (timed.flashCrowds.length > 0) issues.push({ path: ['run', 'warmup'], message: `expected no traffic.flashCrowds with run.warmup until steady: ${why}` });
   return issues;
+}
+
+/**
+ * `cdnsim run --warmup`: the scalar forms of run.warmup from the command line (`steady`,
+ * `25%`, `500000`, `60s`, `0`), or a message saying what was expected.
+ */
+export function parseWarmupFlag(text: string): { ok: true; warmup: Warmup } | { ok: false; message: string } {
+  const trimmed = text.trim();
+  const parsed = warmupSchema.safeParse(/^\d+$/.test(trimmed) ? Number(trimmed) : trimmed);
+  if (parsed.success) return { ok: true, warmup: parsed.data };
+  return { ok: false, message: `--warmup: expected steady, a request count such as 500000, a share such as 25% or a simulated time such as 60s, found "${text}"` };
+}
+
+/**
+ * The scenario with `warmup` in place of its run.warmup (--warmup); a steady warm-up with
+ * timed incidents or flash crowds is refused as the scenario file would be.
+ */
+export function withWarmup<S extends { run: { warmup: Warmup }; incidents: readonly unknown[]; traffic: { flashCrowds: readonly unknown[] } }>(scenario: S, warmup: Warmup | undefined): S {
+  if (warmup === undefined) return scenario;
+  const [issue] = steadyWarmupIssues(warmup, { incidents: scenario.incidents, flashCrowds: scenario.traffic.flashCrowds });
+  if (issue !== undefined) throw new UserError(`--warmup steady: ${issue.message.replace(/^expected no (.*?) with run\.warmup until steady: /, 'the scenario has $1: ')}`);
+  return { ...scenario, run: { ...scenario.run, warmup } };
 }
