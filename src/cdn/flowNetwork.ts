@@ -19,6 +19,8 @@ export interface FlowNetwork {
   readonly regionalCount: number;
   /** Routes `request` to a PoP and draws its client leg; read `clientLegMs` after. */
   route(request: ClientRequest): number;
+  /** The PoP `request` reaches, without drawing a client leg: the cache-only warm-up's routing (src/cdn/cacheWarmer.ts). */
+  popOf(request: ClientRequest): number;
   /** The client ↔ PoP round trip of the request routed last, with last mile and PoP processing: an edge hit's time to first byte. */
   readonly clientLegMs: number;
   /** The regional site a PoP's misses go to (−1 without a tier). */
@@ -59,6 +61,11 @@ export class TopologyNetwork implements FlowNetwork {
     return pop;
   }
 
+  popOf(request: ClientRequest): number {
+    const latency = this.latency;
+    return latency.route(request.place >= 0 ? request.place : latency.samplePlace(request.region));
+  }
+
   regionalOf(edge: number): number {
     return this.tiered ? this.latency.regionalSiteOf(edge) : -1;
   }
@@ -97,6 +104,10 @@ export class RegionNetwork implements FlowNetwork {
 
   route(request: ClientRequest): number {
     this.clientLegMs = this.latency.clientToEdgeMs(request.region);
+    return this.latency.edgeFor(request.region);
+  }
+
+  popOf(request: ClientRequest): number {
     return this.latency.edgeFor(request.region);
   }
 

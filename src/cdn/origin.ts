@@ -69,13 +69,18 @@ export class OriginModel {
    * an error status, or STATUS_OK; sets `serviceMs` (0 for a refused connection).
    */
   answer(nowMs: number): number {
+    const status = this.statusAt(nowMs);
     const now = this.conditions?.at(nowMs);
-    if (now !== undefined && !now.reachable) {
-      this.serviceMs = 0;
-      return ORIGIN_REFUSED;
-    }
-    this.serviceMs = this.serviceMsOf() * (now === undefined ? 1 : now.serviceTimeFactor);
-    if (now !== undefined && now.errorShare > 0 && (now.errorShare >= 1 || this.errorStream.next() < now.errorShare)) return now.errorStatus;
+    this.serviceMs = status === ORIGIN_REFUSED ? 0 : this.serviceMsOf() * (now === undefined ? 1 : now.serviceTimeFactor);
+    return status;
+  }
+
+  /** The status alone, with no service time drawn: what the cache-only warm-up (src/cdn/cacheWarmer.ts) asks. */
+  statusAt(nowMs: number): number {
+    const now = this.conditions?.at(nowMs);
+    if (now === undefined) return STATUS_OK;
+    if (!now.reachable) return ORIGIN_REFUSED;
+    if (now.errorShare > 0 && (now.errorShare >= 1 || this.errorStream.next() < now.errorShare)) return now.errorStatus;
     return STATUS_OK;
   }
 

@@ -8,6 +8,7 @@ import { outsideLines, statedCsv } from '../report/statedTable.js';
 import { loadScenarioFile } from '../scenario/load.js';
 import type { Scenario } from '../scenario/schema.js';
 import { scenarioToInput } from '../scenario/serialize.js';
+import { withWarmup, type Warmup } from '../scenario/warmupSchema.js';
 import { isUserError } from '../userError.js';
 
 /**
@@ -19,6 +20,8 @@ import { isUserError } from '../userError.js';
 export interface RunWorkerInput {
   scenarioFile: string;
   overrides: { seed?: number; requests?: number; durationMs?: number };
+  /** --warmup: replaces the scenario's run.warmup (and so its scenario.json). */
+  warmup?: Warmup;
 }
 
 export type RunWorkerMessage =
@@ -53,7 +56,7 @@ function asRun(scenario: Scenario, result: RunResult, scenarioFile: string): Sce
 }
 
 async function work(input: RunWorkerInput, post: (message: RunWorkerMessage) => void): Promise<void> {
-  const scenario = loadScenarioFile(input.scenarioFile);
+  const scenario = withWarmup(loadScenarioFile(input.scenarioFile), input.warmup);
   const recording = scenario.content.recorded ? await loadScenarioRecording(scenario.content.recorded, input.scenarioFile) : undefined;
   let lastPost = 0;
   const result = runScenario(scenario, {

@@ -8,6 +8,7 @@ import type { Scenario } from '../scenario/schema.js';
 import type { Region } from '../topology/regions.js';
 import type { ContentCaching } from './contentCaching.js';
 import type { IncidentFigures } from './incidentWindows.js';
+import type { WarmupFacts } from './cacheWarmup.js';
 
 /** What one run returns: the figures of its measured part, and the facts a reader needs to trust them. */
 
@@ -74,6 +75,8 @@ export interface RunResult {
   /** Requests simulated, warm-up included. */
   totalRequests: number;
   warmupRequests: number;
+  /** How the caches were warmed before the measured part (src/experiment/cacheWarmup.ts). */
+  warmup: WarmupFacts;
   simulatedMs: number;
   /** `recording`: a replayed recording ran out of requests before either limit. */
   stopReason: 'requests' | 'duration' | 'recording';

@@ -14,6 +14,7 @@ import { buildRunContent } from './runContent.js';
 import { buildRunNetwork } from './runNetwork.js';
 import { RunRecorder } from './runRecorder.js';
 import type { RunResult } from './runResult.js';
+import { cacheWarmupFor, flowWarmupFacts } from './cacheWarmup.js';
 
 export type { CdnActivity, ClassChurn, ClassFigures, EdgeTheory, NodeState, RecordingFacts, RunResult } from './runResult.js';
 
@@ -107,13 +108,16 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
     purgeDelayMs: scenario.cdn.purgeDelayMs,
     onComplete,
   });
+  const cacheWarmup = cacheWarmupFor(scenario.run.warmup, { network: network.network, edges: network.edges, regionals: network.regionals, decisions: contentCaching.table, classOf: catalogue.classOf, origin, browsers, cdnEnabled: scenario.deployment.cdn, purgeDelayMs: scenario.cdn.purgeDelayMs });
+  let measuredFromMs = 0;
   let total = 0;
   const rangeRequests = { requests: 0, chunks: 0 };
   workload.attach(simulation, (request: ClientRequest) => {
-    if (!accepting) return;
+    if (!accepting || cacheWarmup?.accept(request)) return;
     const seq = total++;
     if (measuredFrom < 0 && seq >= warmupCount && request.timeMs >= warmupUntilMs) {
       measuredFrom = seq;
+      measuredFromMs = request.timeMs;
       flow.measuring = true;
     }
     if (measuredFrom >= 0 && request.firstChunk >= 0) {
@@ -128,13 +132,15 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
   });
 
   const progressEvery = options.progressEvery ?? 100_000;
+  // A cache-only warm-up comes before the run: the run's duration counts from its end.
+  const warmedMs = cacheWarmup?.run(simulation, (simulatedMs) => options.onProgress?.({ simulatedMs, requests: 0, fraction: 0 })) ?? 0;
   let stopReason: RunResult['stopReason'] = 'duration';
   for (;;) {
-    const result = simulation.run({ untilMs: horizonMs, maxEvents: progressEvery });
+    const result = simulation.run({ untilMs: warmedMs + horizonMs, maxEvents: progressEvery });
     options.onProgress?.({
       simulatedMs: simulation.nowMs,
       requests: total,
-      fraction: Math.min(1, Math.max(total / requestLimit, simulation.nowMs / horizonMs)),
+      fraction: Math.min(1, Math.max(total / requestLimit, (simulation.nowMs - warmedMs) / horizonMs)),
     });
     if (result === 'event-budget') continue;
     const recordingEnded = replay && total === recording.requestObjects.length && total < scenarioRequestLimit;
@@ -155,6 +161,7 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
     seed,
     totalRequests: total,
     warmupRequests: measuredFrom < 0 ? total : measuredFrom,
+    warmup: cacheWarmup?.facts() ?? flowWarmupFacts(measuredFrom < 0 ? total : measuredFrom, measuredFrom < 0 ? simulatedMs : measuredFromMs),
     simulatedMs,
     stopReason,
     ...(recording && recorded
@@ -214,5 +221,8 @@ function resolveWarmup(warmup: Warmup, requestLimit: number, horizonMs: number):
       return requestLimit !== Infinity
         ? { warmupCount: Math.floor(warmup.fraction * requestLimit), warmupUntilMs: -Infinity }
         : { warmupCount: 0, warmupUntilMs: warmup.fraction * horizonMs };
+    case 'caches':
+      // Before the run, by the caches alone (src/experiment/cacheWarmup.ts): every request of the run is measured.
+      return { warmupCount: 0, warmupUntilMs: -Infinity };
   }
 }

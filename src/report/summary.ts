@@ -8,6 +8,7 @@ import type { LatencySummary } from '../metrics/latencyHistogram.js';
 import type { NodeFigures } from '../metrics/nodeCounters.js';
 import { ratio } from '../metrics/requestMetrics.js';
 import { buildStatedRows, type StatedRow } from './statedTable.js';
+import { warmupSummary, type WarmupSummary } from './warmupSummary.js';
 
 /** Latency percentiles of one group of requests, in ms (see README, "summary.json"). */
 export type LatencyFigures = Omit<LatencySummary, 'min' | 'max'>;
@@ -22,6 +23,8 @@ export interface Summary {
   /** Requests measured (after warm-up). */
   requests: number;
   warmupRequests: number;
+  /** How the run was warmed: method, requests, simulated time, and for a cache-only warm-up its last block's CDN hit ratio (docs/warmup.md). */
+  warmup: WarmupSummary;
   simulatedSeconds: number;
   stopReason: 'requests' | 'duration' | 'recording';
   /** content.recorded: the file, its distinct GET URLs and GET requests, and what was left out. */
@@ -177,6 +180,7 @@ function measuredSummary(result: RunResult): Omit<Summary, 'stated'> {
     seed: result.seed,
     requests: metrics.requests,
     warmupRequests: result.warmupRequests,
+    warmup: warmupSummary(result.warmup),
     simulatedSeconds: round(result.simulatedMs / 1000, 6),
     stopReason: result.stopReason,
     ...(result.recording ? { recording: result.recording } : {}),

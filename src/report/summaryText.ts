@@ -3,13 +3,14 @@ import { formatCount, formatMs, formatPercent, formatTable } from './consoleTabl
 import { REGIONS, STATED_REGION_LATENCY_MS } from '../topology/regions.js';
 import type { EdgeCaching, LatencyFigures, NodeFiguresRow, Summary } from './summary.js';
 import { statedText } from './statedTable.js';
+import { warmupText } from './warmupSummary.js';
 
 /** The short human summary `cdnsim run` prints. */
 export function summaryText(summary: Summary): string {
   const lines: string[] = [];
   lines.push(
     `${summary.scenario} · seed ${summary.seed} · ${formatCount(summary.requests)} requests measured` +
-      ` (${formatCount(summary.warmupRequests)} warm-up) · ${summary.simulatedSeconds.toFixed(1)} s simulated`,
+      ` ${warmupText(summary.warmup)} · ${summary.simulatedSeconds.toFixed(1)} s simulated`,
   );
   lines.push('');
   // The stated figures come first: is this run within what the service states (spec 1.1, 4.9, 7.1, 8)?

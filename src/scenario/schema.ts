@@ -9,6 +9,7 @@ import { arrivalShapeFields } from '../workload/arrivals/arrivalsSchema.js';
 import { contentClassesSchema } from '../workload/content/contentSchema.js';
 import { incidentsSchema } from '../workload/incidents/incidentSchema.js';
 import { expectSchema } from './expectSchema.js';
+import { steadyWarmupIssues, warmupSchema } from './warmupSchema.js';
 import { REGIONS, type Region } from '../topology/regions.js';
 import {
   clientPlacesShape,
@@ -79,31 +80,7 @@ const regionShares = perRegion((region) =>
   return resolved;
 });
 
-const warmup = z
-  .union([z.number(), z.string()], { error: 'expected a request count, a percentage of the run such as 10%, or a duration such as 60s' })
-  .transform((input, ctx): Warmup => {
-    if (typeof input === 'number') {
-      if (Number.isInteger(input) && input >= 0) return { kind: 'requests', requests: input };
-      ctx.addIssue({ code: 'custom', message: 'expected a whole number of requests (0 or more)' });
-      return z.NEVER;
-    }
-    if (input.trim().endsWith('%')) {
-      const parsed = parseFraction(input);
-      if (parsed.ok) return { kind: 'fraction', fraction: parsed.value };
-      ctx.addIssue({ code: 'custom', message: 'expected a percentage of the run between 0% and 100%' });
-      return z.NEVER;
-    }
-    const parsed = parseDuration(input);
-    if (parsed.ok) return { kind: 'time', ms: parsed.value };
-    ctx.addIssue({ code: 'custom', message: `expected a request count, a percentage such as 10%, or ${DURATION_EXPECTED}` });
-    return z.NEVER;
-  })
-  .meta({ description: 'requests not counted in the metrics while caches fill: a count, a percentage of the run, or a duration' });
-
-export type Warmup =
-  | { kind: 'requests'; requests: number }
-  | { kind: 'fraction'; fraction: number }
-  | { kind: 'time'; ms: number };
+export type { Warmup } from './warmupSchema.js';
 
 /** Requests in a run when a scenario sets neither `run.requests` nor `run.duration`. */
 export const DEFAULT_RUN_REQUESTS = 1_000_000;
@@ -114,7 +91,7 @@ const runSection = z
       .refine((n) => n > 0, { error: 'expected at least 1 request' })
       .optional(),
     duration: duration('stop at this simulated time').optional(),
-    warmup: warmup.default({ kind: 'requests', requests: 0 }),
+    warmup: warmupSchema.default({ kind: 'requests', requests: 0 }),
   })
   .transform((run) => ({
     requests: run.requests ?? (run.duration === undefined ? DEFAULT_RUN_REQUESTS : undefined),
@@ -388,6 +365,7 @@ export const scenarioSchema = z
     expect: expectSchema.default({}),
   })
   .superRefine((scenario, ctx) => {
+    for (const issue of steadyWarmupIssues(scenario.run.warmup, { incidents: scenario.incidents, flashCrowds: scenario.traffic.flashCrowds })) ctx.addIssue({ code: 'custom', ...issue });
     // A replay sends the recorded requests as they were: nothing of the traffic section's own requests applies.
     if (scenario.content.recorded?.use === 'replay') {
       if (scenario.traffic.clients !== undefined) {

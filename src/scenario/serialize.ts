@@ -5,20 +5,10 @@ import { expectToInput } from './expectSchema.js';
 import type { ArrivalShape, ArrivalShapeInput } from '../workload/arrivals/arrivalsSchema.js';
 import type { ContentClass } from '../workload/content/contentClasses.js';
 import type { ContentClassInput } from '../workload/content/contentSchema.js';
-import type { RecordedContent, Scenario, ScenarioInput, ScenarioTopology, Warmup } from './schema.js';
+import type { RecordedContent, Scenario, ScenarioInput, ScenarioTopology } from './schema.js';
+import { warmupToInput } from './warmupSchema.js';
 
 const ms = (value: number): string => `${value}ms`;
-
-function warmupInput(warmup: Warmup): number | string {
-  switch (warmup.kind) {
-    case 'requests':
-      return warmup.requests;
-    case 'fraction':
-      return `${warmup.fraction * 100}%`;
-    case 'time':
-      return ms(warmup.ms);
-  }
-}
 
 /**
  * A resolved scenario written back as scenario-file input (bytes and per-second numbers,
@@ -33,7 +23,7 @@ export function scenarioToInput(scenario: Scenario): ScenarioInput {
     run: {
       ...(scenario.run.requests === undefined ? {} : { requests: scenario.run.requests }),
       ...(scenario.run.durationMs === undefined ? {} : { duration: ms(scenario.run.durationMs) }),
-      warmup: warmupInput(scenario.run.warmup),
+      warmup: warmupToInput(scenario.run.warmup),
     },
     traffic: {
       rate: scenario.traffic.rate,

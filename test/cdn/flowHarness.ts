@@ -22,7 +22,7 @@ export const REGIONAL_HOP_MS = 30;
 export const ORIGIN_RTT_MS = 100;
 export const SERVICE_MS = 50;
 
-class FixedNetwork implements FlowNetwork {
+export class FixedNetwork implements FlowNetwork {
   readonly edgeCount: number;
   readonly regionalCount: number;
   readonly uplinkMsPerByte = null;
@@ -38,6 +38,9 @@ class FixedNetwork implements FlowNetwork {
   /** A request's region picks its PoP. */
   route(request: { region: number }): number {
     return request.region % this.edgeCount;
+  }
+  popOf(request: { region: number }): number {
+    return this.route(request);
   }
   regionalOf(): number {
     return this.regionalCount > 0 ? 0 : -1;

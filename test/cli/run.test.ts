@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO, cdnsim, expectNoStackTrace, temporaryFolder } from './helpers.js';
 
-const SMALL_RUN = ['--requests', '200k', '--no-progress'];
+/** The baseline warms its caches until steady (about 15 M requests); these runs keep a 25 % warm-up through the flow instead. */
+const SMALL_RUN = ['--requests', '200k', '--warmup', '25%', '--no-progress'];
 
 describe('cdnsim run (end to end, built CLI)', () => {
   it('same scenario and seed give a byte-identical summary.json; another seed gives a different one', () => {
@@ -72,7 +73,7 @@ describe('cdnsim run (end to end, built CLI)', () => {
 
   it('human output prints the hit-ratio and latency tables; on a pipe no progress bar is drawn', () => {
     const out = temporaryFolder('human');
-    const result = cdnsim(['run', 'scenarios/baseline.yaml', '--requests', '100000', '--out', out]);
+    const result = cdnsim(['run', 'scenarios/baseline.yaml', '--requests', '100000', '--warmup', '25%', '--out', out]);
     expect(result.status).toBe(0);
     expect(result.stdout).toMatch(/^baseline · seed 1 · 75,000 requests measured \(25,000 warm-up\)/);
     expect(result.stdout).toMatch(/\nhit ratio\s+\d+\.\d\d %\s+\d+\.\d\d %\s+\d+\.\d\d %\n/);
@@ -87,7 +88,7 @@ describe('cdnsim run (end to end, built CLI)', () => {
 
   it('--duration stops at the simulated horizon (bare numbers are seconds)', () => {
     const out = temporaryFolder('duration');
-    const result = cdnsim(['run', 'scenarios/baseline.yaml', '--duration', '3', '--no-progress', '--json', '--out', out]);
+    const result = cdnsim(['run', 'scenarios/baseline.yaml', '--duration', '3', '--warmup', '25%', '--no-progress', '--json', '--out', out]);
     expect(result.status).toBe(0);
     const summary = JSON.parse(result.stdout);
     expect(summary.simulatedSeconds).toBe(3);
@@ -166,9 +167,37 @@ describe('user mistakes exit 2 with a message and no stack trace', () => {
 });
 
 describe('the run folder repeats the run', () => {
+  it('--warmup steady warms the caches alone until the CDN hit ratio settles; summary.json says how, scenario.json keeps it, and the run repeats byte for byte', () => {
+    const out = temporaryFolder('steady');
+    const scenario = join(out, 'small.yaml');
+    writeFileSync(scenario, 'content: { objects: 2000 }\nedge: { capacity: 10MB }\ntopology: { pops: { count: 8 } }\nrun: { requests: 20000 }\n');
+    const first = cdnsim(['run', scenario, '--warmup', 'steady', '--no-progress', '--out', join(out, 'first')]);
+    expect(first.status).toBe(0);
+    expect(first.stdout).toMatch(/^small · seed 1 · 20,000 requests measured \(caches warmed with [\d,]+ requests over \d+ s, last block's CDN hit ratio [\d.]+ %, steady\)/);
+    const summary = JSON.parse(readFileSync(join(out, 'first', 'summary.json'), 'utf8'));
+    expect(summary.warmup).toMatchObject({ method: 'caches', until: 'steady', steady: { tolerance: 0.002, blockRequests: 1_000_000, converged: true } });
+    expect(summary.warmup.requests % 1_000_000).toBe(0);
+    expect(summary.requests).toBe(20_000);
+    const saved = JSON.parse(readFileSync(join(out, 'first', 'scenario.json'), 'utf8'));
+    expect(saved.run.warmup).toEqual({ until: 'steady', tolerance: 0.002, block: 1_000_000, max: 100_000_000 });
+    const again = cdnsim(['run', join(out, 'first', 'scenario.json'), '--no-progress', '--out', join(out, 'again')]);
+    expect(again.status).toBe(0);
+    expect(readFileSync(join(out, 'again', 'summary.json'), 'utf8')).toBe(readFileSync(join(out, 'first', 'summary.json'), 'utf8'));
+  });
+
+  it('--warmup with a value it cannot read, or steady with incidents, is a user mistake (exit 2)', () => {
+    const bad = cdnsim(['run', 'scenarios/baseline.yaml', '--warmup', 'soon']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/--warmup: expected steady, a request count such as 500000, a share such as 25% or a simulated time such as 60s, found "soon"/);
+    const incidents = cdnsim(['run', 'scenarios/incidents.yaml', '--warmup', 'steady']);
+    expect(incidents.status).toBe(2);
+    expect(incidents.stderr).toMatch(/--warmup steady: the scenario has incidents: their times count from the start of the clock/);
+    expectNoStackTrace(incidents.stderr);
+  });
+
   it('scenario.json (overrides applied) run again gives a byte-identical summary.json', () => {
     const out = temporaryFolder('repeat');
-    const first = cdnsim(['run', 'scenarios/baseline.yaml', '--requests', '120k', '--seed', '77', '--no-progress', '--out', join(out, 'first')]);
+    const first = cdnsim(['run', 'scenarios/baseline.yaml', '--requests', '120k', '--warmup', '25%', '--seed', '77', '--no-progress', '--out', join(out, 'first')]);
     expect(first.status).toBe(0);
     const again = cdnsim(['run', join(out, 'first', 'scenario.json'), '--no-progress', '--out', join(out, 'again')]);
     expect(again.status).toBe(0);

@@ -216,7 +216,7 @@ describe('scenario errors: values', () => {
     expect(problemsOf('run:\n  warmup: 150%\n')).toEqual([problem(2, 11, 'run.warmup', 'expected a percentage of the run between 0% and 100%, found "150%"')]);
     expect(problemsOf('run:\n  warmup: 1.5\n')).toEqual([problem(2, 11, 'run.warmup', 'expected a whole number of requests (0 or more), found 1.5')]);
     expect(problemsOf('run:\n  warmup: 5 apples\n')).toEqual([
-      problem(2, 11, 'run.warmup', 'expected a request count, a percentage such as 10%, or a duration with a unit such as 250ms, 5s, 1h or 7d, found "5 apples"'),
+      problem(2, 11, 'run.warmup', 'expected a request count, a percentage such as 10%, a duration with a unit such as 250ms, 5s, 1h or 7d, or steady, found "5 apples"'),
     ]);
   });
 

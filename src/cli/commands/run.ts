@@ -9,6 +9,7 @@ import { newRunFolder } from '../../report/runFolder.js';
 import { writeFileAtomic } from '../../report/writeAtomic.js';
 import { loadScenarioFile } from '../../scenario/load.js';
 import { workBoundProblem } from '../../scenario/workBounds.js';
+import { parseWarmupFlag, withWarmup, type Warmup } from '../../scenario/warmupSchema.js';
 import { parseCount, parseDuration } from '../../units.js';
 import { UserError } from '../../userError.js';
 import { InterruptedError } from '../interrupted.js';
@@ -22,6 +23,7 @@ interface RunArgs {
   seed?: string;
   requests?: string;
   duration?: string;
+  warmup?: string;
   out?: string;
   json: boolean;
   progress: boolean;
@@ -50,6 +52,7 @@ export function runCommand(yargs: Argv): Argv {
         .option('seed', { type: 'string', describe: "master seed, a whole number (replaces the scenario's seed)" })
         .option('requests', { type: 'string', describe: 'stop after this many requests, warm-up included, e.g. 500000 or 2M (replaces run.requests and run.duration)' })
         .option('duration', { type: 'string', describe: 'stop at this simulated time, e.g. 10m or 3600 (seconds); replaces run.duration and run.requests' })
+        .option('warmup', { type: 'string', describe: 'replaces run.warmup: steady (cache-only, until the CDN hit ratio settles), 25%, 500000, 60s, or 0 for none (docs/warmup.md)' })
         .option('out', { type: 'string', describe: 'run folder to write (default results/<scenario>/<run-id>/)' })
         .option('json', { type: 'boolean', default: false, describe: 'print the summary JSON on stdout and nothing else' })
         .option('progress', { type: 'boolean', default: true, describe: 'progress bar on a terminal (--no-progress to hide)' })
@@ -93,11 +96,19 @@ function checkRunLength(scenario: Scenario, overrides: { requests?: number; dura
   throw new UserError(`${flags} with ${args0(scenario)}: \`${problem.keyPath.join('.')}\`: ${problem.message}`);
 }
 
+function warmupOverride(text: string | undefined): Warmup | undefined {
+  if (text === undefined) return undefined;
+  const parsed = parseWarmupFlag(text);
+  if (!parsed.ok) throw new UserError(parsed.message);
+  return parsed.warmup;
+}
+
 const args0 = (scenario: Scenario): string => `scenario "${scenario.name}"`;
 
 async function executeRun(args: RunArgs): Promise<void> {
   const overrides = checkedOverrides(args);
-  const scenario = loadScenarioFile(args.scenario);
+  const warmup = warmupOverride(args.warmup);
+  const scenario = withWarmup(loadScenarioFile(args.scenario), warmup);
   checkRunLength(scenario, overrides);
   // Read before the run starts: a missing or malformed recording is reported at once (the
   // worker reads it again for the run; reading is fast next to the run).
@@ -112,7 +123,7 @@ async function executeRun(args: RunArgs): Promise<void> {
   const progress = createProgressReporter(args.progress);
   let done: Extract<RunWorkerMessage, { type: 'done' }>;
   try {
-    done = await runInWorker({ scenarioFile: args.scenario, overrides }, (p) => progress.update(p), folder);
+    done = await runInWorker({ scenarioFile: args.scenario, overrides, ...(warmup === undefined ? {} : { warmup }) }, (p) => progress.update(p), folder);
   } finally {
     progress.stop();
   }

@@ -1,0 +1,185 @@
+import { FLAG_NEVER_STALE, FLAG_REVALIDATE_ALWAYS, FLAG_STORE, type CompiledDecisionTable } from '../policy/compile.js';
+import type { ClientRequest } from '../workload/request.js';
+import type { BrowserCaches } from './browserCaches.js';
+import type { FlowNetwork } from './flowNetwork.js';
+import { pieceBytes } from './layeredFlow.js';
+import { STATUS_OK, type OriginModel } from './origin.js';
+import type { SharedCacheNode } from './sharedCacheNode.js';
+
+/** Index of each layer in CompiledDecisionTable (policy CACHE_LAYERS: browser, edge, regional). */
+const BROWSER_DECISION = 0;
+const EDGE_DECISION = 1;
+const REGIONAL_DECISION = 2;
+/** What answered one piece of a request: a node of the CDN, or the origin. */
+const SERVED_EDGE = 0;
+const SERVED_REGIONAL = 1;
+const SERVED_ORIGIN = 2;
+
+export interface CacheWarmerOptions {
+  readonly network: FlowNetwork;
+  readonly edges: readonly SharedCacheNode[];
+  /** One per regional site; empty without a regional tier. */
+  readonly regionals: readonly SharedCacheNode[];
+  readonly decisions: CompiledDecisionTable;
+  /** Class id per object id; null: every object is class 0. */
+  readonly classOf: Uint8Array | null;
+  readonly origin: OriginModel;
+  readonly browsers: BrowserCaches | null;
+  readonly cdnEnabled: boolean;
+  /** How long a purge takes to reach every node, ms (spec 1.2 item 6). */
+  readonly purgeDelayMs: number;
+}
+
+/** Counts of the requests warmed since the last `resetCounts`. */
+export interface WarmCounts {
+  /** Requests handed to `warm`. */
+  requests: number;
+  /** Those that reached the edge (not answered by the browser). */
+  atEdge: number;
+  /** Those an edge or regional cache answered: the CDN hit ratio's numerator (spec 1.1). */
+  cdnHits: number;
+}
+
+/**
+ * The cache-only warm-up: a client request applied straight to the caches it would pass,
+ * at its arrival time, in no simulated time (spec 4.9's layers with every hop taking 0 ms).
+ * Each layer does what `LayeredFlow` does with the answer it gets, by the same compiled
+ * policy decisions: a fresh copy answers (its lookup counts for the eviction policy); a
+ * miss, an expired copy or a copy that must be revalidated asks the next layer, and the
+ * answer is stored with the layer's lifetime counted from when the origin made it
+ * (RFC 9111 §4.2.3); a stale copy inside stale-while-revalidate answers and is renewed
+ * at once (RFC 5861 §3: the background revalidation, which here takes no time); a 304
+ * renews the stored copy (RFC 9111 §4.3.4). A refused or failed origin answer stores
+ * nothing (a cached error lives 5 s, spec 7.1, and does not outlast a warm-up).
+ *
+ * No events, no latency, no metrics: only the stores (and the browsers, spec 4.9 layer 1)
+ * change, so the measured run that follows starts from caches in the state the same
+ * traffic would have left. What it cannot reproduce is time inside the CDN: no request
+ * waits for a fetch in flight (coalescing), and a response is stored the moment it is
+ * asked for instead of a round trip later.
+ */
+export class CacheWarmer {
+  readonly counts: WarmCounts = { requests: 0, atEdge: 0, cdnHits: 0 };
+  /** The answer of the last `fromNode`/`fromOrigin`: the version served and when the origin made it. */
+  private version = 0;
+  private responseAtMs = 0;
+  private status = STATUS_OK;
+
+  constructor(private readonly options: CacheWarmerOptions) {}
+
+  resetCounts(): void {
+    this.counts.requests = 0;
+    this.counts.atEdge = 0;
+    this.counts.cdnHits = 0;
+  }
+
+  /** Applies one client request, sent at `request.timeMs`, to the caches. */
+  warm(request: ClientRequest): void {
+    const { options, counts } = this;
+    const nowMs = request.timeMs;
+    const c = options.classOf === null ? 0 : options.classOf[request.objectId];
+    const client = request.clientSlot;
+    counts.requests++;
+    const browsers = options.browsers;
+    // spec 4.9 layer 1, as LayeredFlow.serve: ranges bypass the browser.
+    const browserKey = browsers !== null && client >= 0 && request.firstChunk < 0 ? request.key : -1;
+    if (browsers !== null && browserKey >= 0) {
+      if (request.newClient === 1) browsers.clear(client);
+      if (browsers.lookup(client, browserKey, nowMs)) return;
+    }
+    counts.atEdge++;
+    if (!options.cdnEnabled) return;
+    const edge = options.network.popOf(request);
+    let deepest = SERVED_EDGE;
+    let oldestResponseAtMs = Infinity;
+    let ok = true;
+    for (let i = 0; i < request.pieces; i++) {
+      const served = this.fromNode(options.edges[edge], EDGE_DECISION, edge, request.key + i, request.objectId, pieceBytes(request, i), c, nowMs);
+      if (served > deepest) deepest = served;
+      if (this.responseAtMs < oldestResponseAtMs) oldestResponseAtMs = this.responseAtMs;
+      if (this.status !== STATUS_OK) ok = false;
+    }
+    if (deepest < SERVED_ORIGIN) counts.cdnHits++;
+    // The browser keeps the response for its lifetime less the age it arrives with (RFC 9111 §4.2.3).
+    if (browsers !== null && browserKey >= 0 && ok && options.decisions.stores(c, BROWSER_DECISION)) {
+      const expiresAtMs = oldestResponseAtMs + options.decisions.ttlMsOf(c, BROWSER_DECISION);
+      if (expiresAtMs > nowMs) browsers.insert(client, browserKey, expiresAtMs);
+    }
+  }
+
+  /**
+   * `key` asked of `node` (an edge at decision layer EDGE_DECISION, or a regional site):
+   * returns which layer answered and leaves the answer's version, time and status in fields.
+   */
+  private fromNode(node: SharedCacheNode, decisionLayer: number, edge: number, key: number, objectId: number, bytes: number, c: number, nowMs: number): number {
+    const { decisions } = this.options;
+    const served = decisionLayer === EDGE_DECISION ? SERVED_EDGE : SERVED_REGIONAL;
+    let local = node.lookup(key, nowMs);
+    if (local >= 0 && this.purged(node, local, c, nowMs)) {
+      node.remove(key);
+      local = -1;
+    }
+    const flags = decisions.flagsOf(c, decisionLayer);
+    let staleServed = false;
+    let staleVersion = 0;
+    let staleResponseAtMs = 0;
+    if (local >= 0 && node.statusOf(local) === STATUS_OK) {
+      const freshUntil = node.freshUntilOf(local);
+      if ((flags & FLAG_REVALIDATE_ALWAYS) === 0 && nowMs < freshUntil) return this.answered(node, local, served);
+      const swrMs = decisions.staleWhileRevalidateMsOf(c, decisionLayer);
+      staleServed = (flags & FLAG_NEVER_STALE) === 0 && swrMs > 0 && nowMs <= freshUntil + swrMs;
+      staleVersion = node.versionOf(local);
+      staleResponseAtMs = node.responseAtOf(local);
+    } else if (local >= 0 && nowMs < node.freshUntilOf(local)) {
+      // spec 7.1: a cached error answers until its 5 s are over.
+      return this.answered(node, local, served);
+    }
+    const upstream =
+      decisionLayer === EDGE_DECISION && this.options.regionals.length > 0
+        ? this.fromNode(this.options.regionals[this.options.network.regionalOf(edge)], REGIONAL_DECISION, edge, key, objectId, bytes, c, nowMs)
+        : this.fromOrigin(objectId, c, nowMs);
+    if (this.status === STATUS_OK) {
+      if ((flags & FLAG_STORE) !== 0) {
+        const freshUntil = this.responseAtMs + decisions.ttlMsOf(c, decisionLayer);
+        if (local >= 0 && node.statusOf(local) === STATUS_OK && node.versionOf(local) === this.version) node.renew(local, this.responseAtMs, freshUntil);
+        else node.put(key, bytes, nowMs, this.responseAtMs, freshUntil, this.version, STATUS_OK);
+      } else if (local >= 0) {
+        node.remove(key);
+      }
+      if (!staleServed) return upstream;
+      // Inside stale-while-revalidate the stale copy was the answer; the revalidation only refreshed the store.
+      this.version = staleVersion;
+      this.responseAtMs = staleResponseAtMs;
+      return served;
+    }
+    // spec 4.7 row 1, RFC 5861 §4: the last good copy instead of the error, when the decision allows it.
+    const usable =
+      local >= 0 &&
+      node.statusOf(local) === STATUS_OK &&
+      ((nowMs < node.freshUntilOf(local) && (flags & FLAG_REVALIDATE_ALWAYS) === 0) ||
+        ((flags & FLAG_NEVER_STALE) === 0 && nowMs <= node.freshUntilOf(local) + decisions.staleIfErrorMsOf(c, decisionLayer)));
+    return usable || staleServed ? this.answered(node, local, served) : upstream;
+  }
+
+  private answered(node: SharedCacheNode, local: number, served: number): number {
+    this.version = node.versionOf(local);
+    this.responseAtMs = node.responseAtOf(local);
+    this.status = node.statusOf(local);
+    return served;
+  }
+
+  private fromOrigin(objectId: number, c: number, nowMs: number): number {
+    const origin = this.options.origin;
+    this.status = origin.statusAt(nowMs);
+    this.version = origin.versionAt(objectId, c, nowMs);
+    this.responseAtMs = nowMs;
+    return SERVED_ORIGIN;
+  }
+
+  /** Whether a purge (spec 1.2 item 6) reached the node after the entry was stored: as LayeredFlow. */
+  private purged(node: SharedCacheNode, local: number, c: number, nowMs: number): boolean {
+    const { origin, purgeDelayMs } = this.options;
+    if (!origin.purges) return false;
+    return node.storedAtOf(local) < origin.purgedAtMs(c, nowMs - purgeDelayMs) + purgeDelayMs;
+  }
+}

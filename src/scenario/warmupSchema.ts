@@ -1,0 +1,179 @@
+import { z } from 'zod';
+import { quantity } from '../quantitySchema.js';
+import { UserError } from '../userError.js';
+import { COUNT_EXPECTED, DURATION_EXPECTED, FRACTION_EXPECTED, parseCount, parseDuration, parseFraction } from '../units.js';
+
+/**
+ * `run.warmup`: how a run gets its caches out of their cold start before it measures
+ * (spec 1.1 states the figures of a CDN in service, not of one just switched on).
+ *
+ * - A count, a share or a time (`500000`, `25%`, `60s`): the first requests go through the
+ *   whole flow, latency and all, and are not measured.
+ * - `steady` or `{until: steady, tolerance?, block?, max?}`: the caches are warmed alone
+ *   (src/cdn/cacheWarmer.ts): the workload's requests, from the same streams, touch only the
+ *   cache stores, block after block, until the CDN hit ratio of a block differs from the
+ *   block before by less than `tolerance`, or `max` requests have been used.
+ * - `{requests: 20M}` or `{duration: 30m}`: the same cache-only warm-up for a fixed count or time.
+ */
+
+/** Defaults of the steady-state rule (docs/warmup.md says why). */
+export const STEADY_DEFAULTS = {
+  /** Absolute change of the CDN hit ratio between two consecutive blocks: 0.2 percentage points. */
+  tolerance: 0.002,
+  blockRequests: 1_000_000,
+  maxRequests: 100_000_000,
+} as const;
+
+export type CacheWarmupLength =
+  | { kind: 'steady'; tolerance: number; blockRequests: number; maxRequests: number }
+  | { kind: 'requests'; requests: number }
+  | { kind: 'time'; ms: number };
+
+export type Warmup =
+  | { kind: 'requests'; requests: number }
+  | { kind: 'fraction'; fraction: number }
+  | { kind: 'time'; ms: number }
+  /** Cache-only warm-up before the run: its requests are not part of `run.requests`, nor its time of `run.duration`. */
+  | { kind: 'caches'; length: CacheWarmupLength };
+
+const STEADY_WORD = 'steady';
+
+/** A number or a word: a flow warm-up (count, share, time) or `steady`. */
+function scalarWarmup(input: number | string, ctx: z.RefinementCtx): Warmup {
+  if (typeof input === 'number') {
+    if (Number.isInteger(input) && input >= 0) return { kind: 'requests', requests: input };
+    ctx.addIssue({ code: 'custom', message: 'expected a whole number of requests (0 or more)' });
+    return z.NEVER;
+  }
+  if (input.trim() === STEADY_WORD) return { kind: 'caches', length: { kind: 'steady', ...STEADY_DEFAULTS } };
+  if (input.trim().endsWith('%')) {
+    const parsed = parseFraction(input);
+    if (parsed.ok) return { kind: 'fraction', fraction: parsed.value };
+    ctx.addIssue({ code: 'custom', message: 'expected a percentage of the run between 0% and 100%' });
+    return z.NEVER;
+  }
+  const parsed = parseDuration(input);
+  if (parsed.ok) return { kind: 'time', ms: parsed.value };
+  ctx.addIssue({ code: 'custom', message: `expected a request count, a percentage such as 10%, ${DURATION_EXPECTED}, or steady` });
+  return z.NEVER;
+}
+
+const cacheWarmupShape = z.strictObject({
+  until: z.string().optional().meta({ description: 'steady: until the CDN hit ratio settles' }),
+  requests: quantity(parseCount, COUNT_EXPECTED, 'a fixed cache-only warm-up of this many requests (20M)').optional(),
+  duration: quantity((v) => parseDuration(v), DURATION_EXPECTED, 'a fixed cache-only warm-up of this much simulated time (30m)').optional(),
+  tolerance: quantity(parseFraction, FRACTION_EXPECTED, 'until steady: largest change of the CDN hit ratio between consecutive blocks (0.2%)').optional(),
+  block: quantity(parseCount, COUNT_EXPECTED, 'until steady: requests per block (1M)').optional(),
+  max: quantity(parseCount, COUNT_EXPECTED, 'until steady: the most requests the warm-up may use (100M)').optional(),
+});
+
+type CacheWarmupInput = z.output<typeof cacheWarmupShape>;
+
+// As with traffic.diurnal, the checks run after the union, so a bad field reports its own message.
+function cacheWarmup(input: CacheWarmupInput, ctx: z.RefinementCtx): Warmup {
+  const given = (['until', 'requests', 'duration'] as const).filter((key) => input[key] !== undefined);
+  if (given.length !== 1) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `expected exactly one of until: steady, requests (20M) or duration (30m), found ${given.length === 0 ? 'none' : given.join(' and ')}`,
+    });
+    return z.NEVER;
+  }
+  if (input.until !== undefined && input.until !== STEADY_WORD) {
+    ctx.addIssue({ code: 'custom', path: ['until'], message: 'expected steady (or requests: N / duration: D for a fixed length)' });
+    return z.NEVER;
+  }
+  if (input.until === undefined) {
+    for (const key of ['tolerance', 'block', 'max'] as const) {
+      if (input[key] !== undefined) ctx.addIssue({ code: 'custom', path: [key], message: `expected no \`${key}\` with a fixed warm-up length; it belongs to until: steady` });
+    }
+    if (input.requests !== undefined) {
+      if (input.requests > 0) return { kind: 'caches', length: { kind: 'requests', requests: input.requests } };
+      ctx.addIssue({ code: 'custom', path: ['requests'], message: 'expected at least 1 request' });
+      return z.NEVER;
+    }
+    const ms = input.duration ?? 0;
+    if (ms > 0) return { kind: 'caches', length: { kind: 'time', ms } };
+    ctx.addIssue({ code: 'custom', path: ['duration'], message: 'expected a simulated time above 0, such as 30m' });
+    return z.NEVER;
+  }
+  const steady = {
+    kind: 'steady' as const,
+    tolerance: input.tolerance ?? STEADY_DEFAULTS.tolerance,
+    blockRequests: input.block ?? STEADY_DEFAULTS.blockRequests,
+    maxRequests: input.max ?? STEADY_DEFAULTS.maxRequests,
+  };
+  if (steady.tolerance <= 0) ctx.addIssue({ code: 'custom', path: ['tolerance'], message: 'expected a tolerance above 0%, such as 0.2%' });
+  if (steady.blockRequests < 1) ctx.addIssue({ code: 'custom', path: ['block'], message: 'expected at least 1 request per block' });
+  if (steady.blockRequests > steady.maxRequests) {
+    ctx.addIssue({ code: 'custom', path: ['block'], message: `expected a block no longer than max (${steady.maxRequests} requests), found ${steady.blockRequests}` });
+  }
+  return { kind: 'caches', length: steady };
+}
+
+export const warmupSchema = z
+  .union([z.number(), z.string(), cacheWarmupShape], {
+    error: 'expected a request count, a percentage of the run such as 10%, a duration such as 60s, steady, or {until: steady}, {requests: 20M} or {duration: 30m}',
+  })
+  .transform((input, ctx): Warmup => (typeof input === 'object' ? cacheWarmup(input, ctx) : scalarWarmup(input, ctx)))
+  .meta({
+    description:
+      'how the caches fill before the run measures: a count, a percentage of the run or a duration (simulated through the whole flow, not measured), or steady / {until: steady, tolerance, block, max} / {requests: N} / {duration: D} (the caches alone, before the run)',
+  });
+
+/** The scenario-file form of a resolved warm-up (scenario.json). */
+export function warmupToInput(warmup: Warmup): z.input<typeof warmupSchema> {
+  switch (warmup.kind) {
+    case 'requests':
+      return warmup.requests;
+    case 'fraction':
+      return `${warmup.fraction * 100}%`;
+    case 'time':
+      return `${warmup.ms}ms`;
+    case 'caches': {
+      const length = warmup.length;
+      if (length.kind === 'requests') return { requests: length.requests };
+      if (length.kind === 'time') return { duration: `${length.ms}ms` };
+      return { until: STEADY_WORD, tolerance: length.tolerance, block: length.blockRequests, max: length.maxRequests };
+    }
+  }
+}
+
+/**
+ * Times in `incidents` and `traffic.flashCrowds` count from the start of the simulated clock,
+ * warm-up included. A steady-state warm-up ends at a time not known in advance, so they could
+ * fall inside it: refused, with the fixed form as the way out.
+ */
+export function steadyWarmupIssues(
+  warmup: Warmup,
+  timed: { incidents: readonly unknown[]; flashCrowds: readonly unknown[] },
+): { path: (string | number)[]; message: string }[] {
+  if (warmup.kind !== 'caches' || warmup.length.kind !== 'steady') return [];
+  const issues: { path: (string | number)[]; message: string }[] = [];
+  const why = 'their times count from the start of the clock, and a warm-up until steady ends at a time not known in advance; warm for a fixed time instead (run.warmup: {duration: 30m}) and place them after it';
+  if (timed.incidents.length > 0) issues.push({ path: ['run', 'warmup'], message: `expected no incidents with run.warmup until steady: ${why}` });
+  if (timed.flashCrowds.length > 0) issues.push({ path: ['run', 'warmup'], message: `expected no traffic.flashCrowds with run.warmup until steady: ${why}` });
+  return issues;
+}
+
+/**
+ * `cdnsim run --warmup`: the scalar forms of run.warmup from the command line (`steady`,
+ * `25%`, `500000`, `60s`, `0`), or a message saying what was expected.
+ */
+export function parseWarmupFlag(text: string): { ok: true; warmup: Warmup } | { ok: false; message: string } {
+  const trimmed = text.trim();
+  const parsed = warmupSchema.safeParse(/^\d+$/.test(trimmed) ? Number(trimmed) : trimmed);
+  if (parsed.success) return { ok: true, warmup: parsed.data };
+  return { ok: false, message: `--warmup: expected steady, a request count such as 500000, a share such as 25% or a simulated time such as 60s, found "${text}"` };
+}
+
+/**
+ * The scenario with `warmup` in place of its run.warmup (--warmup); a steady warm-up with
+ * timed incidents or flash crowds is refused as the scenario file would be.
+ */
+export function withWarmup<S extends { run: { warmup: Warmup }; incidents: readonly unknown[]; traffic: { flashCrowds: readonly unknown[] } }>(scenario: S, warmup: Warmup | undefined): S {
+  if (warmup === undefined) return scenario;
+  const [issue] = steadyWarmupIssues(warmup, { incidents: scenario.incidents, flashCrowds: scenario.traffic.flashCrowds });
+  if (issue !== undefined) throw new UserError(`--warmup steady: ${issue.message.replace(/^expected no (.*?) with run\.warmup until steady: /, 'the scenario has $1: ')}`);
+  return { ...scenario, run: { ...scenario.run, warmup } };
+}

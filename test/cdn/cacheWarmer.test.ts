@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { createCacheStore } from '../../src/cache/registry.js';
+import { SparseKeyStore } from '../../src/cache/sparseKeyStore.js';
+import { CacheWarmer } from '../../src/cdn/cacheWarmer.js';
+import { OriginModel } from '../../src/cdn/origin.js';
+import { SharedCacheNode } from '../../src/cdn/sharedCacheNode.js';
+import { CompiledDecisionTable } from '../../src/policy/compile.js';
+import { RandomStreams } from '../../src/sim/random.js';
+import { newClientRequest } from '../../src/workload/request.js';
+import { FixedNetwork, flowHarness } from './flowHarness.js';
+
+/** Two PoPs (region 0 → PoP 0, region 1 → PoP 1) behind one regional site, one content class with `cacheControl`. */
+function warmerFor(cacheControl: string, capacity = 1e9) {
+  const table = new CompiledDecisionTable({ kind: 'container', framework: 'next', cdnEnabled: true });
+  table.add({ url: '/objects/object', status: 200, headers: { 'Cache-Control': cacheControl } });
+  let nodes = 0;
+  const node = () => new SharedCacheNode(new SparseKeyStore(createCacheStore('lru', { capacity })), nodes++);
+  const edges = [node(), node()];
+  const regionals = [node()];
+  const origin = new OriginModel(null, Int32Array.of(0), null, 100, new RandomStreams(1).stream('origin.errors'), () => 0);
+  const warmer = new CacheWarmer({ network: new FixedNetwork(2, true, true), edges, regionals, decisions: table, classOf: null, origin, browsers: null, cdnEnabled: true, purgeDelayMs: 2_000 });
+  const request = newClientRequest();
+  /** Warms one whole-object request; returns whether the CDN answered it. */
+  const send = (timeMs: number, objectId: number, region = 0, sizeBytes = 1_000): boolean => {
+    const before = warmer.counts.cdnHits;
+    Object.assign(request, { timeMs, objectId, region, key: objectId, sizeBytes, objectBytes: sizeBytes });
+    warmer.warm(request);
+    return warmer.counts.cdnHits > before;
+  };
+  return { warmer, edges, regionals, send };
+}
+
+describe('CacheWarmer: the caches alone, in no simulated time (spec 4.9)', () => {
+  it('spec 4.9: a miss goes to the origin and is stored at the PoP and the regional site; the same PoP then hits, another PoP hits the regional site', () => {
+    const { warmer, edges, regionals, send } = warmerFor('public, max-age=600');
+    expect(send(1_000, 7)).toBe(false);
+    expect(edges[0].store.objectCount).toBe(1);
+    expect(regionals[0].store.objectCount).toBe(1);
+    // RFC 9111 §4.2.1: fresh for max-age from when the origin made it (here: when asked, no latency).
+    expect(edges[0].freshUntilOf(edges[0].store.storedLocalOf(7))).toBe(601_000);
+    expect(send(2_000, 7)).toBe(true);
+    expect(send(3_000, 7, 1)).toBe(true);
+    expect(edges[1].store.objectCount).toBe(1);
+    // The regional copy's age counts at the PoP (RFC 9111 §4.2.3): fresh until 601 s there too.
+    expect(edges[1].freshUntilOf(edges[1].store.storedLocalOf(7))).toBe(601_000);
+    expect(warmer.counts).toEqual({ requests: 3, atEdge: 3, cdnHits: 2 });
+  });
+
+  it('RFC 9111 §4.2: an expired copy is fetched again and stored with a new lifetime', () => {
+    const { edges, send } = warmerFor('public, max-age=60');
+    send(0, 3);
+    expect(send(59_999, 3)).toBe(true);
+    expect(send(60_000, 3)).toBe(false);
+    expect(edges[0].freshUntilOf(edges[0].store.storedLocalOf(3))).toBe(120_000);
+  });
+
+  it('RFC 5861 §3 (spec 4.7 row 2): inside stale-while-revalidate the stale copy answers and is renewed at once', () => {
+    const { edges, regionals, send } = warmerFor('public, max-age=10, stale-while-revalidate=60');
+    send(0, 5);
+    expect(send(30_000, 5)).toBe(true);
+    // The regional site was stale too: it answered the PoP's revalidation with its stale copy
+    // (made at 0 s, so the PoP's stays fresh until 10 s) and renewed its own from the origin.
+    expect(edges[0].freshUntilOf(edges[0].store.storedLocalOf(5))).toBe(10_000);
+    expect(regionals[0].freshUntilOf(regionals[0].store.storedLocalOf(5))).toBe(40_000);
+    expect(send(31_000, 5)).toBe(true);
+    expect(edges[0].freshUntilOf(edges[0].store.storedLocalOf(5))).toBe(40_000);
+    // Past the window (10 s + 60 s after the renewal at 30 s) the request waits for the origin.
+    expect(send(100_001, 5)).toBe(false);
+  });
+
+  it('spec 8.1 row 5: no-store content is never stored, every request reaches the origin', () => {
+    const { warmer, edges, regionals, send } = warmerFor('no-store, no-cache, must-revalidate');
+    for (let t = 0; t < 5; t++) send(t * 1_000, 1);
+    expect(warmer.counts.cdnHits).toBe(0);
+    expect(edges[0].store.objectCount + regionals[0].store.objectCount).toBe(0);
+  });
+
+  it('LRU capacity: a 2,500-byte PoP holds the two most recent 1,000-byte objects', () => {
+    const { edges, send } = warmerFor('public, max-age=600', 2_500);
+    for (const id of [1, 2, 3]) send(id, id);
+    expect(edges[0].store.storedLocalOf(1)).toBe(-1);
+    expect(edges[0].store.objectCount).toBe(2);
+  });
+
+  it('resetCounts starts a new block', () => {
+    const { warmer, send } = warmerFor('public, max-age=600');
+    send(0, 1);
+    send(1, 1);
+    warmer.resetCounts();
+    send(2, 1);
+    expect(warmer.counts).toEqual({ requests: 1, atEdge: 1, cdnHits: 1 });
+  });
+
+  it('answers every request as the layered flow does on a network whose hops take 0 ms (2,000 requests, expiry and stale-while-revalidate)', () => {
+    const cacheControl = 'public, max-age=20, stale-while-revalidate=15';
+    const flow = flowHarness({ headers: { 'Cache-Control': cacheControl }, instantaneous: true, edges: 2, coalescing: false });
+    const { send } = warmerFor(cacheControl);
+    let state = 12_345;
+    const next = (n: number): number => {
+      state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
+      return state % n;
+    };
+    const sent = Array.from({ length: 2_000 }, (_, i) => ({ timeMs: i * 37, objectId: next(50), region: next(2) }));
+    const flowHits = flow.run(sent).map((done) => done.layer < 2);
+    const warmHits = sent.map((request) => send(request.timeMs, request.objectId, request.region));
+    expect(warmHits).toEqual(flowHits);
+    // Not all hits nor all misses: the comparison covers both.
+    expect(warmHits.filter(Boolean).length).toBeGreaterThan(1_000);
+    expect(warmHits.filter(Boolean).length).toBeLessThan(2_000);
+  });
+});
