@@ -9,7 +9,7 @@ import { arrivalShapeFields } from '../workload/arrivals/arrivalsSchema.js';
 import { contentClassesSchema } from '../workload/content/contentSchema.js';
 import { incidentsSchema } from '../workload/incidents/incidentSchema.js';
 import { expectSchema } from './expectSchema.js';
-import { steadyWarmupIssues, warmupSchema } from './warmupSchema.js';
+import { clockedParts, steadyWarmupIssues, warmupSchema } from './warmupSchema.js';
 import { REGIONS, type Region } from '../topology/regions.js';
 import {
   clientPlacesShape,
@@ -365,7 +365,7 @@ export const scenarioSchema = z
     expect: expectSchema.default({}),
   })
   .superRefine((scenario, ctx) => {
-    for (const issue of steadyWarmupIssues(scenario.run.warmup, { incidents: scenario.incidents, flashCrowds: scenario.traffic.flashCrowds })) ctx.addIssue({ code: 'custom', ...issue });
+    for (const issue of steadyWarmupIssues(scenario.run.warmup, clockedParts(scenario))) ctx.addIssue({ code: 'custom', ...issue });
     // A replay sends the recorded requests as they were: nothing of the traffic section's own requests applies.
     if (scenario.content.recorded?.use === 'replay') {
       if (scenario.traffic.clients !== undefined) {

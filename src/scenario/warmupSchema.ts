@@ -139,20 +139,33 @@ export function warmupToInput(warmup: Warmup): z.input<typeof warmupSchema> {
   }
 }
 
+/** What of a scenario runs on the clock from its start, warm-up included. */
+export interface ClockedParts {
+  incidents: readonly unknown[];
+  flashCrowds: readonly unknown[];
+  /** traffic.growth's rate per period: non-zero changes the rate from the clock's start. */
+  growthRate: number;
+}
+
 /**
  * Times in `incidents` and `traffic.flashCrowds` count from the start of the simulated clock,
- * warm-up included. A steady-state warm-up ends at a time not known in advance, so they could
- * fall inside it: refused, with the fixed form as the way out.
+ * warm-up included, and so does `traffic.growth`. A steady-state warm-up ends at a time not
+ * known in advance, so they could fall inside it, and traffic that shrinks may die out before
+ * the caches settle: refused, with the fixed form as the way out.
  */
-export function steadyWarmupIssues(
-  warmup: Warmup,
-  timed: { incidents: readonly unknown[]; flashCrowds: readonly unknown[] },
-): { path: (string | number)[]; message: string }[] {
+export function steadyWarmupIssues(warmup: Warmup, timed: ClockedParts): { path: (string | number)[]; message: string }[] {
   if (warmup.kind !== 'caches' || warmup.length.kind !== 'steady') return [];
   const issues: { path: (string | number)[]; message: string }[] = [];
   const why = 'their times count from the start of the clock, and a warm-up until steady ends at a time not known in advance; warm for a fixed time instead (run.warmup: {duration: 30m}) and place them after it';
   if (timed.incidents.length > 0) issues.push({ path: ['run', 'warmup'], message: `expected no incidents with run.warmup until steady: ${why}` });
   if (timed.flashCrowds.length > 0) issues.push({ path: ['run', 'warmup'], message: `expected no traffic.flashCrowds with run.warmup until steady: ${why}` });
+  if (timed.growthRate !== 0) {
+    issues.push({
+      path: ['run', 'warmup'],
+      message:
+        'expected no traffic.growth with run.warmup until steady: growth counts from the start of the clock, so the rate the run measures would depend on how long the warm-up took, and shrinking traffic may die out before the caches settle; warm for a fixed time instead (run.warmup: {duration: 30m})',
+    });
+  }
   return issues;
 }
 
@@ -171,9 +184,16 @@ export function parseWarmupFlag(text: string): { ok: true; warmup: Warmup } | { 
  * The scenario with `warmup` in place of its run.warmup (--warmup); a steady warm-up with
  * timed incidents or flash crowds is refused as the scenario file would be.
  */
-export function withWarmup<S extends { run: { warmup: Warmup }; incidents: readonly unknown[]; traffic: { flashCrowds: readonly unknown[] } }>(scenario: S, warmup: Warmup | undefined): S {
+export function withWarmup<S extends { run: { warmup: Warmup }; incidents: readonly unknown[]; traffic: { flashCrowds: readonly unknown[]; growth: { rate: number } } }>(
+  scenario: S,
+  warmup: Warmup | undefined,
+): S {
   if (warmup === undefined) return scenario;
-  const [issue] = steadyWarmupIssues(warmup, { incidents: scenario.incidents, flashCrowds: scenario.traffic.flashCrowds });
+  const [issue] = steadyWarmupIssues(warmup, clockedParts(scenario));
   if (issue !== undefined) throw new UserError(`--warmup steady: ${issue.message.replace(/^expected no (.*?) with run\.warmup until steady: /, 'the scenario has $1: ')}`);
   return { ...scenario, run: { ...scenario.run, warmup } };
+}
+
+export function clockedParts(scenario: { incidents: readonly unknown[]; traffic: { flashCrowds: readonly unknown[]; growth: { rate: number } } }): ClockedParts {
+  return { incidents: scenario.incidents, flashCrowds: scenario.traffic.flashCrowds, growthRate: scenario.traffic.growth.rate };
 }

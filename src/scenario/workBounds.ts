@@ -38,7 +38,12 @@ export function workBoundProblem(scenario: Scenario): WorkBoundProblem | null {
   const ratePerMs = scenario.traffic.rate / 1000;
   const { rate: growthRate, per: perMs } = scenario.traffic.growth;
   const kappa = Math.log1p(growthRate) / perMs;
-  const { requests, durationMs } = scenario.run;
+  const { requests: runRequests, durationMs: runMs } = scenario.run;
+  // A cache-only warm-up of fixed length comes before the run on the same clock: the traffic must last through both.
+  const warmup = scenario.run.warmup;
+  const cacheWarmup = warmup.kind === 'caches' ? warmup.length : undefined;
+  const requests = runRequests === undefined ? undefined : runRequests + (cacheWarmup?.kind === 'requests' ? cacheWarmup.requests : 0);
+  const durationMs = runMs === undefined ? undefined : runMs + (cacheWarmup?.kind === 'time' ? cacheWarmup.ms : 0);
   const growthText = `{rate: ${+(growthRate * 100).toPrecision(6)}%, per: ${perMs / 1000} s}`;
 
   if (kappa > 0) {
@@ -67,7 +72,7 @@ export function workBoundProblem(scenario: Scenario): WorkBoundProblem | null {
     if (durationMs === undefined && requests !== undefined && ratePerMs / decay < requests * 2) {
       return {
         keyPath: ['traffic', 'growth'],
-        message: `traffic shrinking by ${growthText} dies out after about ${Math.round(ratePerMs / decay).toLocaleString('en-US')} requests, fewer than twice run.requests (${requests.toLocaleString('en-US')}); slow the decline or ask for fewer requests`,
+        message: `traffic shrinking by ${growthText} dies out after about ${Math.round(ratePerMs / decay).toLocaleString('en-US')} requests, fewer than twice ${cacheWarmup?.kind === 'requests' ? 'run.requests and the warm-up\'s requests' : 'run.requests'} (${requests.toLocaleString('en-US')}); slow the decline or ask for fewer requests`,
       };
     }
     const tailMs = durationMs ?? Math.log(1 / (1 - (requests ?? 0) * decay / ratePerMs)) / decay;

@@ -7,7 +7,7 @@ import { cdnsim, expectNoStackTrace, temporaryFolder } from './helpers.js';
 describe('charts from the command line (issue 15)', () => {
   it('cdnsim run draws charts/*.svg, charts/*.png and report.html into the run folder; --no-charts skips them; cdnsim chart redraws them from the files', () => {
     const out = temporaryFolder('charts');
-    const run = cdnsim(['run', 'scenarios/baseline.yaml', '--requests', '50k', '--no-progress', '--out', join(out, 'run')]);
+    const run = cdnsim(['run', 'scenarios/baseline.yaml', '--requests', '50k', '--warmup', '25%', '--no-progress', '--out', join(out, 'run')]);
     expect(run.status).toBe(0);
     expect(run.stdout).toMatch(/\ncharts: \d+ in .*charts\/ \(svg, png\) and .*report\.html \([\d.]+ s\)/);
     const charts = readdirSync(join(out, 'run', 'charts')).sort();
@@ -16,7 +16,7 @@ describe('charts from the command line (issue 15)', () => {
     const report = readFileSync(join(out, 'run', 'report.html'), 'utf8');
     expect(report).toContain('cdnsim report: baseline · seed 1');
 
-    const bare = cdnsim(['run', 'scenarios/baseline.yaml', '--requests', '50k', '--no-progress', '--no-charts', '--out', join(out, 'bare')]);
+    const bare = cdnsim(['run', 'scenarios/baseline.yaml', '--requests', '50k', '--warmup', '25%', '--no-progress', '--no-charts', '--out', join(out, 'bare')]);
     expect(bare.status).toBe(0);
     expect(existsSync(join(out, 'bare', 'charts'))).toBe(false);
     expect(existsSync(join(out, 'bare', 'report.html'))).toBe(false);

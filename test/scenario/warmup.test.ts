@@ -59,4 +59,18 @@ describe('run.warmup: the cache-only forms (spec 1.1: figures of a CDN in servic
     expect(message).toMatch(/^run\.warmup: expected no incidents with run\.warmup until steady: .*\{duration: 30m\}/);
     expect(parse('run: { warmup: { duration: 30m } }\nincidents:\n  - { kind: outage, start: 35m, duration: 1m }\n').incidents).toHaveLength(1);
   });
+
+  it('traffic.growth with a warm-up until steady is refused: shrinking traffic could die out before the caches settle', () => {
+    const [message] = messagesOf('run: { warmup: steady }\ntraffic:\n  growth: { rate: -90%, per: 10m }\n');
+    expect(message).toMatch(/^run\.warmup: expected no traffic\.growth with run\.warmup until steady: .*\{duration: 30m\}/);
+  });
+
+  it('a fixed cache-only warm-up counts in the work bound: traffic must last through the warm-up and the run', () => {
+    // −90 % a minute at 20k/s: about 521,000 requests ever arrive.
+    const growth = 'traffic:\n  growth: { rate: -90%, per: 1m }\n';
+    expect(parse(`run: { requests: 200k, warmup: 0 }\n${growth}`).run.requests).toBe(200_000);
+    expect(messagesOf(`run: { requests: 200k, warmup: { requests: 300k } }\n${growth}`)[0]).toMatch(
+      /dies out after about 521,153 requests, fewer than twice run\.requests and the warm-up's requests \(500,000\)/,
+    );
+  });
 });
