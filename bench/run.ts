@@ -9,6 +9,7 @@ import { AliasTable } from '../src/workload/aliasTable.js';
 import { zipfProbabilities } from '../src/workload/zipf.js';
 import { runCacheZoo } from './cacheZoo.js';
 import { measure, report } from './harness.js';
+import { runHotPathBenchmarks } from './hotPathBench.js';
 import { runPolicyBenchmarks } from './policyBench.js';
 import { runReplayBenchmarks } from './replayBench.js';
 import { runSparseBenchmarks } from './sparseBench.js';
@@ -176,6 +177,7 @@ if (wanted('slice.allFeatures')) {
   report({ name: 'slice.allFeatures', requests, requestsPerSecond: result.bestPerSecond, medianRequestsPerSecond: result.medianPerSecond, eventsPerRequest: events / requests });
 }
 
+runHotPathBenchmarks(wanted);
 runPolicyBenchmarks(wanted);
 runTopologyBenchmarks(wanted);
 runWorkloadBenchmarks(wanted);
