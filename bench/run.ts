@@ -12,6 +12,7 @@ import { allFeaturesScenario } from './featureScenario.js';
 import { runChartBenchmarks } from './chartBench.js';
 import { runWarmupBenchmarks } from './warmupBench.js';
 import { measure, report } from './harness.js';
+import { runHotPathBenchmarks } from './hotPathBench.js';
 import { runPolicyBenchmarks } from './policyBench.js';
 import { runReplayBenchmarks } from './replayBench.js';
 import { runMemoryBenchmarks } from './runMemoryBench.js';
@@ -165,6 +166,7 @@ if (wanted('slice.allFeatures')) {
   report({ name: 'slice.allFeatures', requests, requestsPerSecond: result.bestPerSecond, medianRequestsPerSecond: result.medianPerSecond, eventsPerRequest: events / requests });
 }
 
+runHotPathBenchmarks(wanted);
 runPolicyBenchmarks(wanted);
 runTopologyBenchmarks(wanted);
 await runChartBenchmarks(wanted);

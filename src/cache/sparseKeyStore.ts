@@ -47,8 +47,12 @@ export interface SparseKeyStoreOptions {
  * a local id.
  */
 export class SparseKeyStore implements CacheStore {
-  private slotKeys: Int32Array;
-  private slotLocals: Int32Array;
+  /**
+   * The open-addressing table: slot s holds its key at [2s] (EMPTY when free) and the key's
+   * local id at [2s + 1], side by side, so a probe reads one cache line (the tables of
+   * hundreds of PoPs do not stay in the CPU caches).
+   */
+  private slots: Int32Array;
   private mask: number;
   private shift: number;
   /** Keys in the table (each with a local id): referenced ones, and any that left since the last sweep. */
@@ -67,6 +71,8 @@ export class SparseKeyStore implements CacheStore {
   /** Ids found referenced by the last sweep: the next waits until twice as many are handed out. */
   private referencedAtSweep = 0;
   private readonly sweepFloor: number;
+  /** Where the last find() stopped (see find). */
+  private probeEnd = 0;
 
   constructor(
     private readonly inner: CacheStore,
@@ -76,8 +82,7 @@ export class SparseKeyStore implements CacheStore {
     // has no place behind reusable ids (and this wrapper does not forward setNextAccess).
     if (needsFutureKnowledge(inner)) throw new Error(`SparseKeyStore needs an online policy; "${inner.policy}" needs to know the future`);
     this.sweepFloor = Math.max(1, options.sweepFloor ?? DEFAULT_SWEEP_FLOOR);
-    this.slotKeys = new Int32Array(INITIAL_SLOTS).fill(EMPTY);
-    this.slotLocals = new Int32Array(INITIAL_SLOTS);
+    this.slots = emptySlots(INITIAL_SLOTS);
     this.mask = INITIAL_SLOTS - 1;
     this.shift = 32 - Math.log2(INITIAL_SLOTS);
     this.usedLocals = new Int32Array(INITIAL_SLOTS / 32);
@@ -162,15 +167,24 @@ export class SparseKeyStore implements CacheStore {
     return local >= 0 && this.inner.remove(local);
   }
 
-  /** The local id `key` is mapped to, or −1 (never stored, or gone and swept). */
+  /**
+   * The local id `key` is mapped to, or −1 (never stored, or gone and swept). Leaves in
+   * `probeEnd` the slot the probe stopped at: the key's, or the empty slot where it would go.
+   */
   private find(key: number): number {
-    const keys = this.slotKeys;
+    const slots = this.slots;
     const mask = this.mask;
     let slot = Math.imul(key, HASH_MULTIPLIER) >>> this.shift;
     for (;;) {
-      const found = keys[slot];
-      if (found === key) return this.slotLocals[slot];
-      if (found === EMPTY) return -1;
+      const found = slots[2 * slot];
+      if (found === key) {
+        this.probeEnd = slot;
+        return slots[2 * slot + 1];
+      }
+      if (found === EMPTY) {
+        this.probeEnd = slot;
+        return -1;
+      }
       slot = (slot + 1) & mask;
     }
   }
@@ -184,11 +198,20 @@ export class SparseKeyStore implements CacheStore {
   private localFor(key: number): number {
     const found = this.find(key);
     if (found >= 0) return found;
-    if (this.freeCount === 0 && this.limit >= Math.max(this.sweepFloor, 2 * this.referencedAtSweep)) this.sweep();
-    const local = this.freeCount > 0 ? this.takeFreeLocal() : this.newLocal();
-    this.place(key, local);
+    let local: number;
+    if (this.freeCount === 0 && this.limit >= Math.max(this.sweepFloor, 2 * this.referencedAtSweep)) {
+      // A sweep moves keys: probe again for the key's empty slot.
+      this.sweep();
+      local = this.freeCount > 0 ? this.takeFreeLocal() : this.newLocal();
+      this.place(key, local);
+    } else {
+      // find() stopped at the empty slot the key goes to.
+      local = this.freeCount > 0 ? this.takeFreeLocal() : this.newLocal();
+      this.slots[2 * this.probeEnd] = key;
+      this.slots[2 * this.probeEnd + 1] = local;
+    }
     // Half full at most, so probes stay short.
-    if (++this.mapped * 2 > this.slotKeys.length) this.grow(this.slotKeys.length * 2);
+    if (++this.mapped * 2 > this.slots.length / 2) this.grow(this.slots.length);
     return local;
   }
 
@@ -214,12 +237,12 @@ export class SparseKeyStore implements CacheStore {
 
   /** Puts `key` (not in the table) in the first empty slot of its probe sequence. */
   private place(key: number, local: number): void {
-    const keys = this.slotKeys;
+    const slots = this.slots;
     const mask = this.mask;
     let slot = Math.imul(key, HASH_MULTIPLIER) >>> this.shift;
-    while (keys[slot] !== EMPTY) slot = (slot + 1) & mask;
-    keys[slot] = key;
-    this.slotLocals[slot] = local;
+    while (slots[2 * slot] !== EMPTY) slot = (slot + 1) & mask;
+    slots[2 * slot] = key;
+    slots[2 * slot + 1] = local;
   }
 
   /**
@@ -230,13 +253,13 @@ export class SparseKeyStore implements CacheStore {
    * (or, across the wrap, on a slot already examined and kept), so one pass sees every key.
    */
   private sweep(): void {
-    const keys = this.slotKeys;
-    const locals = this.slotLocals;
+    const slots = this.slots;
+    const count = slots.length / 2;
     const used = this.usedLocals;
     let freed = 0;
-    for (let slot = 0; slot < keys.length; slot++) {
-      while (keys[slot] !== EMPTY && !this.referenced(locals[slot])) {
-        const local = locals[slot];
+    for (let slot = 0; slot < count; slot++) {
+      while (slots[2 * slot] !== EMPTY && !this.referenced(slots[2 * slot + 1])) {
+        const local = slots[2 * slot + 1];
         used[local >> 5] &= ~(1 << (local & 31));
         freed++;
         this.deleteAt(slot);
@@ -251,30 +274,34 @@ export class SparseKeyStore implements CacheStore {
 
   /** Empties `slot`, moving back each later key of its probe run that may sit there. */
   private deleteAt(slot: number): void {
-    const keys = this.slotKeys;
-    const locals = this.slotLocals;
+    const slots = this.slots;
     const mask = this.mask;
     let hole = slot;
-    for (let next = (slot + 1) & mask; keys[next] !== EMPTY; next = (next + 1) & mask) {
-      const home = Math.imul(keys[next], HASH_MULTIPLIER) >>> this.shift;
+    for (let next = (slot + 1) & mask; slots[2 * next] !== EMPTY; next = (next + 1) & mask) {
+      const home = Math.imul(slots[2 * next], HASH_MULTIPLIER) >>> this.shift;
       // The key may move to the hole when its home is not strictly after the hole (cyclically).
       if (((next - home) & mask) >= ((next - hole) & mask)) {
-        keys[hole] = keys[next];
-        locals[hole] = locals[next];
+        slots[2 * hole] = slots[2 * next];
+        slots[2 * hole + 1] = slots[2 * next + 1];
         hole = next;
       }
     }
-    keys[hole] = EMPTY;
+    slots[2 * hole] = EMPTY;
   }
 
-  /** Moves the table to `slots` slots. */
-  private grow(slots: number): void {
-    const oldKeys = this.slotKeys;
-    const oldLocals = this.slotLocals;
-    this.slotKeys = new Int32Array(slots).fill(EMPTY);
-    this.slotLocals = new Int32Array(slots);
-    this.mask = slots - 1;
-    this.shift = 32 - Math.log2(slots);
-    for (let slot = 0; slot < oldKeys.length; slot++) if (oldKeys[slot] !== EMPTY) this.place(oldKeys[slot], oldLocals[slot]);
+  /** Moves the table to `count` slots. */
+  private grow(count: number): void {
+    const old = this.slots;
+    this.slots = emptySlots(count);
+    this.mask = count - 1;
+    this.shift = 32 - Math.log2(count);
+    for (let slot = 0; slot < old.length / 2; slot++) if (old[2 * slot] !== EMPTY) this.place(old[2 * slot], old[2 * slot + 1]);
   }
+}
+
+/** A table of `count` empty slots (key EMPTY, local 0). */
+function emptySlots(count: number): Int32Array {
+  const slots = new Int32Array(2 * count);
+  for (let slot = 0; slot < count; slot++) slots[2 * slot] = EMPTY;
+  return slots;
 }

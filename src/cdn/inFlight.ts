@@ -73,26 +73,29 @@ export class PendingRequests {
   }
 
   take(): number {
-    return this.ids.take((n) => {
-      this.sendMs = grown(this.sendMs, n);
-      this.clientLegMs = grown(this.clientLegMs, n);
-      this.doneAtMs = grown(this.doneAtMs, n);
-      this.responseAtMs = grown(this.responseAtMs, n);
-      this.seq = grown(this.seq, n);
-      this.sizeBytes = grown(this.sizeBytes, n);
-      this.objectId = grown(this.objectId, n);
-      this.key = grown(this.key, n);
-      this.classId = grown(this.classId, n);
-      this.edge = grown(this.edge, n);
-      this.clientSlot = grown(this.clientSlot, n);
-      this.piecesLeft = grown(this.piecesLeft, n);
-      this.version = grown(this.version, n);
-      this.layer = grown(this.layer, n);
-      this.outcome = grown(this.outcome, n);
-      this.status = grown(this.status, n);
-      this.region = grown(this.region, n);
-    });
+    return this.ids.take(this.growTo);
   }
+
+  /** Made once: a closure built at each take() would be an allocation per request. */
+  private readonly growTo = (n: number): void => {
+    this.sendMs = grown(this.sendMs, n);
+    this.clientLegMs = grown(this.clientLegMs, n);
+    this.doneAtMs = grown(this.doneAtMs, n);
+    this.responseAtMs = grown(this.responseAtMs, n);
+    this.seq = grown(this.seq, n);
+    this.sizeBytes = grown(this.sizeBytes, n);
+    this.objectId = grown(this.objectId, n);
+    this.key = grown(this.key, n);
+    this.classId = grown(this.classId, n);
+    this.edge = grown(this.edge, n);
+    this.clientSlot = grown(this.clientSlot, n);
+    this.piecesLeft = grown(this.piecesLeft, n);
+    this.version = grown(this.version, n);
+    this.layer = grown(this.layer, n);
+    this.outcome = grown(this.outcome, n);
+    this.status = grown(this.status, n);
+    this.region = grown(this.region, n);
+  };
 
   release(id: number): void {
     this.ids.release(id);
@@ -129,39 +132,43 @@ export class FetchTable {
   private waiterTarget = new Int32Array(1024);
   private waiterNext = new Int32Array(1024);
   private readonly waiterIds = new IdPool(1024);
+  private readonly growWaitersTo = (n: number): void => {
+    this.waiterTarget = grown(this.waiterTarget, n);
+    this.waiterNext = grown(this.waiterNext, n);
+  };
 
   get inFlight(): number {
     return this.ids.live;
   }
 
   take(): number {
-    const id = this.ids.take((n) => {
-      this.nodeKind = grown(this.nodeKind, n);
-      this.node = grown(this.node, n);
-      this.key = grown(this.key, n);
-      this.objectId = grown(this.objectId, n);
-      this.classId = grown(this.classId, n);
-      this.bytes = grown(this.bytes, n);
-      this.halfHopMs = grown(this.halfHopMs, n);
-      this.haveVersion = grown(this.haveVersion, n);
-      this.waiterHead = grown(this.waiterHead, n);
-      this.status = grown(this.status, n);
-      this.version = grown(this.version, n);
-      this.responseAtMs = grown(this.responseAtMs, n);
-      this.servedLayer = grown(this.servedLayer, n);
-      this.outcome = grown(this.outcome, n);
-    });
+    const id = this.ids.take(this.growTo);
     this.waiterHead[id] = -1;
     this.outcome[id] = 0;
     return id;
   }
 
+  /** Made once: a closure built at each take() would be an allocation per fetch. */
+  private readonly growTo = (n: number): void => {
+    this.nodeKind = grown(this.nodeKind, n);
+    this.node = grown(this.node, n);
+    this.key = grown(this.key, n);
+    this.objectId = grown(this.objectId, n);
+    this.classId = grown(this.classId, n);
+    this.bytes = grown(this.bytes, n);
+    this.halfHopMs = grown(this.halfHopMs, n);
+    this.haveVersion = grown(this.haveVersion, n);
+    this.waiterHead = grown(this.waiterHead, n);
+    this.status = grown(this.status, n);
+    this.version = grown(this.version, n);
+    this.responseAtMs = grown(this.responseAtMs, n);
+    this.servedLayer = grown(this.servedLayer, n);
+    this.outcome = grown(this.outcome, n);
+  };
+
   /** Adds a waiter (−1 − request id, or a fetch id) to fetch `id`. Waiters are answered in the order they came. */
   addWaiter(id: number, waiter: number): void {
-    const w = this.waiterIds.take((n) => {
-      this.waiterTarget = grown(this.waiterTarget, n);
-      this.waiterNext = grown(this.waiterNext, n);
-    });
+    const w = this.waiterIds.take(this.growWaitersTo);
     this.waiterTarget[w] = waiter;
     // Prepended here; takeWaiters reverses the list, so the first to come is answered first.
     this.waiterNext[w] = this.waiterHead[id];

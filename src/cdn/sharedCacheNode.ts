@@ -78,7 +78,9 @@ export class SharedCacheNode {
   }
   /** 200 for content; an origin error status (500) for a cached error (spec 7.1). */
   statusOf(local: number): number {
-    return this.records[local * RECORD + VERSION_STATUS] % STATUS_RANGE;
+    // Not `%`: a remainder of doubles is a call to fmod; this is exact wherever versionOf is.
+    const versionStatus = this.records[local * RECORD + VERSION_STATUS];
+    return versionStatus - Math.floor(versionStatus / STATUS_RANGE) * STATUS_RANGE;
   }
 
   private grow(minimumLocals: number): void {

@@ -24,6 +24,11 @@ export interface LatencySummary {
   max: number;
 }
 
+/** The bucket of a value in every LatencyHistogram (one logarithm). */
+export function latencyBucketOf(valueMs: number): number {
+  return valueMs < MIN_VALUE_MS ? 0 : Math.min(BUCKETS - 1, 1 + Math.floor(Math.log(valueMs / MIN_VALUE_MS) / LOG_GROWTH));
+}
+
 export class LatencyHistogram {
   private readonly counts = new Float64Array(BUCKETS);
   private total = 0;
@@ -36,7 +41,14 @@ export class LatencyHistogram {
   }
 
   record(valueMs: number): void {
-    const index = valueMs < MIN_VALUE_MS ? 0 : Math.min(BUCKETS - 1, 1 + Math.floor(Math.log(valueMs / MIN_VALUE_MS) / LOG_GROWTH));
+    this.recordInBucket(latencyBucketOf(valueMs), valueMs);
+  }
+
+  /**
+   * record() with the bucket already known (latencyBucketOf(valueMs)): a request recorded
+   * into several histograms takes its logarithm once.
+   */
+  recordInBucket(index: number, valueMs: number): void {
     this.counts[index]++;
     this.total++;
     this.sum += valueMs;

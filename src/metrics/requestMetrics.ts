@@ -1,4 +1,4 @@
-import { LatencyHistogram, type LatencySummary } from './latencyHistogram.js';
+import { LatencyHistogram, latencyBucketOf, type LatencySummary } from './latencyHistogram.js';
 
 /**
  * Counters and latency histograms for the requests of one run. Layers are given in the
@@ -35,10 +35,12 @@ export class RequestMetrics {
     this.total++;
     this.servedRequests[servedLayer]++;
     this.servedBytes[servedLayer] += bytes;
-    this.all.record(latencyMs);
-    this.byRegion[region].record(latencyMs);
-    this.byLayer[servedLayer].record(latencyMs);
-    this.byRegionLayer[region][servedLayer].record(latencyMs);
+    // One logarithm for the four histograms the request goes into.
+    const bucket = latencyBucketOf(latencyMs);
+    this.all.recordInBucket(bucket, latencyMs);
+    this.byRegion[region].recordInBucket(bucket, latencyMs);
+    this.byLayer[servedLayer].recordInBucket(bucket, latencyMs);
+    this.byRegionLayer[region][servedLayer].recordInBucket(bucket, latencyMs);
   }
 
   servedBy(layer: number): { requests: number; bytes: number } {

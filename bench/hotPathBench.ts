@@ -1,0 +1,107 @@
+import { LatencyHistogram } from '../src/metrics/latencyHistogram.js';
+import { RequestMetrics } from '../src/metrics/requestMetrics.js';
+import { RandomStreams } from '../src/sim/random.js';
+import { AliasTable } from '../src/workload/aliasTable.js';
+import { zipfProbabilities } from '../src/workload/zipf.js';
+import { measure, report } from './harness.js';
+
+/**
+ * The per-request pieces issue 12's speed work changed, each against the way it was, in the
+ * same run (ratios, not seconds from another day):
+ * - `hotPath.requestMetrics`: RequestMetrics.record (one logarithm for its four histograms)
+ *   against four LatencyHistogram.record calls (one logarithm each), on 30 histograms;
+ * - `hotPath.alias`: the alias table with probability and alias side by side against the
+ *   two separate arrays it had (TwoArrayAlias below), on a million-object Zipf(0.8).
+ */
+export function runHotPathBenchmarks(wanted: (name: string) => boolean): void {
+  if (wanted('hotPath.requestMetrics')) {
+    const samples = 5_000_000;
+    const stream = new RandomStreams(1).stream('bench');
+    const latencies = new Float64Array(1 << 16);
+    const regions = new Uint8Array(1 << 16);
+    const layers = new Uint8Array(1 << 16);
+    for (let i = 0; i < latencies.length; i++) {
+      latencies[i] = stream.lognormal(40, 1);
+      regions[i] = stream.int(5);
+      layers[i] = stream.int(3);
+    }
+    const regionNames = ['a', 'b', 'c', 'd', 'e'];
+    const layerNames = ['edge', 'regional', 'origin'];
+    const oneLog = measure(5, () => {
+      const metrics = new RequestMetrics(layerNames, regionNames);
+      for (let i = 0; i < samples; i++) metrics.record(regions[i & 0xffff], layers[i & 0xffff], latencies[i & 0xffff], 1000);
+      return samples;
+    });
+    const fourLogs = measure(5, () => {
+      const all = new LatencyHistogram();
+      const byRegion = regionNames.map(() => new LatencyHistogram());
+      const byLayer = layerNames.map(() => new LatencyHistogram());
+      const byRegionLayer = regionNames.map(() => layerNames.map(() => new LatencyHistogram()));
+      for (let i = 0; i < samples; i++) {
+        const latency = latencies[i & 0xffff];
+        const region = regions[i & 0xffff];
+        const layer = layers[i & 0xffff];
+        all.record(latency);
+        byRegion[region].record(latency);
+        byLayer[layer].record(latency);
+        byRegionLayer[region][layer].record(latency);
+      }
+      return samples;
+    });
+    report({
+      name: 'hotPath.requestMetrics',
+      oneLogRecordsPerSecond: oneLog.bestPerSecond,
+      fourLogsRecordsPerSecond: fourLogs.bestPerSecond,
+      speedup: Number((oneLog.bestPerSecond / fourLogs.bestPerSecond).toFixed(3)),
+    });
+  }
+
+  if (wanted('hotPath.alias')) {
+    const weights = zipfProbabilities(1_000_000, 0.8);
+    const interleaved = new AliasTable(weights);
+    const twoArrays = new TwoArrayAlias(weights);
+    const draws = 10_000_000;
+    const stream = new RandomStreams(1).stream('bench');
+    const uniforms = new Float64Array(1 << 20);
+    for (let i = 0; i < uniforms.length; i++) uniforms[i] = stream.next();
+    let checksum = 0;
+    const run = (sample: (u: number) => number) =>
+      measure(5, () => {
+        let sum = 0;
+        for (let i = 0; i < draws; i++) sum += sample(uniforms[i & 0xfffff]);
+        checksum = sum;
+        return draws;
+      });
+    const side = run((u) => interleaved.sample(u));
+    const sideSum = checksum;
+    const apart = run((u) => twoArrays.sample(u));
+    if (checksum !== sideSum) throw new Error('the two alias layouts drew different objects');
+    report({ name: 'hotPath.alias', objects: 1_000_000, sideBySideSamplesPerSecond: side.bestPerSecond, twoArraysSamplesPerSecond: apart.bestPerSecond, speedup: Number((side.bestPerSecond / apart.bestPerSecond).toFixed(3)) });
+  }
+}
+
+/** The alias table as it was (probability and alias in two arrays), built by the same Vose steps. */
+class TwoArrayAlias {
+  private readonly probability: Float64Array;
+  private readonly alias: Int32Array;
+  private readonly size: number;
+
+  constructor(weights: ArrayLike<number>) {
+    // Reuse the current construction and read its columns back, so both tables draw alike.
+    const table = new AliasTable(weights);
+    this.size = table.size;
+    this.probability = new Float64Array(this.size);
+    this.alias = new Int32Array(this.size);
+    const columns = (table as unknown as { columns: Float64Array }).columns;
+    for (let i = 0; i < this.size; i++) {
+      this.probability[i] = columns[2 * i];
+      this.alias[i] = columns[2 * i + 1];
+    }
+  }
+
+  sample(u: number): number {
+    const scaled = u * this.size;
+    const column = Math.floor(scaled);
+    return scaled - column < this.probability[column] ? column : this.alias[column];
+  }
+}
