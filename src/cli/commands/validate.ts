@@ -1,4 +1,5 @@
 import type { Argv } from 'yargs';
+import { requiredFileList } from '../positionals.js';
 import { loadScenarioFile } from '../../scenario/load.js';
 import { UserError, boundedMessage, isUserError } from '../../userError.js';
 
@@ -10,7 +11,7 @@ export function validateCommand(yargs: Argv): Argv {
   return yargs.command<ValidateArgs>(
     'validate <files..>',
     'check scenario files without running them',
-    (command) => command.positional('files', { type: 'string', array: true, describe: 'scenario files', demandOption: true }) as unknown as Argv<ValidateArgs>,
+    (command) => requiredFileList(command, 'files', 'scenario files') as unknown as Argv<ValidateArgs>,
     (args) => {
       let failed = 0;
       for (const file of args.files) {
