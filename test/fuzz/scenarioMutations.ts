@@ -10,10 +10,10 @@ export const SHIPPED_SCENARIOS: readonly { file: string; data: unknown }[] = rea
   .sort()
   .map((name) => ({ file: join('scenarios', name), data: parse(readFileSync(join(REPO, 'scenarios', name), 'utf8')) as unknown }));
 
-type Path = (string | number)[];
+export type Path = (string | number)[];
 
 /** Every path to a value inside `data` (the root excluded). */
-function pathsOf(data: unknown, prefix: Path = [], out: Path[] = []): Path[] {
+export function pathsOf(data: unknown, prefix: Path = [], out: Path[] = []): Path[] {
   if (Array.isArray(data)) data.forEach((item, index) => (out.push([...prefix, index]), pathsOf(item, [...prefix, index], out)));
   else if (data !== null && typeof data === 'object') for (const [key, value] of Object.entries(data)) (out.push([...prefix, key]), pathsOf(value, [...prefix, key], out));
   return out;
@@ -23,7 +23,7 @@ const DEEP = '__cdnsim_fuzz_deep__';
 const HUGE = '__cdnsim_fuzz_huge__';
 
 /** What a mutation puts at a path. */
-type Mutation =
+export type Mutation =
   | { op: 'delete' }
   | { op: 'rename'; key: string }
   | { op: 'set'; value: unknown }
@@ -35,7 +35,7 @@ const EXTREME_NUMBERS = [-1, -5, 0, -0, 0.5, 1e-300, 2 ** 31, 2 ** 53, 2 ** 53 +
 const UNIT_GARBAGE = ['5 parsecs', '-5s', '1e999GB', '%', '10%%', '-10%', '∞', '12kb/s/s', '', ' ', '0x10', '1,5', '20k/s/s', '100000000000000000000000%', '1e-9999ms', 'NaN', '-', '٣٤٥', '1GiB'];
 const TYPE_SWAPS: unknown[] = [null, true, false, 'x', 0, [], {}, [1, 2], { a: 1 }, [[]], '[]'];
 
-const mutation: fc.Arbitrary<Mutation> = fc.oneof(
+export const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.constant<Mutation>({ op: 'delete' }),
   fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom('Edge', 'capacitty', 'rate ', '__proto__', 'constructor', 'toString', '$schema')).map((key): Mutation => ({ op: 'rename', key })),
   fc.constantFrom(...TYPE_SWAPS).map((value): Mutation => ({ op: 'set', value })),
@@ -46,7 +46,7 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.integer({ min: 1000, max: 400_000 }).map((length): Mutation => ({ op: 'huge', length })),
 );
 
-function apply(data: unknown, path: Path, change: Mutation): void {
+export function apply(data: unknown, path: Path, change: Mutation): void {
   let parent = data as Record<string | number, unknown>;
   for (const key of path.slice(0, -1)) parent = parent[key] as Record<string | number, unknown>;
   const key = path[path.length - 1];
@@ -89,7 +89,7 @@ export interface MutatedScenario {
 }
 
 /** The markers (deep nesting, huge strings) expanded in the text, where no serialiser has to walk them. */
-function expand(text: string): string {
+export function expand(text: string): string {
   return text
     .replace(new RegExp(`["']?${DEEP}(\\d+):([[{])["']?`, 'g'), (_all, depth: string, open: string) => {
       const n = Number(depth);
