@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { REPO } from '../cli/helpers.js';
-import { apply, expand, mutation, pathsOf } from './scenarioMutations.js';
+import { expand, mutatedCopy, mutationPicks } from './scenarioMutations.js';
 
 /**
  * Mutated input files for the readers behind `cdnsim har` and `cdnsim replay`: byte-level
@@ -88,17 +88,9 @@ const HAR_DATA = HAR_SOURCES.map((source) => ({ file: source.file, data: JSON.pa
 
 /** A HAR with one to three structural mutations, as JSON text. */
 const structurallyMutatedHar: fc.Arbitrary<MutatedInput> = fc
-  .record({ source: fc.constantFrom(...HAR_DATA), picks: fc.array(fc.record({ at: fc.nat(), change: mutation }), { minLength: 1, maxLength: 3 }) })
+  .record({ source: fc.constantFrom(...HAR_DATA), picks: mutationPicks })
   .map(({ source, picks }) => {
-    const data = structuredClone(source.data);
-    const done: string[] = [];
-    for (const { at, change } of picks) {
-      const paths = pathsOf(data);
-      if (paths.length === 0) break;
-      const path = paths[at % paths.length];
-      apply(data, path, change);
-      done.push(`${change.op} ${JSON.stringify(change).slice(0, 80)} at ${path.join('.')}`);
-    }
+    const { data, done } = mutatedCopy(source.data, picks);
     return { source: source.file, name: 'mutated.har', bytes: Buffer.from(expand(JSON.stringify(data, null, 2))), description: done.join('; ') };
   });
 

@@ -10,10 +10,10 @@ export const SHIPPED_SCENARIOS: readonly { file: string; data: unknown }[] = rea
   .sort()
   .map((name) => ({ file: join('scenarios', name), data: parse(readFileSync(join(REPO, 'scenarios', name), 'utf8')) as unknown }));
 
-export type Path = (string | number)[];
+type Path = (string | number)[];
 
 /** Every path to a value inside `data` (the root excluded). */
-export function pathsOf(data: unknown, prefix: Path = [], out: Path[] = []): Path[] {
+function pathsOf(data: unknown, prefix: Path = [], out: Path[] = []): Path[] {
   if (Array.isArray(data)) data.forEach((item, index) => (out.push([...prefix, index]), pathsOf(item, [...prefix, index], out)));
   else if (data !== null && typeof data === 'object') for (const [key, value] of Object.entries(data)) (out.push([...prefix, key]), pathsOf(value, [...prefix, key], out));
   return out;
@@ -35,7 +35,7 @@ const EXTREME_NUMBERS = [-1, -5, 0, -0, 0.5, 1e-300, 2 ** 31, 2 ** 53, 2 ** 53 +
 const UNIT_GARBAGE = ['5 parsecs', '-5s', '1e999GB', '%', '10%%', '-10%', '∞', '12kb/s/s', '', ' ', '0x10', '1,5', '20k/s/s', '100000000000000000000000%', '1e-9999ms', 'NaN', '-', '٣٤٥', '1GiB'];
 const TYPE_SWAPS: unknown[] = [null, true, false, 'x', 0, [], {}, [1, 2], { a: 1 }, [[]], '[]'];
 
-export const mutation: fc.Arbitrary<Mutation> = fc.oneof(
+const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.constant<Mutation>({ op: 'delete' }),
   fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom('Edge', 'capacitty', 'rate ', '__proto__', 'constructor', 'toString', '$schema')).map((key): Mutation => ({ op: 'rename', key })),
   fc.constantFrom(...TYPE_SWAPS).map((value): Mutation => ({ op: 'set', value })),
@@ -46,7 +46,7 @@ export const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.integer({ min: 1000, max: 400_000 }).map((length): Mutation => ({ op: 'huge', length })),
 );
 
-export function apply(data: unknown, path: Path, change: Mutation): void {
+function apply(data: unknown, path: Path, change: Mutation): void {
   let parent = data as Record<string | number, unknown>;
   for (const key of path.slice(0, -1)) parent = parent[key] as Record<string | number, unknown>;
   const key = path[path.length - 1];
@@ -78,6 +78,23 @@ export function apply(data: unknown, path: Path, change: Mutation): void {
   }
 }
 
+/** One to three mutations at paths picked by index. */
+export const mutationPicks = fc.array(fc.record({ at: fc.nat(), change: mutation }), { minLength: 1, maxLength: 3 });
+
+/** A copy of `source` with the picked mutations applied, and what was done, for a failure's report. */
+export function mutatedCopy(source: unknown, picks: readonly { at: number; change: Mutation }[]): { data: unknown; done: string[] } {
+  const data = structuredClone(source);
+  const done: string[] = [];
+  for (const { at, change } of picks) {
+    const paths = pathsOf(data);
+    if (paths.length === 0) break;
+    const path = paths[at % paths.length];
+    apply(data, path, change);
+    done.push(`${change.op} ${JSON.stringify(change).slice(0, 80)} at ${path.join('.')}`);
+  }
+  return { data, done };
+}
+
 export interface MutatedScenario {
   /** The shipped scenario it came from. */
   source: string;
@@ -102,20 +119,12 @@ export function expand(text: string): string {
 export const mutatedScenario: fc.Arbitrary<MutatedScenario> = fc
   .record({
     scenario: fc.constantFrom(...SHIPPED_SCENARIOS),
-    picks: fc.array(fc.record({ at: fc.nat(), change: mutation }), { minLength: 1, maxLength: 3 }),
+    picks: mutationPicks,
     json: fc.boolean(),
     secondDocument: fc.integer({ min: 0, max: 19 }).map((n) => n === 0),
   })
   .map(({ scenario, picks, json, secondDocument }) => {
-    const data = structuredClone(scenario.data);
-    const done: string[] = [];
-    for (const { at, change } of picks) {
-      const paths = pathsOf(data);
-      if (paths.length === 0) break;
-      const path = paths[at % paths.length];
-      apply(data, path, change);
-      done.push(`${change.op} ${JSON.stringify(change).slice(0, 80)} at ${path.join('.')}`);
-    }
+    const { data, done } = mutatedCopy(scenario.data, picks);
     const body = json ? JSON.stringify(data, null, 2) : stringify(data);
     const text = expand(secondDocument && !json ? `${body}---\nname: second\n` : body);
     return { source: scenario.file, file: `${scenario.file.replace(/\.\w+$/, '')}-mutated.${json ? 'json' : 'yaml'}`, text, description: done.join('; ') };
