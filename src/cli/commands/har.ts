@@ -26,6 +26,11 @@ const READING_SHARE = 0.5;
 
 /** A guard against a typo such as --visits 1e9, not a limit of the replay. */
 const MAX_VISITS = 1000;
+/**
+ * Requests replayed (visits × the HAR's requests) at the most: a large export times many
+ * visits would run for hours and hold a row per entry and visit. 1 M takes a few minutes.
+ */
+const MAX_REPLAYED_REQUESTS = 1_000_000;
 
 export function harCommand(yargs: Argv): Argv {
   return yargs.command<HarArgs>(
@@ -72,6 +77,7 @@ async function executeHar(args: HarArgs): Promise<void> {
       const why = skipped.total === 0 ? 'log.entries is empty' : `all ${skipped.total} entries were skipped (${skipped.examples.map((example) => example.reason).join(', ')})`;
       throw new UserError(`${args.file}: no HTTP requests to replay: ${why}`);
     }
+    checkReplayedRequests(args.file, records.length, visits);
     result = replayHar(records, {
       deployment,
       visits,
@@ -98,6 +104,16 @@ function deploymentOf(args: HarArgs): Deployment {
 function checkedVisits(visits: number): number {
   if (!Number.isInteger(visits) || visits < 1 || visits > MAX_VISITS) throw new UserError(`--visits: expected a whole number from 1 to ${MAX_VISITS}, got ${String(visits)}`);
   return visits;
+}
+
+function checkReplayedRequests(file: string, requests: number, visits: number): void {
+  if (requests * visits <= MAX_REPLAYED_REQUESTS) return;
+  const most = Math.floor(MAX_REPLAYED_REQUESTS / requests);
+  if (most < 1) throw new UserError(`${file} holds ${requests.toLocaleString('en-US')} requests; at most ${MAX_REPLAYED_REQUESTS.toLocaleString('en-US')} are replayed (hours of work otherwise): export fewer pages`);
+  throw new UserError(
+    `--visits ${visits}: ${file} holds ${requests.toLocaleString('en-US')} requests, so ${visits} visits would replay ${(requests * visits).toLocaleString('en-US')}; ` +
+      `at most ${MAX_REPLAYED_REQUESTS.toLocaleString('en-US')} are replayed (hours of work otherwise): give --visits ${most} or fewer`,
+  );
 }
 
 function checkedInterval(text: string): number {
