@@ -5,8 +5,8 @@ import { parseTopologySpec } from '../src/topology/topologySpec.js';
 import { measure, report } from './harness.js';
 
 /**
- * The topology model's per-request cost (issue 5: "routing and latency sampling must cost
- * next to nothing per request"): routing a client place to its PoP, with and without
+ * The topology model's per-request cost (routing and latency sampling must cost next to
+ * nothing per request): routing a client place to its PoP, with and without
  * misrouting, and a full client → edge sample as the tiered flow takes it
  * (draw a client place of the region, route it, draw mobile/fixed and the last mile).
  */

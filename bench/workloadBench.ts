@@ -16,7 +16,7 @@ import { RequestKeys } from '../src/workload/requests/requestKeys.js';
 import { measure, report } from './harness.js';
 
 /**
- * Issue 6: "generating a request must cost far less than simulating it". Requests generated
+ * Generating a request must cost far less than simulating it. Requests generated
  * per second through the event kernel with a sink that only reads them: the flat shape, the
  * diurnal + weekly + growth shape with a flash crowd, the seven-class catalogue, and that
  * catalogue with a client population (traffic.clients defaults: returning clients, variant

@@ -24,7 +24,7 @@ class UsageError extends Error {}
 const MISSING_POSITIONAL: Record<string, string> = {
   run: '`cdnsim run` needs a scenario file, for example: cdnsim run scenarios/baseline.yaml',
   validate: '`cdnsim validate` needs one or more scenario files, for example: cdnsim validate scenarios/*.yaml',
-  replay: '`cdnsim replay` needs one or more trace files, for example: cdnsim replay trace.oracleGeneral.bin --cache-size 0.01,0.1',
+  replay: '`cdnsim replay` needs one or more trace files, for example: cdnsim replay test/fixtures/traces/cloudPhysicsIO.oracleGeneral.bin --cache-size 0.01,0.1',
   chart: '`cdnsim chart` needs a run folder, for example: cdnsim chart results/baseline/<run-id>',
   har: '`cdnsim har` needs a HAR file (browser DevTools → Network → "Save all as HAR"), for example: cdnsim har test/fixtures/har/page-load.har',
 };

@@ -56,6 +56,18 @@ export function createReplayProgressReporter(enabled: boolean): ProgressReporter
   return startBar<ReplayProgress>('', () => ({}), {});
 }
 
+/** `cdnsim har`: reading the HAR (entries so far), then replaying its visits (requests so far). */
+export interface HarProgress {
+  readonly phase: 'reading' | 'replaying';
+  readonly fraction: number;
+  readonly requests: number;
+}
+
+export function createHarProgressReporter(enabled: boolean): ProgressReporter<HarProgress> {
+  if (!enabled || !process.stderr.isTTY) return NO_PROGRESS;
+  return startBar<HarProgress>('{phase} | ', (progress) => ({ phase: progress.phase }), { phase: 'reading' });
+}
+
 function formatSimulated(ms: number): string {
   if (ms < 120_000) return `${(ms / 1000).toFixed(1)} s`;
   if (ms < 7_200_000) return `${(ms / 60_000).toFixed(1)} min`;

@@ -1,7 +1,9 @@
+import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { CompiledDecisionTable } from '../policy/compile.js';
 import type { Deployment } from '../policy/deployment.js';
 import { fileExtension } from '../policy/variants.js';
+import { scenarioKeyLocation } from '../scenario/load.js';
 import type { RecordedContent } from '../scenario/schema.js';
 import { readAccessLog } from '../workload/realTraffic/accessLogReader.js';
 import { readHar } from '../workload/realTraffic/harReader.js';
@@ -19,13 +21,16 @@ const MAX_DECISION_CLASSES = 255;
 export async function loadScenarioRecording(recorded: RecordedContent, scenarioFile: string): Promise<RecordedTraffic> {
   const file = resolve(dirname(scenarioFile), recorded.file);
   const options = { skipBad: recorded.skipBad };
+  // A path that names no file is the scenario's mistake, at its key; a file's own faults are located in that file.
+  const atKey = (problem: string): TraceError => {
+    const { line, column } = scenarioKeyLocation(scenarioFile, ['content', 'recorded', 'file']);
+    return new TraceError(`${scenarioFile}:${line}:${column}: \`content.recorded.file\`: ${problem}. The path is relative to the scenario file.`, file);
+  };
+  if (existsSync(file) && statSync(file).isDirectory()) throw atKey(`${file} is a folder, not a HAR export or an access log`);
   try {
     return await loadRecordedTraffic(recorded.format === 'har' ? readHar(file, options) : readAccessLog(file, options));
   } catch (error) {
-    // The readers word a missing file for traces; here it is the scenario's key that points wrong.
-    if (error instanceof MissingFileError) {
-      throw new TraceError(`${scenarioFile}: \`content.recorded.file\`: file not found: ${error.file}${error.hint}. The path is relative to the scenario file.`, file);
-    }
+    if (error instanceof MissingFileError) throw atKey(`file not found: ${error.file}${error.hint}`);
     throw error;
   }
 }

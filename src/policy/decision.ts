@@ -116,7 +116,7 @@ export function decide(input: DecisionInput): CacheDecision {
   }
   // private="Set-Cookie" keeps the cookie out of the shared copy (RFC 9111 §5.2.2.7), so the bypass is not needed.
   if (shared && facts.hasSetCookie && !(cc.public || cc.sMaxAge !== undefined || cc.privateFields?.includes('set-cookie'))) {
-    return notStored(reason('cdnsim reading (DESIGN)', 'a response with Set-Cookie bypasses shared caches unless it says public or s-maxage'));
+    return notStored(reason('cdnsim reading', 'a response with Set-Cookie bypasses shared caches unless it says public or s-maxage'));
   }
   if (facts.vary.includes('*')) return notStored(reason('RFC 9111 §4.1', 'Vary: * never matches a later request, so it is not stored'));
   if (shared && cc.privateFields) reasons.push(reason('RFC 9111 §5.2.2.7', `private=${cc.privateFields.join(',')}: those fields are not stored, the rest is`));
@@ -195,7 +195,7 @@ function chooseLifetime(facts: ResponseFacts, input: DecisionInput, options: Pol
     return {
       seconds: 0,
       source: 'no-cache',
-      reason: reason('RFC 9111 §5.2.2.4, DESIGN', 'no-cache without a lifetime: stored, and revalidated before every reuse'),
+      reason: reason('RFC 9111 §5.2.2.4, cdnsim reading', 'no-cache without a lifetime: stored, and revalidated before every reuse'),
     };
   }
   if (!shared) {

@@ -43,6 +43,17 @@ export function formatKeyPath(path: readonly PathKey[]): string {
   return text;
 }
 
+/**
+ * Where a key's value stands in a scenario file, for a mistake found after loading (a
+ * recording that is missing): the file is read again, as the mistake is rare and the file small.
+ */
+export function scenarioKeyLocation(file: string, path: readonly PathKey[]): { line: number; column: number } {
+  const lineCounter = new LineCounter();
+  const document = parseDocument(readFileSync(file, 'utf8'), { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const { line, col } = lineCounter.linePos(Math.max(0, valueOffset(document, path)));
+  return { line, column: col };
+}
+
 /** Reads, parses and validates a scenario file (YAML or JSON); throws ScenarioError or UserError. */
 export function loadScenarioFile(file: string): Scenario {
   let text: string;

@@ -144,7 +144,7 @@ const DEFAULT_ZIPF_EXPONENT = 0.8;
 /** The single-class keys of `content`; with `content.classes` each class sets its own. */
 const SINGLE_CLASS_KEYS = ['objects', 'zipfExponent', 'objectSize', 'headers'] as const;
 
-/** Traffic recorded from a real site (issue 6): its URLs, sizes and response headers as the content. */
+/** Traffic recorded from a real site (a HAR export or an access log): its URLs, sizes and response headers as the content. */
 const recordedSection = z
   .strictObject({
     file: z.string().min(1, { error: 'expected a file name' }).meta({ description: 'a HAR export (.har) or an access log (Common/Combined Log Format), relative to the scenario file' }),

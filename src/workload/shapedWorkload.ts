@@ -74,7 +74,7 @@ export class ShapedWorkload {
 
   /**
    * One request for `objectId` now, from a client place drawn by demand, outside the
-   * arrival processes: a one-hit wonder's single request when churn brings it (issue 6).
+   * arrival processes: a one-hit wonder's single request when churn brings it.
    */
   requestOnce(objectId: number): void {
     if (!this.simulation || !this.sink) throw new Error('requestOnce before attach');

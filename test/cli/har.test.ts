@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { cdnsim, expectNoStackTrace } from './helpers.js';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { cdnsim, expectNoStackTrace, temporaryFolder } from './helpers.js';
 
 /** `cdnsim har` end to end: the built CLI on the fixture page load, human and --json output, and user mistakes. */
 
@@ -107,3 +109,23 @@ describe('cdnsim har: user mistakes exit 2 with a message and no stack trace', (
     });
   }
 });
+
+describe('cdnsim har: a bound on the work (issue 17: nothing hangs)', () => {
+  it('1,001 requests × 1,000 visits (1,001,000 replayed requests) is refused before the replay, naming the most visits that fit: 999 (replaying them takes minutes, so that is not run here)', () => {
+    const folder = temporaryFolder('har-bound');
+    const file = join(folder, 'many.har');
+    const entries = Array.from({ length: 1001 }, (_, index) => ({
+      startedDateTime: new Date(Date.UTC(2026, 10, 21, 9, 0, 0, index)).toISOString(),
+      time: 1,
+      request: { method: 'GET', url: `https://shop.example.com/images/${index}.webp`, httpVersion: 'HTTP/2', headers: [], queryString: [], cookies: [], headersSize: -1, bodySize: 0 },
+      response: { status: 200, statusText: 'OK', httpVersion: 'HTTP/2', headers: [{ name: 'cache-control', value: 'public, max-age=60' }], cookies: [], content: { size: 100, mimeType: 'image/webp' }, redirectURL: '', headersSize: -1, bodySize: 100 },
+      cache: {},
+      timings: { send: 0, wait: 1, receive: 0 },
+    }));
+    writeFileSync(file, JSON.stringify({ log: { version: '1.2', creator: { name: 'test', version: '1' }, entries } }));
+    const result = cdnsim(['har', file, '--visits', '1000', '--no-progress']);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toBe(`cdnsim: --visits 1000: ${file} holds 1,001 requests, so 1000 visits would replay 1,001,000; at most 1,000,000 are replayed (hours of work otherwise): give --visits 999 or fewer\n`);
+  });
+});
+

@@ -101,3 +101,28 @@ describe('issue 17: nothing left behind', () => {
     expect(readdirSync(cwd)).toEqual(['scenarios']);
   });
 });
+
+describe('issue 17: first contact with the help', () => {
+  const COMMANDS = ['run', 'validate', 'replay', 'har', 'explain', 'schema', 'topology'];
+  const help = new Map(COMMANDS.map((command) => [command, cdnsim([command, '--help'])]));
+
+  it('no option or positional shows a default of [] (a variadic positional is [required], not also [default: []])', () => {
+    for (const [command, result] of help) {
+      expect(result.status, command).toBe(0);
+      expect(result.stdout, command).not.toContain('[default: []]');
+    }
+    expect(help.get('replay')?.stdout).toMatch(/^ {2}traces {2}trace files, replayed one after another {2}\[array\] \[required\]$/m);
+    expect(help.get('validate')?.stdout).toMatch(/^ {2}files {2}scenario files {2}\[array\] \[required\]$/m);
+  });
+
+  it('every example in the help names a file the repository ships, so it runs as written (exit 0)', () => {
+    const examples = [...help.values()].flatMap((result) => [...result.stdout.matchAll(/^ {2}cdnsim (\S.*?)(?: {2,}\S.*)?$/gm)].map((match) => match[1]));
+    expect(examples.length).toBeGreaterThanOrEqual(9);
+    for (const example of examples.filter((line) => !line.includes('|'))) {
+      // The examples quote with '…' as a shell would; split the same way.
+      const args = [...example.matchAll(/'([^']*)'|(\S+)/g)].map((match) => match[1] ?? match[2]);
+      const result = cdnsim([...args, '--no-progress'].filter((arg, index, all) => arg !== '--no-progress' || ['replay', 'har', 'run'].includes(all[0])));
+      expect(result.status, `cdnsim ${example}\n${result.stderr}`).toBe(0);
+    }
+  });
+});

@@ -140,7 +140,7 @@ describe('user mistakes exit 2 with a message and no stack trace', () => {
     const result = cdnsim(['run', file, '--no-progress']);
     expect(result.status).toBe(2);
     expect(result.stderr).toBe(
-      `cdnsim: ${file}: \`content.recorded.file\`: file not found: ${join(folder, 'pgae.har')} (did you mean page.har?). The path is relative to the scenario file.\n`,
+      `cdnsim: ${file}:2:21: \`content.recorded.file\`: file not found: ${join(folder, 'pgae.har')} (did you mean page.har?). The path is relative to the scenario file.\n`,
     );
     expect(existsSync(join(folder, 'results'))).toBe(false);
     expect(readdirSync(folder).sort()).toEqual(['page.har', 'site.yaml']);

@@ -11,6 +11,31 @@ describe('cdnsim validate', () => {
     expect(result.stdout).toBe('ok      scenarios/baseline.yaml (scenario "baseline")\n');
   });
 
+  it('reads a scenario\'s recording as run does: a missing one, a malformed HAR and a folder are invalid (exit 2), the shipped one is ok', () => {
+    const folder = temporaryFolder('validate-recording');
+    const shipped = readFileSync(join(REPO, 'scenarios/har-amplified.yaml'), 'utf8');
+    expect(shipped).toContain('file: recordings/nextjs-page-load.har');
+    const withRecording = (name: string, recording: string): string => {
+      const file = join(folder, name);
+      writeFileSync(file, shipped.replace('file: recordings/nextjs-page-load.har', `file: ${recording}`));
+      return file;
+    };
+    writeFileSync(join(folder, 'bad.har'), readFileSync(join(REPO, 'test/fixtures/har/bad-json.har')));
+    const cases: [string, RegExp][] = [
+      [withRecording('missing.yaml', 'missing.har'), /missing\.yaml:25:11: `content\.recorded\.file`: file not found: .*missing\.har.*\. The path is relative to the scenario file\./],
+      [withRecording('malformed.yaml', 'bad.har'), /bad\.har:90:45: malformed JSON: expected ','/],
+      [withRecording('folder.yaml', folder), /folder\.yaml:25:11: `content\.recorded\.file`: .* is a folder, not a HAR export or an access log\. The path is relative/],
+    ];
+    for (const [file, message] of cases) {
+      const result = cdnsim(['validate', file]);
+      expect(result.status, file).toBe(2);
+      expect(result.stdout, file).toBe(`invalid ${file}\n`);
+      expect(result.stderr, file).toMatch(message);
+      expect(expectNoStackTrace(result.stderr), file).toBe(true);
+    }
+    expect(cdnsim(['validate', 'scenarios/har-amplified.yaml']).status).toBe(0);
+  });
+
   it('reports each invalid file and exits 2', () => {
     const folder = temporaryFolder('validate');
     const bad = join(folder, 'bad.json');

@@ -164,6 +164,16 @@ describe('HAR replay of the fixture page load (full-stack deployment, spec 1.3)'
     expect(replayHar(records, options({ newClientPerVisit: true }))).toEqual(newClient);
   });
 
+  it('reports its progress for a bar: 20 visits of 14 requests are 280, reported at 0 and 256 of 280, with the same result', () => {
+    const calls: [number, number][] = [];
+    const result = replayHar(records, options({ visits: 20, onProgress: (replayed, total) => calls.push([replayed, total]) }));
+    expect(calls).toEqual([
+      [0, 280],
+      [256, 280],
+    ]);
+    expect(result).toEqual(replayHar(records, options({ visits: 20 })));
+  });
+
   it('visits closer than the page lasts interleave in time order; one visit replays the page once', () => {
     const overlapping = replayHar(records, options({ visits: 3, intervalMs: 500 }));
     expect(overlapping.visits.map((visit) => visit.requests)).toEqual([14, 14, 14]);

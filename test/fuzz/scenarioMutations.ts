@@ -23,7 +23,7 @@ const DEEP = '__cdnsim_fuzz_deep__';
 const HUGE = '__cdnsim_fuzz_huge__';
 
 /** What a mutation puts at a path. */
-type Mutation =
+export type Mutation =
   | { op: 'delete' }
   | { op: 'rename'; key: string }
   | { op: 'set'; value: unknown }
@@ -78,6 +78,23 @@ function apply(data: unknown, path: Path, change: Mutation): void {
   }
 }
 
+/** One to three mutations at paths picked by index. */
+export const mutationPicks = fc.array(fc.record({ at: fc.nat(), change: mutation }), { minLength: 1, maxLength: 3 });
+
+/** A copy of `source` with the picked mutations applied, and what was done, for a failure's report. */
+export function mutatedCopy(source: unknown, picks: readonly { at: number; change: Mutation }[]): { data: unknown; done: string[] } {
+  const data = structuredClone(source);
+  const done: string[] = [];
+  for (const { at, change } of picks) {
+    const paths = pathsOf(data);
+    if (paths.length === 0) break;
+    const path = paths[at % paths.length];
+    apply(data, path, change);
+    done.push(`${change.op} ${JSON.stringify(change).slice(0, 80)} at ${path.join('.')}`);
+  }
+  return { data, done };
+}
+
 export interface MutatedScenario {
   /** The shipped scenario it came from. */
   source: string;
@@ -89,7 +106,7 @@ export interface MutatedScenario {
 }
 
 /** The markers (deep nesting, huge strings) expanded in the text, where no serialiser has to walk them. */
-function expand(text: string): string {
+export function expand(text: string): string {
   return text
     .replace(new RegExp(`["']?${DEEP}(\\d+):([[{])["']?`, 'g'), (_all, depth: string, open: string) => {
       const n = Number(depth);
@@ -102,20 +119,12 @@ function expand(text: string): string {
 export const mutatedScenario: fc.Arbitrary<MutatedScenario> = fc
   .record({
     scenario: fc.constantFrom(...SHIPPED_SCENARIOS),
-    picks: fc.array(fc.record({ at: fc.nat(), change: mutation }), { minLength: 1, maxLength: 3 }),
+    picks: mutationPicks,
     json: fc.boolean(),
     secondDocument: fc.integer({ min: 0, max: 19 }).map((n) => n === 0),
   })
   .map(({ scenario, picks, json, secondDocument }) => {
-    const data = structuredClone(scenario.data);
-    const done: string[] = [];
-    for (const { at, change } of picks) {
-      const paths = pathsOf(data);
-      if (paths.length === 0) break;
-      const path = paths[at % paths.length];
-      apply(data, path, change);
-      done.push(`${change.op} ${JSON.stringify(change).slice(0, 80)} at ${path.join('.')}`);
-    }
+    const { data, done } = mutatedCopy(scenario.data, picks);
     const body = json ? JSON.stringify(data, null, 2) : stringify(data);
     const text = expand(secondDocument && !json ? `${body}---\nname: second\n` : body);
     return { source: scenario.file, file: `${scenario.file.replace(/\.\w+$/, '')}-mutated.${json ? 'json' : 'yaml'}`, text, description: done.join('; ') };

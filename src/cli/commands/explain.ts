@@ -18,8 +18,9 @@ interface ExplainArgs {
   layer: CacheLayer | 'all';
   status: number;
   method: string;
-  reqHeader: string[];
-  resHeader: string[];
+  /** Absent when not given: a default of [] would show as `[default: []]` in the help. */
+  reqHeader?: string[];
+  resHeader?: string[];
   profile?: string;
   pageRendering: PageRendering;
   now?: string;
@@ -39,8 +40,8 @@ export function explainCommand(yargs: Argv): Argv {
         .option('layer', { choices: [...CACHE_LAYERS, 'all'] as const, default: 'edge' as const, describe: 'which cache decides (spec 4.9); all = browser, edge and regional' })
         .option('status', { type: 'number', default: 200, describe: 'response status' })
         .option('method', { type: 'string', default: 'GET', describe: 'request method' })
-        .option('req-header', { type: 'string', array: true, default: [] as string[], describe: "request header, 'Name: value' (repeatable)" })
-        .option('res-header', { type: 'string', array: true, default: [] as string[], describe: "response header, 'Name: value' (repeatable); replaces the same header of --profile" })
+        .option('req-header', { type: 'string', array: true, describe: "request header, 'Name: value' (repeatable)" })
+        .option('res-header', { type: 'string', array: true, describe: "response header, 'Name: value' (repeatable); replaces the same header of --profile" })
         .option('profile', {
           type: 'string',
           describe: `response headers from a named profile (${[...HEADER_PROFILES.keys()].join(', ')}), or 'framework': the spec 4.3 profile a framework origin sends for the URL's path`,
@@ -61,7 +62,7 @@ function executeExplain(args: ExplainArgs): void {
   const method = args.method.toUpperCase();
   if (!/^[!#$%&'*+.^_`|~0-9A-Z-]+$/.test(method)) throw new UserError(`--method: expected a method token such as GET or POST, got '${args.method}'`);
   const url = checkedUrl(args.url);
-  const requestHeaders = normaliseHeaders(args.reqHeader.map((text) => parseHeaderArgument('--req-header', text)));
+  const requestHeaders = normaliseHeaders((args.reqHeader ?? []).map((text) => parseHeaderArgument('--req-header', text)));
   const responseHeaders = normaliseHeaders(responsePairs(args, url, deployment));
   const nowMs = resolveNow(args.now, responseHeaders.get('date'));
   const layers = args.layer === 'all' ? CACHE_LAYERS : [args.layer];
@@ -117,7 +118,7 @@ export function parseHeaderArgument(flag: string, text: string): [string, string
 }
 
 function responsePairs(args: ExplainArgs, url: string, deployment: Deployment): [string, string][] {
-  const given = args.resHeader.map((text) => parseHeaderArgument('--res-header', text));
+  const given = (args.resHeader ?? []).map((text) => parseHeaderArgument('--res-header', text));
   if (args.profile === undefined) return given;
   return profileWithOverrides(profileNamed(args.profile, url, deployment, args.pageRendering), given);
 }

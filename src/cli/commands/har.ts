@@ -1,11 +1,12 @@
 import type { Argv } from 'yargs';
-import { replayHar } from '../../experiment/harReplay.js';
+import { replayHar, type HarReplayResult } from '../../experiment/harReplay.js';
 import { DEPLOYMENT_KINDS, type Deployment, type DeploymentKind } from '../../policy/deployment.js';
 import { harReportDocument, harReportJson, harReportText } from '../../report/harReport.js';
 import { parseDuration } from '../../units.js';
 import { UserError } from '../../userError.js';
 import { readHar } from '../../workload/realTraffic/harReader.js';
-import type { TrafficRecord } from '../../workload/realTraffic/trafficRecord.js';
+import type { SkippedTraffic, TrafficRecord } from '../../workload/realTraffic/trafficRecord.js';
+import { createHarProgressReporter } from '../progressBar.js';
 
 interface HarArgs {
   file: string;
@@ -17,10 +18,19 @@ interface HarArgs {
   newClient: boolean;
   skipBad: number;
   json: boolean;
+  progress: boolean;
 }
+
+/** The bar's share for reading the file; replaying its visits takes the rest. */
+const READING_SHARE = 0.5;
 
 /** A guard against a typo such as --visits 1e9, not a limit of the replay. */
 const MAX_VISITS = 1000;
+/**
+ * Requests replayed (visits × the HAR's requests) at the most: a large export times many
+ * visits would run for hours and hold a row per entry and visit. 1 M takes a few minutes.
+ */
+const MAX_REPLAYED_REQUESTS = 1_000_000;
 
 export function harCommand(yargs: Argv): Argv {
   return yargs.command<HarArgs>(
@@ -37,9 +47,10 @@ export function harCommand(yargs: Argv): Argv {
         .option('new-client', { type: 'boolean', default: false, describe: 'visits after the first by a new client: empty browser cache, warm CDN' })
         .option('skip-bad', { type: 'number', default: 0, describe: 'skip up to this many malformed entries (reported) instead of stopping' })
         .option('json', { type: 'boolean', default: false, describe: 'print the replay as JSON and nothing else' })
-        .example('$0 har page.har', 'the same visitor loads the page twice, 10 minutes apart')
-        .example('$0 har page.har --new-client --interval 30s', 'a first visitor, then another in the same PoP 30 s later')
-        .example('$0 har page.har --deployment static --json', 'as a static site, machine-readable') as unknown as Argv<HarArgs>,
+        .option('progress', { type: 'boolean', default: true, describe: 'progress bar on a terminal (--no-progress to hide)' })
+        .example('$0 har test/fixtures/har/page-load.har', 'the same visitor loads the page twice, 10 minutes apart')
+        .example('$0 har test/fixtures/har/page-load.har --new-client --interval 30s', 'a first visitor, then another in the same PoP 30 s later')
+        .example('$0 har test/fixtures/har/page-load.har --deployment static --json', 'as a static site, machine-readable') as unknown as Argv<HarArgs>,
     (args) => executeHar(args),
   );
 }
@@ -50,15 +61,33 @@ async function executeHar(args: HarArgs): Promise<void> {
   const intervalMs = checkedInterval(args.interval);
   if (!Number.isInteger(args.skipBad) || args.skipBad < 0) throw new UserError(`--skip-bad: expected a whole number ≥ 0, found ${String(args.skipBad)}`);
 
-  const reader = readHar(args.file, { skipBad: args.skipBad });
+  const progress = createHarProgressReporter(args.progress && !args.json);
   const records: TrafficRecord[] = [];
-  for await (const record of reader) records.push(record);
-  const skipped = reader.skipped;
-  if (records.length === 0) {
-    const why = skipped.total === 0 ? 'log.entries is empty' : `all ${skipped.total} entries were skipped (${skipped.examples.map((example) => example.reason).join(', ')})`;
-    throw new UserError(`${args.file}: no HTTP requests to replay: ${why}`);
+  let result: HarReplayResult;
+  let skipped: SkippedTraffic;
+  try {
+    // Reading is most of the time on a large HAR, replaying the rest: the bar gives each a share.
+    const reader = readHar(args.file, {
+      skipBad: args.skipBad,
+      onBytesRead: (bytesRead, totalBytes) => progress.update({ phase: 'reading', fraction: totalBytes > 0 ? READING_SHARE * (bytesRead / totalBytes) : 0, requests: records.length }),
+    });
+    for await (const record of reader) records.push(record);
+    skipped = reader.skipped;
+    if (records.length === 0) {
+      const why = skipped.total === 0 ? 'log.entries is empty' : `all ${skipped.total} entries were skipped (${skipped.examples.map((example) => example.reason).join(', ')})`;
+      throw new UserError(`${args.file}: no HTTP requests to replay: ${why}`);
+    }
+    checkReplayedRequests(args.file, records.length, visits);
+    result = replayHar(records, {
+      deployment,
+      visits,
+      intervalMs,
+      newClientPerVisit: args.newClient,
+      onProgress: (replayed, total) => progress.update({ phase: 'replaying', fraction: READING_SHARE + (1 - READING_SHARE) * (replayed / total), requests: replayed }),
+    });
+  } finally {
+    progress.stop();
   }
-  const result = replayHar(records, { deployment, visits, intervalMs, newClientPerVisit: args.newClient });
   const document = harReportDocument(args.file, result, skipped);
   process.stdout.write(args.json ? harReportJson(document) : harReportText(document));
 }
@@ -75,6 +104,16 @@ function deploymentOf(args: HarArgs): Deployment {
 function checkedVisits(visits: number): number {
   if (!Number.isInteger(visits) || visits < 1 || visits > MAX_VISITS) throw new UserError(`--visits: expected a whole number from 1 to ${MAX_VISITS}, got ${String(visits)}`);
   return visits;
+}
+
+function checkReplayedRequests(file: string, requests: number, visits: number): void {
+  if (requests * visits <= MAX_REPLAYED_REQUESTS) return;
+  const most = Math.floor(MAX_REPLAYED_REQUESTS / requests);
+  if (most < 1) throw new UserError(`${file} holds ${requests.toLocaleString('en-US')} requests; at most ${MAX_REPLAYED_REQUESTS.toLocaleString('en-US')} are replayed (hours of work otherwise): export fewer pages`);
+  throw new UserError(
+    `--visits ${visits}: ${file} holds ${requests.toLocaleString('en-US')} requests, so ${visits} visits would replay ${(requests * visits).toLocaleString('en-US')}; ` +
+      `at most ${MAX_REPLAYED_REQUESTS.toLocaleString('en-US')} are replayed (hours of work otherwise): give --visits ${most} or fewer`,
+  );
 }
 
 function checkedInterval(text: string): number {

@@ -10,6 +10,7 @@ import { echoValue, UserError } from '../../userError.js';
 import { TRACE_FORMATS, type TraceFormat, type TraceReaderOptions } from '../../workload/traces/traceReader.js';
 import { checkOutputFile } from '../outputPath.js';
 import { createReplayProgressReporter } from '../progressBar.js';
+import { requiredFileList } from '../positionals.js';
 
 interface ReplayArgs {
   traces: string[];
@@ -36,8 +37,7 @@ export function replayCommand(yargs: Argv): Argv {
     'replay <traces..>',
     'replay cache traces through eviction policies at several cache sizes and TTLs (one pass over the trace)',
     (command) =>
-      command
-        .positional('traces', { type: 'string', array: true, describe: 'trace files, replayed one after another', demandOption: true })
+      requiredFileList(command, 'traces', 'trace files, replayed one after another')
         .option('format', { choices: TRACE_FORMATS, describe: 'trace format (default: from the file name)' })
         .option('policy', { type: 'string', default: 'lru', describe: `eviction policies, comma-separated: ${CACHE_POLICY_NAMES.join(', ')}` })
         .option('cache-size', {
@@ -58,8 +58,8 @@ export function replayCommand(yargs: Argv): Argv {
         .option('json', { type: 'boolean', default: false, describe: 'print the rows as a JSON array and nothing else' })
         .option('progress', { type: 'boolean', default: true, describe: 'progress bar on a terminal (--no-progress to hide)' })
         .option('pipeline', { type: 'boolean', default: true, describe: 'read the trace in a worker thread while the caches run in this one (--no-pipeline: one thread; same numbers)' })
-        .example('$0 replay trace.oracleGeneral.bin --policy lru,fifo,s3fifo --cache-size 0.01,0.1', 'three policies at 1 % and 10 % of the working set')
-        .example('$0 replay access.log --cache-size 1GB --ttl 60,300 --json', 'an nginx log with two TTLs') as unknown as Argv<ReplayArgs>,
+        .example('$0 replay test/fixtures/traces/cloudPhysicsIO.oracleGeneral.bin --policy lru,fifo,s3fifo --cache-size 0.01,0.1', 'three policies at 1 % and 10 % of the working set')
+        .example('$0 replay test/fixtures/traces/nginx-access.log --cache-size 1GB --ttl 60,300 --json', 'an nginx access log with two TTLs') as unknown as Argv<ReplayArgs>,
     (args) => executeReplay(args),
   );
 }

@@ -1,4 +1,6 @@
 import type { Argv } from 'yargs';
+import { requiredFileList } from '../positionals.js';
+import { loadScenarioRecording } from '../../experiment/recordedCaching.js';
 import { loadScenarioFile } from '../../scenario/load.js';
 import { UserError, boundedMessage, isUserError } from '../../userError.js';
 
@@ -10,12 +12,14 @@ export function validateCommand(yargs: Argv): Argv {
   return yargs.command<ValidateArgs>(
     'validate <files..>',
     'check scenario files without running them',
-    (command) => command.positional('files', { type: 'string', array: true, describe: 'scenario files', demandOption: true }) as unknown as Argv<ValidateArgs>,
-    (args) => {
+    (command) => requiredFileList(command, 'files', 'scenario files') as unknown as Argv<ValidateArgs>,
+    async (args) => {
       let failed = 0;
       for (const file of args.files) {
         try {
           const scenario = loadScenarioFile(file);
+          // As `run` reads it before it starts: a missing or malformed recording is the scenario's mistake too.
+          if (scenario.content.recorded) await loadScenarioRecording(scenario.content.recorded, file);
           process.stdout.write(`ok      ${file} (scenario "${scenario.name}")\n`);
         } catch (error) {
           if (!isUserError(error)) throw error;

@@ -35,7 +35,12 @@ export { parseIsoDateTime } from './isoDateTime.js';
  * path (`log.entries[3].response.status`), what was expected and what was found, unless
  * `skipBad` allows skipping them. Malformed JSON names file:line:column of the fault.
  */
-export function readHar(file: string, options: TrafficReaderOptions = {}): TrafficReader {
+export interface HarReaderOptions extends TrafficReaderOptions {
+  /** Called as blocks are read, for a progress bar; `totalBytes` is 0 for a pipe (size unknown). */
+  onBytesRead?: (bytesRead: number, totalBytes: number) => void;
+}
+
+export function readHar(file: string, options: HarReaderOptions = {}): TrafficReader {
   const skipBad = checkSkipBad(file, options.skipBad);
   const blockBytes = checkBlockBytes(options.blockBytes, DEFAULT_BLOCK_BYTES);
   let tally = new SkipTally(file, skipBad, 'entry');
@@ -46,7 +51,7 @@ export function readHar(file: string, options: TrafficReaderOptions = {}): Traff
     },
     [Symbol.asyncIterator](): AsyncIterator<TrafficRecord> {
       tally = new SkipTally(file, skipBad, 'entry');
-      return harRecords(file, blockBytes, tally);
+      return harRecords(file, blockBytes, tally, options.onBytesRead);
     },
   };
 }
@@ -55,14 +60,19 @@ const DEFAULT_BLOCK_BYTES = 64 << 10;
 /** Tokens handed over per await: one await per token would cost more than the parsing. */
 const TOKENS_PER_BATCH = 1024;
 
-async function* harRecords(file: string, blockBytes: number, tally: SkipTally): AsyncGenerator<TrafficRecord> {
-  const { fd } = openTraceFile(file, 'HAR file');
+async function* harRecords(file: string, blockBytes: number, tally: SkipTally, onBytesRead?: (bytesRead: number, totalBytes: number) => void): AsyncGenerator<TrafficRecord> {
+  const { fd, bytes } = openTraceFile(file, 'HAR file');
   // A pipe cannot be read a second time to locate a JSON error.
   const rereadable = fstatSync(fd).isFile();
   const starts = new ObjectStartScanner(ENTRY_DEPTH);
   const tokens = new Batch({ batchSize: TOKENS_PER_BATCH });
+  const blocks = createReadStream(file, { fd, highWaterMark: blockBytes });
+  if (onBytesRead) {
+    let bytesRead = 0;
+    blocks.on('data', (block) => onBytesRead((bytesRead += block.length), bytes));
+  }
   pipeline(
-    createReadStream(file, { fd, highWaterMark: blockBytes }),
+    blocks,
     new ScanningPassThrough(starts),
     new Parser({ packKeys: true, streamKeys: false, packStrings: false, streamStrings: true, packNumbers: true, streamNumbers: false }),
     tokens,

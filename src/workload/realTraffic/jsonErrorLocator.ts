@@ -75,5 +75,5 @@ export async function malformedJsonError(file: string, blockBytes: number, parse
 
 /** The tokenizer's own words, when the fault cannot be located. */
 export function unlocatedJsonError(file: string, parserError: Error): TraceError {
-  return new TraceError(`${file}: malformed JSON: ${parserError.message.replace(/^Parser (cannot parse input: )?/, '')}`, file);
+  return new TraceError(`${file}: malformed JSON: ${parserError.message.replace(/^Parser (cannot parse input: |has )?/, '')}`, file);
 }

@@ -35,10 +35,15 @@ export function openTraceFile(file: string, what = 'trace file'): { fd: number; 
   const stat = fstatSync(fd);
   if (stat.isDirectory()) {
     closeSync(fd);
-    throw new TraceError(`${file} is a directory, not a ${what}`, file);
+    throw new TraceError(`${file} is a directory, not ${withArticle(what)}`, file);
   }
   // A pipe or device has no size: progress is unknown then.
   return { fd, bytes: stat.isFile() ? stat.size : 0 };
+}
+
+/** "a trace file", "a HAR file", "an access log". */
+function withArticle(what: string): string {
+  return `${/^[aeiou]/i.test(what) ? 'an' : 'a'} ${what}`;
 }
 
 function openError(file: string, error: unknown, what: string): TraceError {
@@ -53,7 +58,7 @@ function openError(file: string, error: unknown, what: string): TraceError {
     }
     return new MissingFileError(file, hint, what);
   }
-  if (code === 'EISDIR') return new TraceError(`${file} is a directory, not a ${what}`, file);
+  if (code === 'EISDIR') return new TraceError(`${file} is a directory, not ${withArticle(what)}`, file);
   if (code === 'EACCES' || code === 'EPERM') return new TraceError(`cannot read ${file}: permission denied`, file);
   return new TraceError(`cannot open ${file}: ${(error as Error).message}`, file);
 }

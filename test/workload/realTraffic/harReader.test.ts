@@ -72,6 +72,15 @@ describe('HAR reader on the hand-made Chrome page load (test/fixtures/har/page-l
   const records = await readAll(reader);
   const text = readFileSync(PAGE_LOAD, 'utf8');
 
+  it('reports bytes read for a progress bar: 41,075 bytes in 4 KiB blocks, rising to the file size, with the same records', async () => {
+    const calls: [number, number][] = [];
+    const counted = await readAll(readHar(PAGE_LOAD, { blockBytes: 4096, onBytesRead: (bytesRead, totalBytes) => calls.push([bytesRead, totalBytes]) }));
+    expect(counted).toEqual(records);
+    expect(calls).toHaveLength(Math.ceil(41_075 / 4096));
+    expect(calls[0]).toEqual([4096, 41_075]);
+    expect(calls.at(-1)).toEqual([41_075, 41_075]);
+  });
+
   it('HTTP Archive 1.2: 16 entries → 14 records; the data: URL and the blocked entry (status 0) are skipped and counted', () => {
     expect(JSON.parse(text).log.entries).toHaveLength(16);
     expect(records).toHaveLength(14);
