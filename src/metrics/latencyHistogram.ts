@@ -1,16 +1,26 @@
 /**
  * A streaming latency histogram with logarithmic buckets: memory is fixed (about 200 KB)
- * whatever the number of samples, and every quantile is within 0.05 % of the true sample
- * quantile (bucket width 0.1 %, reported at the bucket's geometric middle). The mean, min
- * and max are exact.
+ * whatever the number of samples, and every quantile is within LATENCY_RELATIVE_ERROR
+ * (0.05 %) of the true sample quantile (bucket width 0.1 %, reported at the bucket's
+ * geometric middle). The mean, min and max are exact. Two histograms merge into the
+ * histogram of the union of their samples (same buckets, counts added), so per-node or
+ * per-interval histograms add up to the whole run's.
  *
  * Values are milliseconds ≥ 0. Zero (a browser-cache hit) has its own bucket; values
- * below 1 µs are counted there too, values above 10^8 ms (28 hours) in the last bucket.
+ * below 1 µs are counted there too (absolute error under 1 µs), values above 10^8 ms
+ * (28 hours) in the last bucket (reported no higher than the exact maximum).
  */
 const MIN_VALUE_MS = 0.001;
 const GROWTH = 1.001;
 const LOG_GROWTH = Math.log(GROWTH);
 const BUCKETS = 1 + Math.ceil(Math.log(1e8 / MIN_VALUE_MS) / LOG_GROWTH);
+
+/**
+ * The stated bound on a quantile's relative error, for values from 1 µs to 10^8 ms: a
+ * bucket spans [a, a·1.001), its geometric middle a·√1.001 is at most √1.001 − 1 ≈ 0.04999 %
+ * from any value in it.
+ */
+export const LATENCY_RELATIVE_ERROR = 0.0005;
 
 export interface LatencySummary {
   count: number;
@@ -42,6 +52,15 @@ export class LatencyHistogram {
     this.sum += valueMs;
     if (valueMs < this.minimum) this.minimum = valueMs;
     if (valueMs > this.maximum) this.maximum = valueMs;
+  }
+
+  /** Forgets every sample (a per-interval histogram is reused, not reallocated). */
+  reset(): void {
+    this.counts.fill(0);
+    this.total = 0;
+    this.sum = 0;
+    this.minimum = Infinity;
+    this.maximum = -Infinity;
   }
 
   /** Adds another histogram's samples (for merging per-shard or per-node results). */
