@@ -37,6 +37,10 @@ import { requestAttributeSpec, type RequestAttributesSettings } from '../workloa
 import { NodeCounters, type NodeFigures } from '../metrics/nodeCounters.js';
 import { RequestMetrics } from '../metrics/requestMetrics.js';
 import { LatencyHistogram, type LatencySummary } from '../metrics/latencyHistogram.js';
+import type { TimelineFigures } from '../metrics/runTimeline.js';
+import { newTimeline } from './runTimeline.js';
+import type { PopCapacityFigures } from '../metrics/popCapacity.js';
+import { DEFAULT_UPLINK_BITS_PER_SECOND } from '../topology/bandwidth.js';
 import type { Scenario, Warmup } from '../scenario/schema.js';
 import { topologySpecOf } from '../scenario/scenarioTopology.js';
 import { RandomStreams } from '../sim/random.js';
@@ -80,15 +84,23 @@ export interface RunOptions extends RunOverrides, RunInputs {
   onProgress?: (progress: RunProgress) => void;
   /** Events between progress reports. */
   progressEvery?: number;
+  /** false: no time series and no per-PoP capacity (the bench measures what recording them costs). */
+  timeline?: boolean;
 }
 
 export interface NodeState extends NodeFigures {
   name: string;
   /** The region the node is in; absent for the regions model's single global edge. */
   region?: Region;
+  /** Model pops, edge caches: the PoP's place and its uplink (spec 1.1). */
+  latitude?: number;
+  longitude?: number;
+  uplinkBitsPerSecond?: number;
   /** Objects and bytes stored at the end of the run. */
   storedObjects: number;
   storedBytes: number;
+  /** Edge caches: peak egress, request rate and contents over the measured part (absent when the run records no timeline). */
+  capacity?: PopCapacityFigures;
 }
 
 /** What theory predicts for the edge caches, where a model applies. */
@@ -164,6 +176,8 @@ export interface RunResult {
   rangeRequests: { requests: number; chunks: number };
   /** Per status an error burst sends: the edge's compiled decision for it (spec 7.1: a 500 without explicit freshness is cached 5 s). */
   errorCaching: { status: number; edge: CompiledDecision }[];
+  /** The measured part on the clock: one row per `metrics.interval` (timeseries.csv); absent with `timeline: false`. */
+  timeline?: TimelineFigures;
   events: number;
 }
 
@@ -273,6 +287,7 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
     // The run has ended and the last request in flight is back.
     if (!accepting && flow.requestsInFlight === 0) simulation.stop();
     if (measuredFrom < 0 || done.seq < measuredFrom) return;
+    timeline?.record(simulation.nowMs, done);
     const c = done.classId;
     const layer = done.layer;
     outcomes.record(done.outcome, done.status, done.staleForMs);
@@ -302,6 +317,7 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
     purgeDelayMs: scenario.cdn.purgeDelayMs,
     onComplete: record,
   });
+  const timeline = options.timeline === false ? null : newTimeline(scenario, metrics.layerNames, network.edges, flow.originActivity);
   let total = 0;
   const rangeRequests = { requests: 0, chunks: 0 };
   workload.attach(simulation, (request: ClientRequest) => {
@@ -310,6 +326,7 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
     if (measuredFrom < 0 && seq >= warmupCount && request.timeMs >= warmupUntilMs) {
       measuredFrom = seq;
       flow.measuring = true;
+      timeline?.start(request.timeMs);
     }
     if (measuredFrom >= 0 && request.firstChunk >= 0) {
       rangeRequests.requests++;
@@ -342,9 +359,16 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
   while (flow.requestsInFlight > 0) {
     if (simulation.run() !== 'stopped') break;
   }
+  const timelineFigures = timeline?.finish(simulation.nowMs);
 
-  const nodeStates = (caches: readonly SharedCacheNode[], nodes: readonly NodePlace[], counters: NodeCounters): NodeState[] =>
-    caches.map((cache, i) => ({ ...nodes[i], ...counters.figures(i), storedObjects: cache.store.objectCount, storedBytes: cache.store.occupancy }));
+  const nodeStates = (caches: readonly SharedCacheNode[], nodes: readonly NodePlace[], counters: NodeCounters, capacity?: readonly PopCapacityFigures[]): NodeState[] =>
+    caches.map((cache, i) => ({
+      ...nodes[i],
+      ...counters.figures(i),
+      storedObjects: cache.store.objectCount,
+      storedBytes: cache.store.occupancy,
+      ...(capacity ? { capacity: capacity[i] } : {}),
+    }));
   const activity: Record<string, LayerActivity> = { edge: flow.layerActivity[0] };
   if (network.regionals.length > 0) activity.regional = flow.layerActivity[1];
   return {
@@ -374,7 +398,7 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
     cacheLayers: network.layerNames.filter((layer) => layer !== 'origin'),
     browserLayer: browsers !== null,
     ...(transfer.count > 0 ? { transfer: transfer.summary() } : {}),
-    edges: nodeStates(network.edges, network.edgeNodes, edgeCounters),
+    edges: nodeStates(network.edges, network.edgeNodes, edgeCounters, timelineFigures?.edges),
     regionals: nodeStates(network.regionals, network.regionalNodes, regionalCounters),
     contentCaching,
     classes: contentCaching.classes.map((_, c) => ({
@@ -392,6 +416,7 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
     incidents: windows.figures(simulatedMs, (fromMs, toMs) => flow.originArrivals.between(fromMs, toMs)),
     rangeRequests,
     errorCaching: [...errorClassOf].flatMap((id, i) => (id < 0 ? [] : [{ status: 500 + i, edge: contentCaching.table.get(id, 'edge') }])),
+    ...(timelineFigures ? { timeline: timelineFigures } : {}),
     events: simulation.eventsProcessed,
   };
 }
@@ -414,10 +439,13 @@ function buildClassCatalogue(classes: readonly ContentClass[], scenario: Scenari
   return new ClassCatalogue(classes, streams, { framework: scenario.deployment.framework, reservedIds });
 }
 
-/** A cache node's name and region. */
+/** A cache node's name and region; a PoP's place on the map and its uplink (model pops). */
 interface NodePlace {
   name: string;
   region?: Region;
+  latitude?: number;
+  longitude?: number;
+  uplinkBitsPerSecond?: number;
 }
 
 const isRegion = (name: string): name is Region => (REGIONS as readonly string[]).includes(name);
@@ -482,7 +510,7 @@ function buildNetwork(scenario: Scenario, streams: RandomStreams): Network {
       network: new TopologyNetwork(latency),
       layerNames: regionalTier.enabled ? ['edge', 'regional', 'origin'] : ['edge', 'origin'],
       edges: pops.map((_, p) => cacheNode(scenario.edge.policy, scenario.edge.capacity, p)),
-      edgeNodes: pops.map((pop) => ({ name: pop.code, region: pop.region })),
+      edgeNodes: pops.map((pop) => ({ name: pop.code, region: pop.region, latitude: pop.lat, longitude: pop.lon, uplinkBitsPerSecond: DEFAULT_UPLINK_BITS_PER_SECOND[pop.sizeClass] })),
       regionals: regionalSites.map((_, s) => cacheNode(scenario.regional.policy, scenario.regional.capacity, pops.length + s)),
       regionalNodes: regionalSites.map((site) => ({ name: site.code, region: site.region })),
       theoryApplies: false,

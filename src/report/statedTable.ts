@@ -1,3 +1,4 @@
+import { csvText } from './csvTable.js';
 import { CHUNK_SIZE_BYTES } from '../policy/ranges.js';
 import type { RunResult } from '../experiment/runScenario.js';
 import {
@@ -221,11 +222,7 @@ export function outsideLines(rows: readonly StatedRow[]): string[] {
 
 const CSV_COLUMNS = ['id', 'figure', 'stated', 'simulated', 'unit', 'verdict', 'note'] as const;
 
-/** RFC 4180 quoting (a field with a comma, quote or line break is quoted, quotes doubled); lines end in LF. */
-const csvField = (value: string): string => (/[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
-
 /** stated.csv: a header, then one line per row; simulated empty when not applicable. */
 export function statedCsv(rows: readonly StatedRow[]): string {
-  const lines = rows.map((r) => CSV_COLUMNS.map((column) => csvField(r[column] === null ? '' : String(r[column]))).join(','));
-  return `${[CSV_COLUMNS.join(','), ...lines].join('\n')}\n`;
+  return csvText(CSV_COLUMNS, rows.map((r) => CSV_COLUMNS.map((column) => (r[column] === null ? null : String(r[column])))));
 }

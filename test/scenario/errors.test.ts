@@ -382,6 +382,7 @@ describe('valid scenarios', () => {
       regional: { policy: 'lru', capacity: 20e9 },
       topology: { model: 'regions', edgeSites: 'per-region', clientToEdge: DEFAULT_CLIENT_TO_EDGE, jitter: 0.35, originLatencyMs: 120 },
       cdn: { coalescing: true, validators: true, purgeDelayMs: 2_000 },
+      metrics: { intervalMs: 60_000 },
       incidents: [],
       expect: {},
     });
@@ -423,6 +424,7 @@ describe('valid scenarios', () => {
       regional: { policy: 'lru', capacity: 20e9 },
       topology: { model: 'regions', edgeSites: 'single', clientToEdge: { ...DEFAULT_CLIENT_TO_EDGE, Europe: 12 }, jitter: 0, originLatencyMs: 100 },
       cdn: { coalescing: true, validators: true, purgeDelayMs: 2_000 },
+      metrics: { intervalMs: 60_000 },
       incidents: [],
       expect: {},
     });
