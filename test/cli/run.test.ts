@@ -58,7 +58,7 @@ describe('cdnsim run (end to end, built CLI)', () => {
     expect(run.versions.node).toBe(process.versions.node);
     expect(run.commandLine[0]).toBe('cdnsim');
     // Written atomically: no temporary file is left behind.
-    expect(readdirSync(out).sort()).toEqual(['run.json', 'scenario.json', 'stated.csv', 'summary.json']);
+    expect(readdirSync(out).sort()).toEqual(['classes.csv', 'layers.csv', 'pops.csv', 'regions.csv', 'run.json', 'scenario.json', 'stated.csv', 'summary.json', 'timeseries.csv']);
   });
 
   it('--json prints only the summary JSON on stdout, identical to summary.json', () => {
