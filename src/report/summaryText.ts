@@ -106,7 +106,8 @@ function incidentTable(summary: Summary): string {
   );
 }
 
-const formatGbit = (gbit: number): string => `${gbit >= 10 ? gbit.toFixed(1) : gbit >= 0.1 ? gbit.toFixed(2) : gbit.toFixed(3)} Gbit/s`;
+/** Gbit/s to three significant figures or so; an uplink's whole number as it is (100, 10). */
+const formatGbit = (gbit: number): string => `${Number.isInteger(gbit) ? gbit : gbit >= 10 ? gbit.toFixed(1) : gbit >= 0.1 ? gbit.toFixed(2) : gbit.toFixed(3)} Gbit/s`;
 
 /** The PoPs closest to their uplink (spec 1.1: 100 Gbit/s at major PoPs; 10 Gbit/s assumed at minor ones): the capacity planner's bottlenecks. */
 function busiestPops(capacity: CapacitySummary): string {

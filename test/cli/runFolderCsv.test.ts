@@ -17,7 +17,7 @@ const HEADERS: Record<string, string> = {
   'stated.csv': 'id,figure,stated,simulated,unit,verdict,note',
 };
 
-function runFolder(name: string, scenarioText: string): { folder: string; csv: (file: string) => string[][]; summary: Summary } {
+function runFolder(name: string, scenarioText: string): { folder: string; csv: (file: string) => string[][]; summary: Summary; stdout: string } {
   const folder = temporaryFolder(name);
   const scenario = join(folder, `${name}.yaml`);
   writeFileSync(scenario, scenarioText);
@@ -26,12 +26,12 @@ function runFolder(name: string, scenarioText: string): { folder: string; csv: (
   expect(result.status, result.stderr).toBe(0);
   // None of these cells is quoted: no field has a comma, so a plain split reads them.
   const csv = (file: string) => readFileSync(join(out, file), 'utf8').trimEnd().split('\n').map((line) => line.split(','));
-  return { folder: out, csv, summary: JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as Summary };
+  return { folder: out, csv, summary: JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as Summary, stdout: result.stdout };
 }
 
 describe('cdnsim run: the run folder CSVs, their headers and row counts', () => {
   it('model pops, 20 PoPs, browser caches, three classes, a 5 s interval over 30 measured seconds', () => {
-    const { folder, csv, summary } = runFolder(
+    const { folder, csv, summary, stdout } = runFolder(
       'pops20',
       [
         'run: { duration: 40s, warmup: 10s }',
@@ -39,6 +39,7 @@ describe('cdnsim run: the run folder CSVs, their headers and row counts', () => 
         'content: { classes: [{ name: static-asset, objects: 1000 }, { name: image, objects: 1000 }, { name: html, objects: 200, share: 25% }] }',
         'topology: { pops: { regions: [Europe], count: 20 } }',
         'metrics: { interval: 5s }',
+        'incidents: [{ kind: error-burst, start: 20s, duration: 5s }]',
         '',
       ].join('\n'),
     );
@@ -64,6 +65,12 @@ describe('cdnsim run: the run folder CSVs, their headers and row counts', () => 
     expect(layers.reduce((total, row) => total + Number(row[1]), 0)).toBe(summary.requests);
     expect(layers[3][3]).toBe('');
     expect(csv('classes.csv').slice(1).map((row) => row[0])).toEqual(['static-asset', 'image', 'html']);
+
+    // The terminal report in the order a reader asks: stated table, hit ratios per layer, latency per region, busiest PoPs against their uplinks, incidents.
+    const order = ['stated figure (expect: key)', '\nhit ratio ', '\nlatency (ms) ', '\nedge hits (ms) ', '\nbusiest PoPs ', '\nincident ', '\navailability '].map((heading) => stdout.indexOf(heading));
+    expect(order.every((index) => index > 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    expect(stdout).toMatch(/\nbusiest PoPs\s+uplink\s+peak 1 s\s+of uplink\s+peak 60 s\s+of uplink\s+peak requests\/s\n[A-Z]{3} \(Europe\)\s+(100|10) Gbit\/s\s+[\d.]+ Gbit\/s\s+[\d.]+ %/);
   });
 
   it('model regions: one edge per region, no uplinks or map (empty cells), layers edge and origin', () => {
