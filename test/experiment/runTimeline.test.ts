@@ -88,6 +88,17 @@ describe('the run on its clock: time series and capacity per PoP (spec 4.9 layer
     expect(busiest[0].uplinkShare1s).toBeCloseTo(busiest[0].peakEgressGbitPerSecond1s / (busiest[0].uplinkGbitPerSecond ?? 0), 5);
   });
 
+  it('the stated uplink row (spec 1.1, 100 Gbit/s at major PoPs): the busiest major PoP\'s 1 s peak over its uplink, within; not applicable without the per-PoP capacity', () => {
+    const majors = summary.edges.filter((edge) => edge.uplinkGbitPerSecond === 100 && edge.requests > 0);
+    expect(majors.length).toBeGreaterThan(10);
+    const busiest = Math.max(...majors.map((edge) => edge.peakEgressGbitPerSecond1s ?? 0));
+    const row = summary.stated.find((r) => r.id === 'uplink.major');
+    expect(row).toMatchObject({ simulated: busiest / 100, verdict: 'within', unit: 'ratio' });
+    expect(row?.note).toMatch(/^[A-Z]{3} peaks at [\d.]+ Gbit\/s over 1 s \([\d.]+ over 60 s\) of its 100 Gbit\/s uplink/);
+    const without = buildSummary(runScenario(parseScenarioText(SCENARIO, 'scenarios/timeline.yaml'), { timeline: false, requests: 5_000 }));
+    expect(without.stated.find((r) => r.id === 'uplink.major')?.verdict).toBe('not-applicable');
+  });
+
   it('timeline: false records neither, and changes nothing else in summary.json', () => {
     const without = runScenario(parseScenarioText(SCENARIO, 'scenarios/timeline.yaml'), { timeline: false });
     expect(without.timeline).toBeUndefined();
