@@ -93,7 +93,7 @@ describe('the run on its clock: time series and capacity per PoP (spec 4.9 layer
     expect(majors.length).toBeGreaterThan(10);
     const busiest = Math.max(...majors.map((edge) => edge.peakEgressGbitPerSecond1s ?? 0));
     const row = summary.stated.find((r) => r.id === 'uplink.major');
-    expect(row).toMatchObject({ simulated: busiest / 100, verdict: 'within', unit: 'ratio' });
+    expect(row).toMatchObject({ simulated: Math.round(busiest * 1e7) / 1e9, verdict: 'within', unit: 'ratio' });
     expect(row?.note).toMatch(/^[A-Z]{3} peaks at [\d.]+ Gbit\/s over 1 s \([\d.]+ over 60 s\) of its 100 Gbit\/s uplink/);
     const without = buildSummary(runScenario(parseScenarioText(SCENARIO, 'scenarios/timeline.yaml'), { timeline: false, requests: 5_000 }));
     expect(without.stated.find((r) => r.id === 'uplink.major')?.verdict).toBe('not-applicable');
