@@ -92,8 +92,9 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
     // The run has ended and the last request in flight is back.
     if (!accepting && flow.requestsInFlight === 0) simulation.stop();
     if (measuredFrom >= 0 && done.seq >= measuredFrom) {
-      recorder.record(done);
+      // The timeline first: it may close an interval, which must not hold this request yet.
       timeline?.record(simulation.nowMs, done);
+      recorder.record(done);
     }
   };
   const errorClassOf = compileErrorClasses(contentCaching, scenario.incidents);
@@ -113,7 +114,7 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
     purgeDelayMs: scenario.cdn.purgeDelayMs,
     onComplete,
   });
-  const timeline = options.timeline === false ? null : newTimeline(scenario, recorder.metrics.layerNames, network.edges, flow.originActivity);
+  const timeline = options.timeline === false ? null : newTimeline(scenario, recorder.metrics, network.edges, flow.originActivity);
   let total = 0;
   const rangeRequests = { requests: 0, chunks: 0 };
   workload.attach(simulation, (request: ClientRequest) => {

@@ -96,6 +96,35 @@ export class LatencyHistogram {
     return this.maximum;
   }
 
+  /** A zeroed array of bucket counts, for `copyCounts`. */
+  static emptyCounts(): Float64Array {
+    return new Float64Array(BUCKETS);
+  }
+
+  /** Copies the bucket counts into `into` (reused): where a window of later samples begins, for `quantileSince`. */
+  copyCounts(into: Float64Array): void {
+    into.set(this.counts);
+  }
+
+  /**
+   * The q-quantile (nearest rank) of the samples recorded since `before` was copied: a
+   * window of a running histogram, at no cost per sample. Within LATENCY_RELATIVE_ERROR like
+   * `quantile`, but reported at the bucket's middle (a window keeps no exact min and max).
+   * 0 when the window is empty.
+   */
+  quantileSince(before: Float64Array, q: number): number {
+    let total = 0;
+    for (let i = 0; i < BUCKETS; i++) total += this.counts[i] - before[i];
+    if (total === 0) return 0;
+    const rank = Math.max(1, Math.ceil(q * total - 1e-9));
+    let seen = 0;
+    for (let i = 0; i < BUCKETS; i++) {
+      seen += this.counts[i] - before[i];
+      if (seen >= rank) return i === 0 ? 0 : MIN_VALUE_MS * Math.pow(GROWTH, i - 0.5);
+    }
+    return this.maximum;
+  }
+
   summary(): LatencySummary {
     return {
       count: this.total,

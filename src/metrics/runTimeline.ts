@@ -1,3 +1,4 @@
+import type { LatencyHistogram } from './latencyHistogram.js';
 import { PopCapacity, type PopCapacityFigures, type StoredBytes } from './popCapacity.js';
 import { TimeSeries, type OriginTotals, type SeriesLayers, type TimeSeriesRow } from './timeSeries.js';
 
@@ -10,7 +11,6 @@ import { TimeSeries, type OriginTotals, type SeriesLayers, type TimeSeriesRow } 
 /** The fields of a finished request it reads (the flow's CompletedRequest has them). */
 export interface FinishedRequest {
   readonly layer: number;
-  readonly latencyMs: number;
   /** The PoP that answered; −1 for a browser hit. */
   readonly edge: number;
   readonly sizeBytes: number;
@@ -22,6 +22,8 @@ export interface RunTimelineOptions {
   intervalMs: number;
   layers: SeriesLayers;
   origin: OriginTotals;
+  /** The run's histogram of every measured request's time to first byte (RequestMetrics.all), recorded after `record`. */
+  latency: LatencyHistogram;
   staleBits: number;
   /** One per edge cache, in the flow's edge order. */
   edgeStores: readonly StoredBytes[];
@@ -40,7 +42,7 @@ export class RunTimeline {
   private readonly edgeLayer: number;
 
   constructor(private readonly options: RunTimelineOptions) {
-    this.series = new TimeSeries(options.intervalMs, options.layers, options.origin, options.staleBits);
+    this.series = new TimeSeries(options.intervalMs, options.layers, options.origin, options.latency, options.staleBits);
     this.capacity = new PopCapacity(options.edgeStores);
     this.edgeLayer = options.layers.edge;
   }
@@ -52,7 +54,7 @@ export class RunTimeline {
   }
 
   record(nowMs: number, done: FinishedRequest): void {
-    this.series.record(nowMs, done.layer, done.latencyMs, done.status, done.outcome);
+    this.series.record(nowMs, done.layer, done.status, done.outcome);
     if (done.layer >= this.edgeLayer) this.capacity.record(nowMs, done.edge, done.sizeBytes, done.status);
   }
 

@@ -8,9 +8,11 @@ import { LatencyHistogram } from './latencyHistogram.js';
  * A request counts in the interval in which the CDN finished it (the simulated clock when
  * the flow hands it to the sink: for a browser or edge hit the moment it was asked, for a
  * miss when its response was back at the PoP). The sink is called in clock order, so one
- * interval is open at a time; it is closed into a row when the clock passes its end. Memory
- * is one histogram and a few counters, reused, plus one row per interval: constant in the
- * number of requests.
+ * interval is open at a time; it is closed into a row when the clock passes its end. The
+ * percentiles are those of the run's own time-to-first-byte histogram over the interval
+ * (its counts now less a copy taken when the interval opened), so a request costs no
+ * second histogram update. Memory: that copy and a few counters, reused, plus one row per
+ * interval: constant in the number of requests.
  */
 
 /** One interval: the columns of timeseries.csv. `null`: not applicable (a layer the run has not, or no request to take a ratio or percentile of). */
@@ -50,7 +52,8 @@ export interface OriginTotals {
 export class TimeSeries {
   readonly rows: TimeSeriesRow[] = [];
   private readonly served: Float64Array;
-  private readonly latency = new LatencyHistogram();
+  /** The run's histogram's counts when the open interval began. */
+  private readonly latencyBefore = LatencyHistogram.emptyCounts();
   private stale = 0;
   private errors = 0;
   private startMs = -1;
@@ -59,12 +62,16 @@ export class TimeSeries {
   private originBytesAtStart = 0;
 
   /**
+   * @param latency the run's histogram of every measured request's time to first byte: a
+   *   request must be recorded there after `record` has seen it (so that an interval `record`
+   *   closes does not hold it).
    * @param staleBits the flow's outcome bits that mean "served a stale copy" (spec 4.7).
    */
   constructor(
     readonly intervalMs: number,
     private readonly layers: SeriesLayers,
     private readonly origin: OriginTotals,
+    private readonly latency: LatencyHistogram,
     private readonly staleBits: number,
   ) {
     if (!(intervalMs > 0)) throw new Error(`time series: expected an interval > 0 ms, got ${intervalMs}`);
@@ -81,10 +88,9 @@ export class TimeSeries {
   }
 
   /** A measured request, finished at `nowMs` on the simulated clock (never earlier than the one before). */
-  record(nowMs: number, layer: number, latencyMs: number, status: number, outcome: number): void {
+  record(nowMs: number, layer: number, status: number, outcome: number): void {
     if (nowMs >= this.endMs) this.closeUntil(nowMs);
     this.served[layer]++;
-    this.latency.record(latencyMs);
     if (status >= 400) this.errors++;
     if ((outcome & this.staleBits) !== 0) this.stale++;
   }
@@ -103,6 +109,7 @@ export class TimeSeries {
     this.endMs = startMs + this.intervalMs;
     this.originRequestsAtStart = this.origin.requests;
     this.originBytesAtStart = this.origin.bytes;
+    this.latency.copyCounts(this.latencyBefore);
   }
 
   /** Closes every interval that ends at or before `nowMs`, quiet ones included (a row of zeros). */
@@ -150,14 +157,13 @@ export class TimeSeries {
       cdnHitRatio: hitRatio(layers.edge, cdnHits),
       originRequestsPerSecond: perSecond(this.origin.requests - this.originRequestsAtStart),
       originGbitPerSecond: perSecond((originBytes * 8) / 1e9),
-      p50Ms: empty ? null : this.latency.quantile(0.5),
-      p95Ms: empty ? null : this.latency.quantile(0.95),
-      p99Ms: empty ? null : this.latency.quantile(0.99),
+      p50Ms: empty ? null : this.latency.quantileSince(this.latencyBefore, 0.5),
+      p95Ms: empty ? null : this.latency.quantileSince(this.latencyBefore, 0.95),
+      p99Ms: empty ? null : this.latency.quantileSince(this.latencyBefore, 0.99),
       staleServed: this.stale,
       errorsServed: this.errors,
     });
     served.fill(0);
-    this.latency.reset();
     this.stale = 0;
     this.errors = 0;
   }
