@@ -431,6 +431,12 @@ describe('valid scenarios', () => {
     expect('$schema' in scenario).toBe(false);
   });
 
+  it('metrics.interval: a duration of at least 1 s, 60 s by default (one row of timeseries.csv each)', () => {
+    expect(parseScenarioText('metrics: { interval: 5m }\n', YAML_FILE).metrics).toEqual({ intervalMs: 300_000 });
+    expect(parseScenarioText('{}\n', YAML_FILE).metrics).toEqual({ intervalMs: 60_000 });
+    expect(() => parseScenarioText('metrics: { interval: 500ms }\n', YAML_FILE)).toThrow(/`metrics\.interval`: expected an interval of at least 1s/);
+  });
+
   it('warmup as a request count and as a duration', () => {
     expect(parseScenarioText('run:\n  requests: 5000\n  warmup: 500\n', YAML_FILE).run).toEqual({
       requests: 5000,
