@@ -112,10 +112,12 @@ const formatGbit = (gbit: number): string => `${Number.isInteger(gbit) ? gbit : 
 /** The PoPs closest to their uplink (spec 1.1: 100 Gbit/s at major PoPs; 10 Gbit/s assumed at minor ones): the capacity planner's bottlenecks. */
 function busiestPops(capacity: CapacitySummary): string {
   const share = (value: number | undefined) => (value === undefined ? '–' : formatPercent(value));
+  // Model regions: an edge per region, named after it, and no uplinks.
+  const pops = capacity.busiest.some((pop) => pop.uplinkGbitPerSecond !== undefined);
   return `${formatTable(
-    ['busiest PoPs', 'uplink', 'peak 1 s', 'of uplink', 'peak 60 s', 'of uplink', 'peak requests/s'],
+    [pops ? 'busiest PoPs' : 'busiest edge caches', 'uplink', 'peak 1 s', 'of uplink', 'peak 60 s', 'of uplink', 'peak requests/s'],
     capacity.busiest.map((pop) => [
-      pop.region === undefined ? pop.name : `${pop.name} (${pop.region})`,
+      pop.region === undefined || pop.region === pop.name ? pop.name : `${pop.name} (${pop.region})`,
       pop.uplinkGbitPerSecond === undefined ? '–' : formatGbit(pop.uplinkGbitPerSecond),
       formatGbit(pop.peakEgressGbitPerSecond1s),
       share(pop.uplinkShare1s),
