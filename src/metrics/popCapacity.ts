@@ -1,7 +1,7 @@
 /**
  * Capacity per edge cache (a PoP, or a region's edge): the peak egress over 1 s and over
  * 60 s, to hold against the PoP's uplink (spec 1.1: 100 Gbit/s at major PoPs), the peak
- * request rate, and the most bytes stored at once. Egress is the bytes of every response a
+ * request rate, and the most bytes stored (read once a second). Egress is the bytes of every response a
  * PoP sends its clients (hits and misses alike, errors excluded), counted in the whole
  * simulated second in which the CDN finished the request; windows are whole seconds of the
  * run's clock (a 60 s window is any 60 consecutive seconds, sliding by one).
@@ -11,7 +11,7 @@
  * per PoP, whatever the number of requests; per request, typed-array updates only.
  */
 
-/** What a PoP's cache holds now (SparseKeyStore.occupancy): read when the PoP answers a request. */
+/** What a PoP's cache holds now (SparseKeyStore.occupancy): read at the end of each second the PoP answered in. */
 export interface StoredBytes {
   readonly occupancy: number;
 }
@@ -22,7 +22,7 @@ export interface PopCapacityFigures {
   peakEgressBitsPerSecond60s: number;
   /** Most requests the PoP finished in one second. */
   peakRequestsPerSecond: number;
-  /** Most bytes its cache held at once (over the measured part). */
+  /** Most bytes its cache held (over the measured part), read once a second at each PoP that answered in it, and at the start and the end. */
   storedBytesPeak: number;
 }
 
@@ -75,9 +75,6 @@ export class PopCapacity {
     }
     this.secondRequests[pop]++;
     if (status < 400) this.secondBytes[pop] += bytes;
-    // A cache grows only when it stores a response, which happens before that response's request is finished here.
-    const stored = this.stores[pop].occupancy;
-    if (stored > this.peakStored[pop]) this.peakStored[pop] = stored;
   }
 
   /** The run is over: the open second is folded in, and each cache's final contents read. */
@@ -111,6 +108,9 @@ export class PopCapacity {
       const bytes = secondBytes[pop];
       if (bytes > this.peak1s[pop]) this.peak1s[pop] = bytes;
       if (secondRequests[pop] > this.peakRequests[pop]) this.peakRequests[pop] = secondRequests[pop];
+      // A cache grows only by storing a response, on the way to a request it answers: read it when that second closes.
+      const stored = this.stores[pop].occupancy;
+      if (stored > this.peakStored[pop]) this.peakStored[pop] = stored;
       // Seconds the PoP was quiet since its last write leave the window (at most 60 slots to clear).
       const base = pop * WINDOW_SECONDS;
       const from = Math.max(ringSecond[pop] + 1, second - WINDOW_SECONDS + 1, 0);

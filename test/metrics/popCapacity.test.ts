@@ -47,15 +47,16 @@ describe('PopCapacity: peaks per PoP against its uplink (spec 1.1)', () => {
     expect(apart.figures(0).peakEgressBitsPerSecond60s).toBe((5_000_000 * 8) / 60);
   });
 
-  it('stored bytes at peak: the most a cache held when it answered, at the start or at the end', () => {
+  it('stored bytes at peak: the most a cache held at the end of a second it answered in, at the start or at the end', () => {
     const caches = stores(2);
     caches[1].occupancy = 7;
     const capacity = new PopCapacity(caches);
     capacity.start();
     caches[0].occupancy = 500;
     capacity.record(10, 0, 1, 200);
+    capacity.record(1_010, 0, 1, 200); // second 0 closes: 500 read
     caches[0].occupancy = 300; // expiry or a purge shrank it
-    capacity.record(20, 0, 1, 200);
+    capacity.record(2_020, 0, 1, 200);
     caches[1].occupancy = 3;
     capacity.finish();
     expect(capacity.figures(0).storedBytesPeak).toBe(500);
