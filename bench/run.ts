@@ -9,6 +9,7 @@ import { AliasTable } from '../src/workload/aliasTable.js';
 import { zipfProbabilities } from '../src/workload/zipf.js';
 import { runCacheZoo } from './cacheZoo.js';
 import { allFeaturesScenario } from './featureScenario.js';
+import { runChartBenchmarks } from './chartBench.js';
 import { measure, report } from './harness.js';
 import { runPolicyBenchmarks } from './policyBench.js';
 import { runReplayBenchmarks } from './replayBench.js';
@@ -166,6 +167,7 @@ if (wanted('slice.allFeatures')) {
 
 runPolicyBenchmarks(wanted);
 runTopologyBenchmarks(wanted);
+await runChartBenchmarks(wanted);
 runWorkloadBenchmarks(wanted);
 runTraceReaderBenchmarks(wanted);
 runReplayBenchmarks(wanted);
