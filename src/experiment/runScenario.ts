@@ -151,6 +151,7 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
     break;
   }
   const simulatedMs = simulation.nowMs;
+  timeline?.endRun(simulatedMs);
   // Requests sent before the end are answered: the clock runs on, taking no new ones, until the last is back.
   accepting = false;
   while (flow.requestsInFlight > 0) {

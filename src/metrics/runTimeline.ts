@@ -58,6 +58,11 @@ export class RunTimeline {
     if (done.layer >= this.edgeLayer) this.capacity.record(nowMs, done.edge, done.sizeBytes, done.status);
   }
 
+  /** The run takes no more requests after `runEndMs`; those in flight still come back. */
+  endRun(runEndMs: number): void {
+    this.series.endRun(runEndMs);
+  }
+
   /** The last request is back at `endMs`. */
   finish(endMs: number): TimelineFigures {
     this.series.finish(endMs);

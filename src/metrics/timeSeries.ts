@@ -9,6 +9,7 @@ import { LatencyHistogram } from './latencyHistogram.js';
  * the flow hands it to the sink: for a browser or edge hit the moment it was asked, for a
  * miss when its response was back at the PoP). The sink is called in clock order, so one
  * interval is open at a time; it is closed into a row when the clock passes its end. The
+ * last row runs on to the last request back, taking the requests in flight at the run's end. The
  * percentiles are those of the run's own time-to-first-byte histogram over the interval
  * (its counts now less a copy taken when the interval opened), so a request costs no
  * second histogram update. Memory: that copy and a few counters, reused, plus one row per
@@ -95,7 +96,18 @@ export class TimeSeries {
     if ((outcome & this.staleBits) !== 0) this.stale++;
   }
 
-  /** The run is over at `endMs` (the last request back): the open interval becomes the last row, as long as it lasted. */
+  /**
+   * The run stops taking requests at `runEndMs`: the intervals before it are closed, and the
+   * open one stays open for the requests still in flight (a row of those alone would be a
+   * few slow misses, not the traffic).
+   */
+  endRun(runEndMs: number): void {
+    if (!this.started) return;
+    while (runEndMs > this.endMs) this.closeUntil(this.endMs);
+    this.endMs = Infinity;
+  }
+
+  /** The last request is back at `endMs`: the open interval becomes the last row, as long as it lasted. */
   finish(endMs: number): void {
     if (!this.started) return;
     this.closeUntil(endMs);

@@ -93,6 +93,21 @@ describe('TimeSeries: one row per interval of the measured part (timeseries.csv)
     expect(Math.abs(second / 10 - 1)).toBeLessThanOrEqual(LATENCY_RELATIVE_ERROR);
   });
 
+  it('the requests in flight when the run stops taking requests count in its last interval, which runs on until they are back', () => {
+    const { series: s, record } = series(10_000);
+    s.start(0);
+    record(5_000, 1, 10, 200, 0);
+    record(19_000, 1, 10, 200, 0);
+    s.endRun(20_000); // on a boundary: the interval 10–20 s stays open
+    record(20_100, 3, 300, 200, 0);
+    record(20_400, 3, 400, 200, 0);
+    s.finish(20_400);
+    expect(s.rows.map((row) => [row.startSeconds, row.endSeconds, row.requests])).toEqual([
+      [0, 10, 1],
+      [10, 20.4, 3],
+    ]);
+  });
+
   it('a run that never measured writes no row; a run ending exactly on a boundary has no empty last row', () => {
     const never = series(1_000).series;
     never.finish(5_000);
