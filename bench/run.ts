@@ -20,6 +20,7 @@ import { runSparseBenchmarks } from './sparseBench.js';
 import { runTopologyBenchmarks } from './topologyBench.js';
 import { runWorkloadBenchmarks } from './workloadBench.js';
 import { runTraceReaderBenchmarks } from './traceReaderBench.js';
+import { runTimelineBenchmarks } from './timelineBench.js';
 
 /**
  * `npm run bench`: one JSON line per benchmark. Rates are operations per second (best
@@ -174,5 +175,6 @@ runWorkloadBenchmarks(wanted);
 runTraceReaderBenchmarks(wanted);
 runReplayBenchmarks(wanted);
 runSparseBenchmarks(wanted);
+runTimelineBenchmarks(wanted);
 runMemoryBenchmarks(wanted);
 runWarmupBenchmarks(wanted);

@@ -5,6 +5,7 @@ import { runScenario, type RunProgress, type RunResult } from '../experiment/run
 import { buildSummary, summaryJson } from '../report/summary.js';
 import { summaryText } from '../report/summaryText.js';
 import { outsideLines, statedCsv } from '../report/statedTable.js';
+import { runCsvFiles, type CsvFile } from '../report/runCsvFiles.js';
 import { loadScenarioFile } from '../scenario/load.js';
 import type { Scenario } from '../scenario/schema.js';
 import { scenarioToInput } from '../scenario/serialize.js';
@@ -33,6 +34,8 @@ export type RunWorkerMessage =
       summaryText: string;
       /** stated.csv: the stated table, one row per line. */
       statedCsv: string;
+      /** timeseries.csv, pops.csv, regions.csv, layers.csv, classes.csv. */
+      csvFiles: CsvFile[];
       /** Why each row outside its stated value or expectation is outside (`--check`). */
       outside: string[];
       scenarioJson: string;
@@ -77,6 +80,7 @@ async function work(input: RunWorkerInput, post: (message: RunWorkerMessage) => 
     summaryJson: summaryJson(summary),
     summaryText: summaryText(summary),
     statedCsv: statedCsv(summary.stated),
+    csvFiles: runCsvFiles(summary, result.timeline),
     outside: outsideLines(summary.stated),
     // The scenario as it ran (defaults filled, units resolved, overrides applied), so the run
     // folder alone is enough to repeat the run.

@@ -1,3 +1,4 @@
+import { DEFAULT_UPLINK_BITS_PER_SECOND } from '../topology/bandwidth.js';
 import { createCacheStore, type OnlineCachePolicyName } from '../cache/registry.js';
 import { SparseKeyStore } from '../cache/sparseKeyStore.js';
 import { RegionNetwork, TopologyNetwork, type FlowNetwork } from '../cdn/flowNetwork.js';
@@ -15,6 +16,10 @@ import { buildTopology } from '../topology/topology.js';
 export interface NodePlace {
   name: string;
   region?: Region;
+  /** Model pops, edge caches: the PoP's place and its uplink (spec 1.1). */
+  latitude?: number;
+  longitude?: number;
+  uplinkBitsPerSecond?: number;
 }
 
 /** The caches and the network a scenario's topology model gives. */
@@ -54,7 +59,7 @@ export function buildRunNetwork(scenario: Scenario, streams: RandomStreams): Run
       network: new TopologyNetwork(latency),
       layerNames: regionalTier.enabled ? ['edge', 'regional', 'origin'] : ['edge', 'origin'],
       edges: pops.map((_, p) => cacheNode(scenario.edge.policy, scenario.edge.capacity, p)),
-      edgeNodes: pops.map((pop) => ({ name: pop.code, region: pop.region })),
+      edgeNodes: pops.map((pop) => ({ name: pop.code, region: pop.region, latitude: pop.lat, longitude: pop.lon, uplinkBitsPerSecond: DEFAULT_UPLINK_BITS_PER_SECOND[pop.sizeClass] })),
       regionals: regionalSites.map((_, s) => cacheNode(scenario.regional.policy, scenario.regional.capacity, pops.length + s)),
       regionalNodes: regionalSites.map((site) => ({ name: site.code, region: site.region })),
       theoryApplies: false,

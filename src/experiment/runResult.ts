@@ -1,3 +1,5 @@
+import type { PopCapacityFigures } from '../metrics/popCapacity.js';
+import type { TimelineFigures } from '../metrics/runTimeline.js';
 import type { LatencySummary } from '../metrics/latencyHistogram.js';
 import type { NodeFigures } from '../metrics/nodeCounters.js';
 import type { OutcomeFigures } from '../metrics/cdnOutcomes.js';
@@ -19,6 +21,12 @@ export interface NodeState extends NodeFigures {
   /** Objects and bytes stored at the end of the run. */
   storedObjects: number;
   storedBytes: number;
+  /** Model pops, edge caches: the PoP's place and its uplink (spec 1.1). */
+  latitude?: number;
+  longitude?: number;
+  uplinkBitsPerSecond?: number;
+  /** Edge caches: peak egress, request rate and contents over the measured part (absent when the run records no timeline). */
+  capacity?: PopCapacityFigures;
 }
 
 /** What theory predicts for the edge caches, where a model applies. */
@@ -114,5 +122,7 @@ export interface RunResult {
   rangeRequests: { requests: number; chunks: number };
   /** Per status an error burst sends: the edge's compiled decision for it (spec 7.1: a 500 without explicit freshness is cached 5 s). */
   errorCaching: { status: number; edge: CompiledDecision }[];
+  /** The measured part on the clock: one row per `metrics.interval` (timeseries.csv); absent with `timeline: false`. */
+  timeline?: TimelineFigures;
   events: number;
 }

@@ -15,6 +15,7 @@ import { buildRunNetwork } from './runNetwork.js';
 import { RunRecorder } from './runRecorder.js';
 import type { RunResult } from './runResult.js';
 import { cacheWarmupFor, flowWarmupFacts } from './cacheWarmup.js';
+import { newTimeline, withCapacity } from './runTimeline.js';
 
 export type { CdnActivity, ClassChurn, ClassFigures, EdgeTheory, NodeState, RecordingFacts, RunResult } from './runResult.js';
 
@@ -43,6 +44,8 @@ export interface RunOptions extends RunOverrides, RunInputs {
   onProgress?: (progress: RunProgress) => void;
   /** Events between progress reports. */
   progressEvery?: number;
+  /** false: no time series and no per-PoP capacity (the bench measures what recording them costs). */
+  timeline?: boolean;
 }
 
 /**
@@ -89,7 +92,11 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
     recorder.recordAny(done);
     // The run has ended and the last request in flight is back.
     if (!accepting && flow.requestsInFlight === 0) simulation.stop();
-    if (measuredFrom >= 0 && done.seq >= measuredFrom) recorder.record(done);
+    if (measuredFrom >= 0 && done.seq >= measuredFrom) {
+      // The timeline first: it may close an interval, which must not hold this request yet.
+      timeline?.record(simulation.nowMs, done);
+      recorder.record(done);
+    }
   };
   const errorClassOf = compileErrorClasses(contentCaching, scenario.incidents);
   const flow = new LayeredFlow({
@@ -110,6 +117,7 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
   });
   const cacheWarmup = cacheWarmupFor(scenario.run.warmup, { network: network.network, edges: network.edges, regionals: network.regionals, decisions: contentCaching.table, classOf: catalogue.classOf, origin, browsers, cdnEnabled: scenario.deployment.cdn, purgeDelayMs: scenario.cdn.purgeDelayMs });
   let measuredFromMs = 0;
+  const timeline = options.timeline === false ? null : newTimeline(scenario, recorder.metrics, network.edges, flow.originActivity);
   let total = 0;
   const rangeRequests = { requests: 0, chunks: 0 };
   workload.attach(simulation, (request: ClientRequest) => {
@@ -119,6 +127,7 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
       measuredFrom = seq;
       measuredFromMs = request.timeMs;
       flow.measuring = true;
+      timeline?.start(request.timeMs);
     }
     if (measuredFrom >= 0 && request.firstChunk >= 0) {
       rangeRequests.requests++;
@@ -148,11 +157,13 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
     break;
   }
   const simulatedMs = simulation.nowMs;
+  timeline?.endRun(simulatedMs);
   // Requests sent before the end are answered: the clock runs on, taking no new ones, until the last is back.
   accepting = false;
   while (flow.requestsInFlight > 0) {
     if (simulation.run() !== 'stopped') break;
   }
+  const timelineFigures = timeline?.finish(simulation.nowMs);
 
   const activity: Record<string, LayerActivity> = { edge: flow.layerActivity[0] };
   if (network.regionals.length > 0) activity.regional = flow.layerActivity[1];
@@ -184,7 +195,7 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
     cacheLayers: network.layerNames.filter((layer) => layer !== 'origin'),
     browserLayer: browsers !== null,
     ...(recorder.transfer.count > 0 ? { transfer: recorder.transfer.summary() } : {}),
-    edges: recorder.edgeStates(network.edges, network.edgeNodes),
+    edges: withCapacity(recorder.edgeStates(network.edges, network.edgeNodes), timelineFigures),
     regionals: recorder.regionalStates(network.regionals, network.regionalNodes),
     contentCaching,
     classes: recorder.classFigures(classCount, (c) => ({
@@ -197,6 +208,7 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
     incidents: recorder.incidentFigures(simulatedMs, (fromMs, toMs) => flow.originArrivals.between(fromMs, toMs)),
     rangeRequests,
     errorCaching: [...errorClassOf].flatMap((id, i) => (id < 0 ? [] : [{ status: 500 + i, edge: contentCaching.table.get(id, 'edge') }])),
+    ...(timelineFigures ? { timeline: timelineFigures } : {}),
     events: simulation.eventsProcessed,
   };
 }

@@ -1,16 +1,26 @@
 /**
  * A streaming latency histogram with logarithmic buckets: memory is fixed (about 200 KB)
- * whatever the number of samples, and every quantile is within 0.05 % of the true sample
- * quantile (bucket width 0.1 %, reported at the bucket's geometric middle). The mean, min
- * and max are exact.
+ * whatever the number of samples, and every quantile is within LATENCY_RELATIVE_ERROR
+ * (0.05 %) of the true sample quantile (bucket width 0.1 %, reported at the bucket's
+ * geometric middle). The mean, min and max are exact. Two histograms merge into the
+ * histogram of the union of their samples (same buckets, counts added), so per-node or
+ * per-interval histograms add up to the whole run's.
  *
  * Values are milliseconds ≥ 0. Zero (a browser-cache hit) has its own bucket; values
- * below 1 µs are counted there too, values above 10^8 ms (28 hours) in the last bucket.
+ * below 1 µs are counted there too (absolute error under 1 µs), values above 10^8 ms
+ * (28 hours) in the last bucket (reported no higher than the exact maximum).
  */
 const MIN_VALUE_MS = 0.001;
 const GROWTH = 1.001;
 const LOG_GROWTH = Math.log(GROWTH);
 const BUCKETS = 1 + Math.ceil(Math.log(1e8 / MIN_VALUE_MS) / LOG_GROWTH);
+
+/**
+ * The stated bound on a quantile's relative error, for values from 1 µs to 10^8 ms: a
+ * bucket spans [a, a·1.001), its geometric middle a·√1.001 is at most √1.001 − 1 ≈ 0.04999 %
+ * from any value in it.
+ */
+export const LATENCY_RELATIVE_ERROR = 0.0005;
 
 export interface LatencySummary {
   count: number;
@@ -56,6 +66,15 @@ export class LatencyHistogram {
     if (valueMs > this.maximum) this.maximum = valueMs;
   }
 
+  /** Forgets every sample (a per-interval histogram is reused, not reallocated). */
+  reset(): void {
+    this.counts.fill(0);
+    this.total = 0;
+    this.sum = 0;
+    this.minimum = Infinity;
+    this.maximum = -Infinity;
+  }
+
   /** Adds another histogram's samples (for merging per-shard or per-node results). */
   merge(other: LatencyHistogram): void {
     for (let i = 0; i < BUCKETS; i++) this.counts[i] += other.counts[i];
@@ -85,6 +104,35 @@ export class LatencyHistogram {
         const middle = MIN_VALUE_MS * Math.pow(GROWTH, i - 0.5);
         return Math.min(this.maximum, Math.max(this.minimum, middle));
       }
+    }
+    return this.maximum;
+  }
+
+  /** A zeroed array of bucket counts, for `copyCounts`. */
+  static emptyCounts(): Float64Array {
+    return new Float64Array(BUCKETS);
+  }
+
+  /** Copies the bucket counts into `into` (reused): where a window of later samples begins, for `quantileSince`. */
+  copyCounts(into: Float64Array): void {
+    into.set(this.counts);
+  }
+
+  /**
+   * The q-quantile (nearest rank) of the samples recorded since `before` was copied: a
+   * window of a running histogram, at no cost per sample. Within LATENCY_RELATIVE_ERROR like
+   * `quantile`, but reported at the bucket's middle (a window keeps no exact min and max).
+   * 0 when the window is empty.
+   */
+  quantileSince(before: Float64Array, q: number): number {
+    let total = 0;
+    for (let i = 0; i < BUCKETS; i++) total += this.counts[i] - before[i];
+    if (total === 0) return 0;
+    const rank = Math.max(1, Math.ceil(q * total - 1e-9));
+    let seen = 0;
+    for (let i = 0; i < BUCKETS; i++) {
+      seen += this.counts[i] - before[i];
+      if (seen >= rank) return i === 0 ? 0 : MIN_VALUE_MS * Math.pow(GROWTH, i - 0.5);
     }
     return this.maximum;
   }

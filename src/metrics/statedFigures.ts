@@ -104,6 +104,14 @@ export const STATED_FIGURES: readonly StatedFigure[] = [
     stated: '3600 s, stale-while-revalidate 86400 s (spec 8)',
     bounds: exactly(STATED_STATIC_PAGE_SECONDS),
   },
+  // A stated capacity, not a measured one: the run's peak must fit in it (share of the uplink at most 1).
+  {
+    id: 'uplink.major',
+    figure: 'peak egress over 1 s of the busiest major PoP, as a share of its uplink',
+    unit: 'ratio',
+    stated: '100 Gbit/s uplinks at major PoPs (spec 1.1)',
+    bounds: { max: 1 },
+  },
 ];
 
 export const STATED_FIGURE_IDS: readonly string[] = STATED_FIGURES.map((figure) => figure.id);

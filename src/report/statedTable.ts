@@ -1,3 +1,4 @@
+import { csvText } from './csvTable.js';
 import { CHUNK_SIZE_BYTES } from '../policy/ranges.js';
 import type { RunResult } from '../experiment/runScenario.js';
 import {
@@ -10,6 +11,7 @@ import {
   type StatedUnit,
 } from '../metrics/statedFigures.js';
 import { outsideBy, verdictOf, type Bounds, type Verdict } from '../metrics/statedVerdict.js';
+import { DEFAULT_UPLINK_BITS_PER_SECOND } from '../topology/bandwidth.js';
 import { formatBytes } from '../units.js';
 import { formatCount, formatMs, formatTable } from './consoleTable.js';
 import type { LatencyFigures, Summary } from './summary.js';
@@ -127,9 +129,26 @@ function readFigure(id: string, result: RunResult, summary: Omit<Summary, 'state
       return lifetime(result, (cc) => maxAge(cc) === STATED_LONG_LIFETIME_SECONDS, 'max-age=31536000', null);
     case 'lifetime.staticPage':
       return lifetime(result, (cc) => maxAge(cc) === STATED_STATIC_PAGE_SECONDS && directiveSeconds(cc, 'stale-while-revalidate') === STATED_STATIC_PAGE_SWR_SECONDS, 'max-age=3600, stale-while-revalidate=86400', STATED_STATIC_PAGE_SWR_SECONDS);
+    case 'uplink.major':
+      return majorUplinkPeak(result, summary);
     default:
       throw new Error(`no reading for stated figure ${id}`);
   }
+}
+
+/** spec 1.1's 100 Gbit/s at major PoPs: the busiest major PoP's 1 s peak egress against its uplink (pops.csv has every PoP). */
+function majorUplinkPeak(result: RunResult, summary: Omit<Summary, 'stated'>): Reading {
+  if (result.scenario.topology.model !== 'pops') return notApplicable('model regions has no PoPs and no uplinks');
+  const majorGbit = DEFAULT_UPLINK_BITS_PER_SECOND.major / 1e9;
+  const majors = summary.edges.filter((edge) => edge.uplinkGbitPerSecond === majorGbit && edge.requests > 0 && edge.peakEgressGbitPerSecond1s !== undefined);
+  if (majors.length === 0) return notApplicable('no major PoP had measured traffic, or the run recorded no per-PoP capacity');
+  const share = (edge: (typeof majors)[number]) => (edge.peakEgressGbitPerSecond1s ?? 0) / majorGbit;
+  const busiest = majors.reduce((best, edge) => (share(edge) > share(best) ? edge : best));
+  return {
+    // Rounded like the figures it is taken from (Gbit/s to 6 decimals), without float noise.
+    value: Math.round(share(busiest) * 1e9) / 1e9,
+    note: `${busiest.name} peaks at ${busiest.peakEgressGbitPerSecond1s} Gbit/s over 1 s (${busiest.peakEgressGbitPerSecond60s} over 60 s) of its ${majorGbit} Gbit/s uplink; ${formatCount(majors.length)} major PoPs with traffic (every PoP: pops.csv)`,
+  };
 }
 
 /** spec 1.1's 99.9 %: over the requests sent during outages and error bursts (overlapping windows count a request in each). */
@@ -221,11 +240,7 @@ export function outsideLines(rows: readonly StatedRow[]): string[] {
 
 const CSV_COLUMNS = ['id', 'figure', 'stated', 'simulated', 'unit', 'verdict', 'note'] as const;
 
-/** RFC 4180 quoting (a field with a comma, quote or line break is quoted, quotes doubled); lines end in LF. */
-const csvField = (value: string): string => (/[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
-
 /** stated.csv: a header, then one line per row; simulated empty when not applicable. */
 export function statedCsv(rows: readonly StatedRow[]): string {
-  const lines = rows.map((r) => CSV_COLUMNS.map((column) => csvField(r[column] === null ? '' : String(r[column]))).join(','));
-  return `${[CSV_COLUMNS.join(','), ...lines].join('\n')}\n`;
+  return csvText(CSV_COLUMNS, rows.map((r) => CSV_COLUMNS.map((column) => (r[column] === null ? null : String(r[column])))));
 }

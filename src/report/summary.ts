@@ -18,6 +18,8 @@ export type LatencyFigures = Omit<LatencySummary, 'min' | 'max'>;
  * Key names are stable; later versions add keys and never rename them.
  */
 export interface Summary {
+  /** 1: this shape (README "summary.json"); a version that renames or removes a key counts up. */
+  schemaVersion: typeof SUMMARY_SCHEMA_VERSION;
   scenario: string;
   seed: number;
   /** Requests measured (after warm-up). */
@@ -59,6 +61,8 @@ export interface Summary {
   theory?: { model: 'che-lru' | 'ttl'; edgeHitRatio: number; edgeByteHitRatio: number };
   /** What the CDN's nodes did on the simulated clock (README "What a run reports"). */
   cdn: CdnSummary;
+  /** The busiest edge caches against their uplinks (spec 1.1); absent when the run records no timeline. */
+  capacity?: CapacitySummary;
   /** One row per incident of the scenario, in its order. */
   incidents: IncidentRow[];
   /** The service's stated figures against the run, or the scenario's `expect` for them (README "The stated figures"). */
@@ -142,7 +146,39 @@ export interface NodeFiguresRow {
   byteHitRatio: number;
   storedObjects: number;
   storedBytes: number;
+  /** Edge caches of model pops: where the PoP is, and its uplink (spec 1.1: 100 Gbit/s at major PoPs; 10 Gbit/s assumed at minor ones). */
+  latitude?: number;
+  longitude?: number;
+  uplinkGbitPerSecond?: number;
+  /** Edge caches: the highest egress to clients over 1 s and over 60 s, the most requests in 1 s, the most bytes stored at once (measured part). */
+  peakEgressGbitPerSecond1s?: number;
+  peakEgressGbitPerSecond60s?: number;
+  peakRequestsPerSecond?: number;
+  storedBytesPeak?: number;
 }
+
+export interface CapacitySummary {
+  /** Bytes each edge cache may hold (edge.capacity). */
+  edgeCapacityBytes: number;
+  /** The edge caches with the highest 1 s peak against their uplink (by peak egress without uplinks), at most CAPACITY_ROWS. */
+  busiest: BusiestPop[];
+}
+
+export interface BusiestPop {
+  name: string;
+  region?: string;
+  uplinkGbitPerSecond?: number;
+  peakEgressGbitPerSecond1s: number;
+  /** Peak egress / uplink (1 = saturated); absent without uplinks. */
+  uplinkShare1s?: number;
+  peakEgressGbitPerSecond60s: number;
+  uplinkShare60s?: number;
+  peakRequestsPerSecond: number;
+}
+
+export const SUMMARY_SCHEMA_VERSION = 1;
+/** Busiest PoPs listed in summary.json `capacity` and in the terminal report. */
+export const CAPACITY_ROWS = 5;
 
 const round = (value: number, digits: number): number => {
   const factor = 10 ** digits;
@@ -175,7 +211,9 @@ function measuredSummary(result: RunResult): Omit<Summary, 'stated'> {
   const ratios = metrics.hitRatios(result.browserLayer ? ['browser', ...result.cacheLayers] : result.cacheLayers, result.cacheLayers);
   const latency = metrics.latency();
   const origin = metrics.servedBy(metrics.layerNames.indexOf('origin')).requests;
+  const edges = result.edges.map(nodeRow);
   return {
+    schemaVersion: SUMMARY_SCHEMA_VERSION,
     scenario: result.scenario.name,
     seed: result.seed,
     requests: metrics.requests,
@@ -208,12 +246,13 @@ function measuredSummary(result: RunResult): Omit<Summary, 'stated'> {
       cdnByteHitRatio: round(ratio(result.classes[c].cdn.hitBytes, result.classes[c].cdn.bytes), 6),
       ...result.classes[c].churn,
     })),
-    edges: result.edges.map(nodeRow),
+    edges,
     regionals: result.regionals.map(nodeRow),
     ...(result.theory
       ? { theory: { model: result.theory.model, edgeHitRatio: round(result.theory.hitRatio, 6), edgeByteHitRatio: round(result.theory.byteHitRatio, 6) } }
       : {}),
     cdn: cdnSummary(result),
+    ...(result.timeline ? { capacity: capacitySummary(edges, result.scenario.edge.capacity) } : {}),
     incidents: result.incidents.map(incidentRow),
   };
 }
@@ -275,7 +314,10 @@ function edgeCachingOf(caching: ClassCaching): EdgeCaching {
   };
 }
 
+const gbit = (bitsPerSecond: number): number => round(bitsPerSecond / 1e9, 6);
+
 function nodeRow(node: NodeState): NodeFiguresRow {
+  const { capacity } = node;
   return {
     name: node.name,
     ...(node.region === undefined ? {} : { region: node.region }),
@@ -284,7 +326,40 @@ function nodeRow(node: NodeState): NodeFiguresRow {
     byteHitRatio: round(ratio(node.hitBytes, node.bytes), 6),
     storedObjects: node.storedObjects,
     storedBytes: node.storedBytes,
+    ...(node.latitude === undefined || node.longitude === undefined ? {} : { latitude: node.latitude, longitude: node.longitude }),
+    ...(node.uplinkBitsPerSecond === undefined ? {} : { uplinkGbitPerSecond: gbit(node.uplinkBitsPerSecond) }),
+    ...(capacity === undefined
+      ? {}
+      : {
+          peakEgressGbitPerSecond1s: gbit(capacity.peakEgressBitsPerSecond1s),
+          peakEgressGbitPerSecond60s: gbit(capacity.peakEgressBitsPerSecond60s),
+          peakRequestsPerSecond: capacity.peakRequestsPerSecond,
+          storedBytesPeak: capacity.storedBytesPeak,
+        }),
   };
+}
+
+/** The edge caches closest to their uplink (spec 1.1): the capacity planner's first look. */
+function capacitySummary(edges: readonly NodeFiguresRow[], edgeCapacityBytes: number): CapacitySummary {
+  const rows = edges.flatMap((edge): BusiestPop[] => {
+    if (edge.peakEgressGbitPerSecond1s === undefined || edge.peakEgressGbitPerSecond60s === undefined || edge.requests === 0) return [];
+    const uplink = edge.uplinkGbitPerSecond;
+    return [
+      {
+        name: edge.name,
+        ...(edge.region === undefined ? {} : { region: edge.region }),
+        ...(uplink === undefined ? {} : { uplinkGbitPerSecond: uplink }),
+        peakEgressGbitPerSecond1s: edge.peakEgressGbitPerSecond1s,
+        ...(uplink === undefined ? {} : { uplinkShare1s: round(edge.peakEgressGbitPerSecond1s / uplink, 6) }),
+        peakEgressGbitPerSecond60s: edge.peakEgressGbitPerSecond60s,
+        ...(uplink === undefined ? {} : { uplinkShare60s: round(edge.peakEgressGbitPerSecond60s / uplink, 6) }),
+        peakRequestsPerSecond: edge.peakRequestsPerSecond ?? 0,
+      },
+    ];
+  });
+  const load = (row: BusiestPop) => row.uplinkShare1s ?? row.peakEgressGbitPerSecond1s;
+  rows.sort((a, b) => load(b) - load(a) || a.name.localeCompare(b.name));
+  return { edgeCapacityBytes, busiest: rows.slice(0, CAPACITY_ROWS) };
 }
 
 /** The summary as written to summary.json: two-space indented, trailing newline. */

@@ -1,11 +1,15 @@
 import { formatBytes } from '../units.js';
 import { formatCount, formatMs, formatPercent, formatTable } from './consoleTable.js';
 import { REGIONS, STATED_REGION_LATENCY_MS } from '../topology/regions.js';
-import type { EdgeCaching, LatencyFigures, NodeFiguresRow, Summary } from './summary.js';
+import type { CapacitySummary, EdgeCaching, LatencyFigures, NodeFiguresRow, Summary } from './summary.js';
 import { statedText } from './statedTable.js';
 import { warmupText } from './warmupSummary.js';
 
-/** The short human summary `cdnsim run` prints. */
+/**
+ * The short human summary `cdnsim run` prints, in the order a reader asks: the stated
+ * table, hit ratios per layer, latency per region, the busiest PoPs against their uplinks,
+ * incidents; then what the nodes did, the caches one by one and the content classes.
+ */
 export function summaryText(summary: Summary): string {
   const lines: string[] = [];
   lines.push(
@@ -49,9 +53,11 @@ export function summaryText(summary: Summary): string {
     ),
   );
   lines.push('');
+  lines.push(...edgeHitsByRegion(summary));
+  if (summary.capacity) lines.push(busiestPops(summary.capacity), '');
+  if (summary.incidents.length > 0) lines.push(incidentTable(summary), '');
   lines.push(...cdnLines(summary));
   lines.push('');
-  lines.push(...edgeHitsByRegion(summary));
   lines.push(nodeTable('edge cache', summary.edges));
   if (summary.regionals.length > 0) {
     lines.push('');
@@ -73,10 +79,10 @@ export function summaryText(summary: Summary): string {
   return lines.join('\n');
 }
 
-/** What the nodes did on the clock: coalescing, revalidation, stale serves, errors, staleness, the origin; then each incident. */
+/** What the nodes did on the clock: coalescing, revalidation, stale serves, errors, staleness, the origin. */
 function cdnLines(summary: Summary): string[] {
   const { cdn } = summary;
-  const lines = [
+  return [
     `availability ${formatPercent(cdn.availability)} · errors ${formatCount(cdn.errors.responses)} (${formatCount(cdn.errors.cachedErrorsServed)} cached, spec 7.1)` +
       ` · coalesced ${formatCount(cdn.coalescedRequests.edge)} at edges, ${formatCount(cdn.coalescedRequests.regional)} at regional sites${cdn.coalescing ? '' : ' (coalescing off)'}`,
     `stale served: ${formatCount(cdn.staleServed.whileRevalidate)} while revalidating, ${formatCount(cdn.staleServed.originError)} on origin errors,` +
@@ -84,23 +90,43 @@ function cdnLines(summary: Summary): string[] {
     `outdated responses ${formatPercent(cdn.staleness.share)} (mean ${cdn.staleness.meanSeconds} s, worst ${cdn.staleness.maxSeconds} s behind the origin)` +
       ` · origin: ${formatCount(cdn.origin.requests)} requests, ${formatCount(cdn.origin.notModified)} answered 304, ${formatBytes(cdn.origin.bytes)} of bodies`,
   ];
-  if (summary.incidents.length > 0) {
-    lines.push('');
-    lines.push(
-      formatTable(
-        ['incident', 'requests', 'availability', 'stale served', 'origin requests', 'just before'],
-        summary.incidents.map((row) => [
-          row.label,
-          formatCount(row.requests),
-          formatPercent(row.availability),
-          formatCount(row.staleServed),
-          formatCount(row.originRequests),
-          formatCount(row.originRequestsBefore),
-        ]),
-      ),
-    );
-  }
-  return lines;
+}
+
+/** Each incident's window: what clients got, and the origin's load against the window just before. */
+function incidentTable(summary: Summary): string {
+  return formatTable(
+    ['incident', 'requests', 'availability', 'stale served', 'origin requests', 'just before'],
+    summary.incidents.map((row) => [
+      row.label,
+      formatCount(row.requests),
+      formatPercent(row.availability),
+      formatCount(row.staleServed),
+      formatCount(row.originRequests),
+      formatCount(row.originRequestsBefore),
+    ]),
+  );
+}
+
+/** Gbit/s to three significant figures or so; an uplink's whole number as it is (100, 10). */
+const formatGbit = (gbit: number): string => `${Number.isInteger(gbit) ? gbit : gbit >= 10 ? gbit.toFixed(1) : gbit >= 0.1 ? gbit.toFixed(2) : gbit.toFixed(3)} Gbit/s`;
+
+/** The PoPs closest to their uplink (spec 1.1: 100 Gbit/s at major PoPs; 10 Gbit/s assumed at minor ones): the capacity planner's bottlenecks. */
+function busiestPops(capacity: CapacitySummary): string {
+  const share = (value: number | undefined) => (value === undefined ? '–' : formatPercent(value));
+  // Model regions: an edge per region, named after it, and no uplinks.
+  const pops = capacity.busiest.some((pop) => pop.uplinkGbitPerSecond !== undefined);
+  return `${formatTable(
+    [pops ? 'busiest PoPs' : 'busiest edge caches', 'uplink', 'peak 1 s', 'of uplink', 'peak 60 s', 'of uplink', 'peak requests/s'],
+    capacity.busiest.map((pop) => [
+      pop.region === undefined || pop.region === pop.name ? pop.name : `${pop.name} (${pop.region})`,
+      pop.uplinkGbitPerSecond === undefined ? '–' : formatGbit(pop.uplinkGbitPerSecond),
+      formatGbit(pop.peakEgressGbitPerSecond1s),
+      share(pop.uplinkShare1s),
+      formatGbit(pop.peakEgressGbitPerSecond60s),
+      share(pop.uplinkShare60s),
+      formatCount(pop.peakRequestsPerSecond),
+    ]),
+  )}\n(egress to clients; every PoP: pops.csv)`;
 }
 
 /** Per content class: its share of requests, the edge TTL the engine gave it, and its hit ratios. */

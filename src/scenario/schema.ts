@@ -347,6 +347,15 @@ const cdnSection = z.strictObject({
   purgeDelay: duration('how long a purge takes to reach every node after a deploy with purge: true (spec 1.2 item 6)').default(2_000),
 }).transform((cdn) => ({ coalescing: cdn.coalescing, validators: cdn.validators, purgeDelayMs: cdn.purgeDelay }));
 
+/** What a run records beside its totals (src/metrics/timeSeries.ts, docs/outputs.md). */
+const metricsSection = z
+  .strictObject({
+    interval: duration('length of one row of timeseries.csv, in simulated time (at least 1s)')
+      .refine((ms) => ms >= 1_000, { error: 'expected an interval of at least 1s (one row of timeseries.csv per interval)' })
+      .default(60_000),
+  })
+  .transform((metrics) => ({ intervalMs: metrics.interval }));
+
 export const scenarioSchema = z
   .strictObject({
     $schema: z.string().optional().meta({ description: 'path or URL of this JSON Schema, for editors' }),
@@ -361,6 +370,7 @@ export const scenarioSchema = z
     regional: regionalSection.prefault({}),
     topology: topologySection.prefault({}),
     cdn: cdnSection.prefault({}).meta({ description: 'request coalescing, revalidation and purge propagation at every CDN node' }),
+    metrics: metricsSection.prefault({}).meta({ description: 'the time series of the run folder (timeseries.csv)' }),
     incidents: incidentsSchema,
     expect: expectSchema.default({}),
   })

@@ -46,6 +46,7 @@ export function scenarioToInput(scenario: Scenario): ScenarioInput {
     regional: { policy: scenario.regional.policy, capacity: scenario.regional.capacity },
     topology: topologyToInput(scenario.topology),
     cdn: { coalescing: scenario.cdn.coalescing, validators: scenario.cdn.validators, purgeDelay: ms(scenario.cdn.purgeDelayMs) },
+    metrics: { interval: ms(scenario.metrics.intervalMs) },
     incidents: scenario.incidents.map(incidentToInput),
     ...(Object.keys(scenario.expect).length === 0 ? {} : { expect: expectToInput(scenario.expect) }),
   };

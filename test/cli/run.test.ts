@@ -59,7 +59,7 @@ describe('cdnsim run (end to end, built CLI)', () => {
     expect(run.versions.node).toBe(process.versions.node);
     expect(run.commandLine[0]).toBe('cdnsim');
     // Written atomically: no temporary file is left behind (charts too: issue 15).
-    expect(readdirSync(out).sort()).toEqual(['charts', 'report.html', 'run.json', 'scenario.json', 'stated.csv', 'summary.json']);
+    expect(readdirSync(out).sort()).toEqual(['charts', 'classes.csv', 'layers.csv', 'pops.csv', 'regions.csv', 'report.html', 'run.json', 'scenario.json', 'stated.csv', 'summary.json', 'timeseries.csv']);
     expect(readdirSync(join(out, 'charts')).every((name) => /^[a-z-]+\.(svg|png)$/.test(name))).toBe(true);
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mean as exactMean } from 'simple-statistics';
-import { LatencyHistogram } from '../../src/metrics/latencyHistogram.js';
+import { LATENCY_RELATIVE_ERROR, LatencyHistogram } from '../../src/metrics/latencyHistogram.js';
 import { RandomStreams } from '../../src/sim/random.js';
 
 /** Nearest-rank quantile of sorted values for q = k/1000, with the rank in exact integer arithmetic. */
@@ -158,5 +158,72 @@ describe('LatencyHistogram: merge', () => {
     const copy = new LatencyHistogram();
     copy.merge(histogram);
     expect(copy.summary()).toEqual(before);
+  });
+});
+
+describe('LatencyHistogram: the stated relative error (LATENCY_RELATIVE_ERROR, 0.05 %) on known distributions', () => {
+  const stream = new RandomStreams(11).stream('latency.distributions');
+  const distributions: [string, () => number][] = [
+    // Time to first byte is roughly lognormal; origin service times roughly exponential; uniform spreads over 3 decades.
+    ['lognormal (median 25 ms, sigma 1.2)', () => stream.lognormal(25, 1.2)],
+    ['exponential (mean 120 ms)', () => stream.exponential(1 / 120)],
+    ['uniform on [0.5 ms, 500 ms)', () => 0.5 + 499.5 * stream.next()],
+  ];
+  for (const [name, draw] of distributions) {
+    it(`${name}, 50k samples: mean, p50, p90, p95, p99, p99.9 and every q = k/1000 are within 0.05 % of the exact sample figures`, () => {
+      const samples = Array.from({ length: 50_000 }, draw);
+      const sorted = [...samples].sort((a, b) => a - b);
+      const histogram = histogramOf(samples);
+      let worst = 0;
+      for (let k = 0; k <= 1_000; k++) worst = Math.max(worst, relativeError(histogram.quantile(k / 1_000), nearestRank(sorted, k)));
+      expect(worst).toBeLessThanOrEqual(LATENCY_RELATIVE_ERROR);
+      const summary = histogram.summary();
+      for (const [figure, k] of [['p50', 500], ['p90', 900], ['p95', 950], ['p99', 990], ['p999', 999]] as const) {
+        expect(relativeError(summary[figure], nearestRank(sorted, k)), figure).toBeLessThanOrEqual(LATENCY_RELATIVE_ERROR);
+      }
+      expect(summary.mean).toBeCloseTo(exactMean(samples), 9);
+    });
+  }
+
+  it('the bound is the bucket geometry: √1.001 − 1 = 0.0499875 % ≤ 0.05 %', () => {
+    expect(Math.sqrt(1.001) - 1).toBeLessThanOrEqual(LATENCY_RELATIVE_ERROR);
+    expect(Math.sqrt(1.001) - 1).toBeGreaterThan(0.999 * LATENCY_RELATIVE_ERROR);
+  });
+
+  it('merge of an exponential and a uniform histogram is the histogram of the union (every quantile k/1000 equal)', () => {
+    const a = Array.from({ length: 20_000 }, () => stream.exponential(1 / 40));
+    const b = Array.from({ length: 7_000 }, () => 2 + 300 * stream.next());
+    const merged = histogramOf(a);
+    merged.merge(histogramOf(b));
+    const union = histogramOf([...a, ...b]);
+    const quantiles = (h: LatencyHistogram) => Array.from({ length: 1_001 }, (_, k) => h.quantile(k / 1_000));
+    expect(quantiles(merged)).toEqual(quantiles(union));
+    expect(merged.count).toBe(27_000);
+  });
+
+  it('reset forgets every sample: a reused histogram reports only what it recorded since', () => {
+    const histogram = histogramOf([1, 2, 3, 1_000]);
+    histogram.reset();
+    expect(histogram.summary()).toEqual({ count: 0, mean: 0, p50: 0, p90: 0, p95: 0, p99: 0, p999: 0, min: 0, max: 0 });
+    histogram.record(7);
+    expect(histogram.summary()).toEqual({ count: 1, mean: 7, p50: 7, p90: 7, p95: 7, p99: 7, p999: 7, min: 7, max: 7 });
+  });
+});
+
+describe('LatencyHistogram: quantiles of a window of a running histogram (timeseries.csv percentiles)', () => {
+  it('quantileSince(copy) gives the window\'s own quantiles within 0.05 %, whatever came before', () => {
+    const stream = new RandomStreams(12).stream('latency.window');
+    const running = new LatencyHistogram();
+    for (let i = 0; i < 20_000; i++) running.record(stream.lognormal(300, 0.4));
+    const before = LatencyHistogram.emptyCounts();
+    running.copyCounts(before);
+    const window = Array.from({ length: 10_000 }, () => stream.exponential(1 / 30));
+    for (const value of window) running.record(value);
+    const sorted = [...window].sort((a, b) => a - b);
+    for (const k of [500, 950, 990]) {
+      expect(relativeError(running.quantileSince(before, k / 1_000), nearestRank(sorted, k))).toBeLessThanOrEqual(LATENCY_RELATIVE_ERROR);
+    }
+    running.copyCounts(before);
+    expect(running.quantileSince(before, 0.5)).toBe(0);
   });
 });

@@ -6,7 +6,7 @@ const YAML_FILE = 'scenarios/bad.yaml';
 const JSON_FILE = 'scenarios/bad.json';
 
 const SIZE = 'expected a size such as 5MB, 193MiB, 10GB or a whole number of bytes';
-const TOP_LEVEL_KEYS = '`name`, `description`, `seed`, `run`, `traffic`, `deployment`, `content`, `edge`, `regional`, `topology`, `cdn`, `incidents`, `expect`';
+const TOP_LEVEL_KEYS = '`name`, `description`, `seed`, `run`, `traffic`, `deployment`, `content`, `edge`, `regional`, `topology`, `cdn`, `metrics`, `incidents`, `expect`';
 const EMPTY = 'the file is empty; expected a scenario mapping with keys such as traffic, content and edge (see scenarios/baseline.yaml)';
 
 /** Parses `text` and returns the problems of the ScenarioError it must throw. */
@@ -382,6 +382,7 @@ describe('valid scenarios', () => {
       regional: { policy: 'lru', capacity: 20e9 },
       topology: { model: 'regions', edgeSites: 'per-region', clientToEdge: DEFAULT_CLIENT_TO_EDGE, jitter: 0.35, originLatencyMs: 120 },
       cdn: { coalescing: true, validators: true, purgeDelayMs: 2_000 },
+      metrics: { intervalMs: 60_000 },
       incidents: [],
       expect: {},
     });
@@ -423,10 +424,17 @@ describe('valid scenarios', () => {
       regional: { policy: 'lru', capacity: 20e9 },
       topology: { model: 'regions', edgeSites: 'single', clientToEdge: { ...DEFAULT_CLIENT_TO_EDGE, Europe: 12 }, jitter: 0, originLatencyMs: 100 },
       cdn: { coalescing: true, validators: true, purgeDelayMs: 2_000 },
+      metrics: { intervalMs: 60_000 },
       incidents: [],
       expect: {},
     });
     expect('$schema' in scenario).toBe(false);
+  });
+
+  it('metrics.interval: a duration of at least 1 s, 60 s by default (one row of timeseries.csv each)', () => {
+    expect(parseScenarioText('metrics: { interval: 5m }\n', YAML_FILE).metrics).toEqual({ intervalMs: 300_000 });
+    expect(parseScenarioText('{}\n', YAML_FILE).metrics).toEqual({ intervalMs: 60_000 });
+    expect(() => parseScenarioText('metrics: { interval: 500ms }\n', YAML_FILE)).toThrow(/`metrics\.interval`: expected an interval of at least 1s/);
   });
 
   it('warmup as a request count and as a duration', () => {

@@ -45,7 +45,7 @@ export class CheckFailedError extends Error {
 export function runCommand(yargs: Argv): Argv {
   return yargs.command<RunArgs>(
     'run <scenario>',
-    'run a scenario file and write summary.json, stated.csv, run.json, charts and report.html',
+    'run a scenario file and write summary.json, stated.csv, timeseries.csv, pops.csv, regions.csv, layers.csv, classes.csv, run.json, charts and report.html',
     (command) =>
       command
         .positional('scenario', { type: 'string', describe: 'scenario file (YAML or JSON)', demandOption: true })
@@ -149,6 +149,7 @@ async function executeRun(args: RunArgs): Promise<void> {
   writeFileAtomic(join(folder, 'summary.json'), done.summaryJson);
   writeFileAtomic(join(folder, 'scenario.json'), done.scenarioJson);
   writeFileAtomic(join(folder, 'stated.csv'), done.statedCsv);
+  for (const file of done.csvFiles) writeFileAtomic(join(folder, file.name), file.text);
   writeFileAtomic(join(folder, 'run.json'), `${JSON.stringify(runInfo, null, 2)}\n`);
 
   if (done.measuredRequests === 0) {
@@ -157,7 +158,7 @@ async function executeRun(args: RunArgs): Promise<void> {
         'before its warm-up was over. Shorten run.warmup or lengthen the run.\n',
     );
   }
-  const written = `written: ${relative(process.cwd(), join(folder, 'summary.json')) || folder}, scenario.json, stated.csv, run.json (${runInfo.wallSeconds} s wall, ${runInfo.requestsPerSecond.toLocaleString('en-US')} requests/s)`;
+  const written = `written: ${relative(process.cwd(), join(folder, 'summary.json')) || folder}, scenario.json, stated.csv, ${done.csvFiles.map((file) => file.name).join(', ')}, run.json (${runInfo.wallSeconds} s wall, ${runInfo.requestsPerSecond.toLocaleString('en-US')} requests/s)`;
   const charts = args.charts ? `\n${await drawCharts(folder)}` : '';
   if (args.json) {
     process.stdout.write(done.summaryJson);

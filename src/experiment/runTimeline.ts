@@ -1,0 +1,25 @@
+import { OUTCOME_STALE_ON_ERROR, OUTCOME_STALE_ON_REFUSED, OUTCOME_STALE_WHILE_REVALIDATE, type OriginActivity } from '../cdn/layeredFlow.js';
+import type { SharedCacheNode } from '../cdn/sharedCacheNode.js';
+import type { RequestMetrics } from '../metrics/requestMetrics.js';
+import { RunTimeline, type TimelineFigures } from '../metrics/runTimeline.js';
+import type { Scenario } from '../scenario/schema.js';
+import type { NodeState } from './runResult.js';
+
+/** The time series and per-PoP capacity of the measured part, fed by the run's sink. */
+export function newTimeline(scenario: Scenario, metrics: RequestMetrics, edges: readonly SharedCacheNode[], origin: OriginActivity): RunTimeline {
+  const { layerNames } = metrics;
+  const browser = layerNames.indexOf('browser');
+  return new RunTimeline({
+    intervalMs: scenario.metrics.intervalMs,
+    layers: { browser, edge: browser + 1, regional: layerNames.indexOf('regional'), origin: layerNames.length - 1 },
+    origin,
+    latency: metrics.all,
+    staleBits: OUTCOME_STALE_WHILE_REVALIDATE | OUTCOME_STALE_ON_ERROR | OUTCOME_STALE_ON_REFUSED,
+    edgeStores: edges.map((edge) => edge.store),
+  });
+}
+
+/** Each edge cache's state with its capacity figures (pops.csv), when the run recorded them. */
+export function withCapacity(edges: NodeState[], timeline: TimelineFigures | undefined): NodeState[] {
+  return timeline === undefined ? edges : edges.map((edge, i) => ({ ...edge, capacity: timeline.edges[i] }));
+}
