@@ -43,6 +43,8 @@ export type RunWorkerMessage =
       simulatedSeconds: number;
       seed: number;
       totalRequests: number;
+      /** Requests a cache-only warm-up applied to the caches before the run (not in totalRequests). */
+      cacheWarmupRequests: number;
       events: number;
     }
   | { type: 'error'; userError: boolean; message: string; stack?: string };
@@ -89,6 +91,7 @@ async function work(input: RunWorkerInput, post: (message: RunWorkerMessage) => 
     simulatedSeconds: summary.simulatedSeconds,
     seed: result.seed,
     totalRequests: result.totalRequests,
+    cacheWarmupRequests: result.warmup.method === 'caches' ? result.warmup.requests : 0,
     events: result.events,
   });
 }

@@ -53,6 +53,7 @@ describe('cdnsim run (end to end, built CLI)', () => {
     expect(summary.latencyMs.byLayer.origin.p50 - summary.latencyMs.byLayer.regional.p50).toBeGreaterThan(95);
     const run = JSON.parse(readFileSync(join(out, 'run.json'), 'utf8'));
     expect(run.requests).toBe(200_000);
+    expect(run.cacheWarmupRequests).toBe(0);
     expect(run.wallSeconds).toBeGreaterThan(0);
     expect(run.requestsPerSecond).toBeGreaterThan(0);
     expect(run.peakMemoryBytes).toBeGreaterThan(1_000_000);
@@ -178,6 +179,9 @@ describe('the run folder repeats the run', () => {
     expect(summary.warmup).toMatchObject({ method: 'caches', until: 'steady', steady: { tolerance: 0.002, blockRequests: 1_000_000, converged: true } });
     expect(summary.warmup.requests % 1_000_000).toBe(0);
     expect(summary.requests).toBe(20_000);
+    // The wall time is not told as a rate: the warm-up's requests are cheaper than the flow's.
+    expect(first.stdout).toMatch(new RegExp(`run\\.json \\([\\d.]+ s wall: ${summary.warmup.requests.toLocaleString('en-US')} requests warming the caches alone, then 20,000 through the flow\\)`));
+    expect(JSON.parse(readFileSync(join(out, 'first', 'run.json'), 'utf8'))).toMatchObject({ requests: 20_000, cacheWarmupRequests: summary.warmup.requests });
     const saved = JSON.parse(readFileSync(join(out, 'first', 'scenario.json'), 'utf8'));
     expect(saved.run.warmup).toEqual({ until: 'steady', tolerance: 0.002, block: 1_000_000, max: 100_000_000 });
     const again = cdnsim(['run', join(out, 'first', 'scenario.json'), '--no-progress', '--out', join(out, 'again')]);
