@@ -9,6 +9,7 @@ import { arrivalShapeFields } from '../workload/arrivals/arrivalsSchema.js';
 import { contentClassesSchema } from '../workload/content/contentSchema.js';
 import { incidentsSchema } from '../workload/incidents/incidentSchema.js';
 import { expectSchema } from './expectSchema.js';
+import { strategiesSchema, strategyClassProblems } from './strategySchema.js';
 import { REGIONS, type Region } from '../topology/regions.js';
 import {
   clientPlacesShape,
@@ -386,6 +387,7 @@ export const scenarioSchema = z
     cdn: cdnSection.prefault({}).meta({ description: 'request coalescing, revalidation and purge propagation at every CDN node' }),
     incidents: incidentsSchema,
     expect: expectSchema.default({}),
+    strategies: strategiesSchema.optional(),
   })
   .superRefine((scenario, ctx) => {
     // A replay sends the recorded requests as they were: nothing of the traffic section's own requests applies.
@@ -399,6 +401,10 @@ export const scenarioSchema = z
     }
     // A deploy names content classes: those the scenario has.
     const classNames = scenario.content.classes === undefined ? (scenario.content.recorded === undefined ? ['objects'] : undefined) : scenario.content.classes.map((klass) => klass.name);
+    // So do custom TTL strategies (src/scenario/strategySchema.ts).
+    if (classNames !== undefined && scenario.strategies !== undefined) {
+      for (const problem of strategyClassProblems(scenario.strategies, classNames)) ctx.addIssue({ code: 'custom', path: ['strategies', ...problem.path], message: problem.message });
+    }
     if (classNames !== undefined) {
       scenario.incidents.forEach((incident, index) => {
         if (incident.kind !== 'deploy') return;

@@ -58,6 +58,7 @@ export function scenarioToInput(scenario: Scenario): ScenarioInput {
     cdn: { coalescing: scenario.cdn.coalescing, validators: scenario.cdn.validators, purgeDelay: ms(scenario.cdn.purgeDelayMs) },
     incidents: scenario.incidents.map(incidentToInput),
     ...(Object.keys(scenario.expect).length === 0 ? {} : { expect: expectToInput(scenario.expect) }),
+    ...(scenario.strategies === undefined ? {} : { strategies: structuredClone(scenario.strategies) }),
   };
 }
 
