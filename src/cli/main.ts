@@ -2,6 +2,9 @@
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { boundedMessage, isUserError } from '../userError.js';
+import { compareCommand } from './commands/compare.js';
+import { mergeCommand } from './commands/merge.js';
+import { sweepCommand } from './commands/sweep.js';
 import { explainCommand } from './commands/explain.js';
 import { harCommand } from './commands/har.js';
 import { replayCommand } from './commands/replay.js';
@@ -24,6 +27,9 @@ const MISSING_POSITIONAL: Record<string, string> = {
   run: '`cdnsim run` needs a scenario file, for example: cdnsim run scenarios/baseline.yaml',
   validate: '`cdnsim validate` needs one or more scenario files, for example: cdnsim validate scenarios/*.yaml',
   replay: '`cdnsim replay` needs one or more trace files, for example: cdnsim replay trace.oracleGeneral.bin --cache-size 0.01,0.1',
+  compare: '`cdnsim compare` needs a scenario file, for example: cdnsim compare scenarios/ttl-strategies.yaml',
+  sweep: '`cdnsim sweep` needs a scenario file and --param, for example: cdnsim sweep scenarios/ttl-strategies.yaml --param edge.capacity=100MB,1GB',
+  merge: '`cdnsim merge` needs the folders of a sweep\'s shards, for example: cdnsim merge results/x/shard-0 results/x/shard-1',
   har: '`cdnsim har` needs a HAR file (browser DevTools → Network → "Save all as HAR"), for example: cdnsim har test/fixtures/har/page-load.har',
 };
 
@@ -43,7 +49,7 @@ export async function main(rawArgv: string[]): Promise<number> {
     .epilogue('A discrete-event CDN simulator: layered HTTP caching, hit ratios and latency. See README.md.')
     .version(packageInfo().version)
     .strict()
-    .demandCommand(1, 'name a command: run, replay, explain, har, validate, schema or topology')
+    .demandCommand(1, 'name a command: run, compare, sweep, merge, replay, explain, har, validate, schema or topology')
     .recommendCommands()
     .help()
     .alias('h', 'help')
@@ -55,7 +61,7 @@ export async function main(rawArgv: string[]): Promise<number> {
       if (error) throw error;
       throw new UsageError(clearerUsageMessage(message, argv));
     });
-  for (const add of [runCommand, replayCommand, explainCommand, harCommand, validateCommand, schemaCommand, topologyCommand]) cli = add(cli);
+  for (const add of [runCommand, compareCommand, sweepCommand, mergeCommand, replayCommand, explainCommand, harCommand, validateCommand, schemaCommand, topologyCommand]) cli = add(cli);
   try {
     await cli.parseAsync();
     return EXIT_OK;

@@ -222,7 +222,7 @@ export function outsideLines(rows: readonly StatedRow[]): string[] {
 const CSV_COLUMNS = ['id', 'figure', 'stated', 'simulated', 'unit', 'verdict', 'note'] as const;
 
 /** RFC 4180 quoting (a field with a comma, quote or line break is quoted, quotes doubled); lines end in LF. */
-const csvField = (value: string): string => (/[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
+export const csvField = (value: string): string => (/[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
 
 /** stated.csv: a header, then one line per row; simulated empty when not applicable. */
 export function statedCsv(rows: readonly StatedRow[]): string {

@@ -61,7 +61,7 @@ export function runCommand(yargs: Argv): Argv {
   );
 }
 
-function checkedOverrides(args: RunArgs): { seed?: number; requests?: number; durationMs?: number } {
+export function checkedOverrides(args: Pick<RunArgs, 'seed' | 'requests' | 'duration'>): { seed?: number; requests?: number; durationMs?: number } {
   const overrides: { seed?: number; requests?: number; durationMs?: number } = {};
   if (args.seed !== undefined) {
     const seed = /^\d+$/.test(args.seed.trim()) ? Number(args.seed) : NaN;
@@ -82,7 +82,7 @@ function checkedOverrides(args: RunArgs): { seed?: number; requests?: number; du
 }
 
 /** --requests and --duration change the run's length: the bounds on generated work apply to the run as asked for. */
-function checkRunLength(scenario: Scenario, overrides: { requests?: number; durationMs?: number }): void {
+export function checkRunLength(scenario: Scenario, overrides: { requests?: number; durationMs?: number }): void {
   if (overrides.requests === undefined && overrides.durationMs === undefined) return;
   const run = { ...scenario.run, requests: overrides.requests, durationMs: overrides.durationMs };
   const problem = workBoundProblem({ ...scenario, run });
