@@ -15,6 +15,7 @@ import { runSparseBenchmarks } from './sparseBench.js';
 import { runTopologyBenchmarks } from './topologyBench.js';
 import { runWorkloadBenchmarks } from './workloadBench.js';
 import { runTraceReaderBenchmarks } from './traceReaderBench.js';
+import { runSweepBenchmarks } from './sweepBench.js';
 
 /**
  * `npm run bench`: one JSON line per benchmark. Rates are operations per second (best
@@ -182,3 +183,4 @@ runWorkloadBenchmarks(wanted);
 runTraceReaderBenchmarks(wanted);
 runReplayBenchmarks(wanted);
 runSparseBenchmarks(wanted);
+await runSweepBenchmarks(wanted);
