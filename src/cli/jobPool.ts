@@ -25,6 +25,14 @@ export function parseWorkers(text: string | undefined): number {
   return workers;
 }
 
+/** A worker thread's error as the main thread throws it: a user error stays one (exit 2), anything else keeps the worker's stack. */
+export function errorFromWorker(reply: { userError: boolean; message: string; stack?: string }): Error {
+  if (reply.userError) return new UserError(reply.message);
+  const error = new Error(reply.message);
+  error.stack = reply.stack;
+  return error;
+}
+
 export interface PoolProgress {
   done: number;
   total: number;
@@ -57,14 +65,7 @@ export function runJobs(jobs: readonly ScenarioJob[], workerCount: number, onPro
       workers.push(worker);
       worker.on('message', (reply: JobReply) => {
         if (reply.type === 'error') {
-          finish(() => {
-            if (reply.userError) reject(new UserError(reply.message));
-            else {
-              const error = new Error(reply.message);
-              error.stack = reply.stack;
-              reject(error);
-            }
-          });
+          finish(() => reject(errorFromWorker(reply)));
           return;
         }
         results[reply.index] = reply.summary as Summary;

@@ -3,6 +3,7 @@ import type { Scenario } from '../scenario/schema.js';
 import {
   DEFAULT_STRATEGIES,
   EVERY_CLASS,
+  STRATEGY_PRESETS,
   parsePresetReference,
   strategyName,
   type CustomStrategy,
@@ -319,19 +320,9 @@ export function resolveStrategy(entry: StrategyEntry): Strategy {
 
 function presetDescription(reference: PresetReference): string {
   if (reference.kind === 'fixed') return `RFC 9213: CDN-Cache-Control max-age=${reference.ttlMs / 1000} on every response the CDN stores`;
-  return STRATEGY_DESCRIPTIONS[reference.name];
+  return STRATEGY_PRESETS[reference.name];
 }
 
-const STRATEGY_DESCRIPTIONS = {
-  'respect-headers': "spec 4.1: the origin's headers as sent",
-  'framework-defaults': 'spec 4.3: the framework profile by path',
-  guidance: 'spec 8.1: the author guidance row per class',
-  swr: 'spec 8.1 row 2, RFC 5861: stale-while-revalidate=86400 on cacheable classes',
-  'no-swr': 'RFC 5861: no stale-while-revalidate',
-  'purge-on-deploy': 'spec 1.2 item 6: deploys purge what they touch',
-  'versioned-assets': 'spec 8.1 row 1: hashed assets get new URLs, no purge',
-  'cdn-off': 'spec 1.3: container deployment, CDN disabled',
-} as const;
 
 /**
  * The strategies `compare` runs: the names given on the command line (each a preset or a

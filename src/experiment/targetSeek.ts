@@ -54,16 +54,27 @@ export interface ValueScale {
   kind: 'number' | 'integer' | 'size' | 'duration' | 'rate';
   parse(text: string): number;
   format(value: number): string;
-  /** Values are whole units (a midpoint is rounded). */
-  integral: boolean;
+  /** The nearest value this scale writes: a midpoint is rounded to it, so the run gets exactly the value the bisection reasons about. */
+  round(value: number): number;
+}
+
+const significant = (digits: number) => (value: number): number => Number(value.toPrecision(digits));
+
+/** A size in the largest decimal unit it reaches (`286.6MB`), as the scenario schema reads it. */
+function formatSize(bytes: number): string {
+  for (const [unit, factor] of [['GB', 1e9], ['MB', 1e6], ['KB', 1e3]] as const) {
+    if (bytes >= factor) return `${bytes / factor}${unit}`;
+  }
+  return String(bytes);
 }
 
 const SCALES: readonly ValueScale[] = [
-  { kind: 'integer', parse: (text) => (/^\d+$/.test(text) ? Number(text) : NaN), format: (v) => String(Math.round(v)), integral: true },
-  { kind: 'number', parse: (text) => (/^-?[\d.]+(e-?\d+)?$/.test(text) ? Number(text) : NaN), format: (v) => String(+v.toPrecision(6)), integral: false },
-  { kind: 'size', parse: (text) => orNaN(parseSize(text)), format: (v) => String(Math.round(v)), integral: true },
-  { kind: 'duration', parse: (text) => orNaN(parseDuration(text)), format: (v) => `${Math.round(v)}ms`, integral: true },
-  { kind: 'rate', parse: (text) => orNaN(parseRate(text)), format: (v) => `${+v.toPrecision(6)}/s`, integral: false },
+  { kind: 'integer', parse: (text) => (/^\d+$/.test(text) ? Number(text) : NaN), format: (v) => String(v), round: Math.round },
+  { kind: 'number', parse: (text) => (/^-?[\d.]+(e-?\d+)?$/.test(text) ? Number(text) : NaN), format: (v) => String(v), round: significant(6) },
+  // Four significant digits: 0.1 % steps, far finer than any tolerance worth running.
+  { kind: 'size', parse: (text) => orNaN(parseSize(text)), format: formatSize, round: (v) => Math.round(significant(4)(v)) },
+  { kind: 'duration', parse: (text) => orNaN(parseDuration(text)), format: (v) => `${v}ms`, round: Math.round },
+  { kind: 'rate', parse: (text) => orNaN(parseRate(text)), format: (v) => `${v}/s`, round: significant(6) },
 ];
 
 function orNaN(parsed: { ok: true; value: number } | { ok: false }): number {
@@ -100,8 +111,8 @@ export interface SeekOptions {
   /** Stop when upper/lower ≤ 1 + tolerance (relative width of the bracket). */
   tolerance: number;
   maxProbes: number;
-  /** Whole units only (bytes, ms, counts): midpoints are rounded. */
-  integral: boolean;
+  /** The value a midpoint is rounded to (ValueScale.round). */
+  round: (value: number) => number;
 }
 
 /**
@@ -125,7 +136,7 @@ export async function seekMinimum(low: number, high: number, target: Target, eva
   let above = highProbe;
   while (probes.length < options.maxProbes && above.value > below.value * (1 + options.tolerance)) {
     const raw = below.value > 0 ? Math.sqrt(below.value * above.value) : (below.value + above.value) / 2;
-    const middle = options.integral ? Math.round(raw) : raw;
+    const middle = options.round(raw);
     if (middle <= below.value || middle >= above.value) break;
     const [made] = await probe([middle]);
     if (made.meets) above = made;

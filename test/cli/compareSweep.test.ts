@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parseSize } from '../../src/units.js';
 import { cdnsim, expectNoStackTrace, temporaryFolder } from './helpers.js';
 
 const SMALL = 'test/fixtures/sweep-small.yaml';
@@ -78,8 +79,15 @@ describe('cdnsim sweep: grid, replicates, workers, shards', () => {
     expect(document.target).toMatchObject({ figure: 'hitRatio.cdn', comparison: '>=', value: 0.4, minimize: 'edge.capacity' });
     expect(found.figure.mean).toBeGreaterThanOrEqual(0.4);
     expect(found.belowFigure.mean).toBeLessThan(0.4);
-    const value = Number(found.value);
-    const below = Number(found.below);
+    const bytes = (text: string): number => {
+      const parsed = parseSize(text);
+      if (!parsed.ok) throw new Error(`not a size: ${text}`);
+      return parsed.value;
+    };
+    // Midpoints are written as the schema reads them (four significant digits, e.g. 24.58MB).
+    expect(found.value).toMatch(/^\d+(\.\d+)?MB$/);
+    const value = bytes(found.value);
+    const below = bytes(found.below);
     expect(value / below).toBeLessThanOrEqual(1.2);
     // Every probe is a point of the sweep, in increasing capacity, the two ends as written.
     const capacities = document.points.map((point: { values: Record<string, string> }) => point.values['edge.capacity']);

@@ -125,7 +125,7 @@ describe('target seeking by bisection (--target … --minimize …)', () => {
     const result = await seekMinimum(1, 10_000, parseTarget('hitRatio.cdn>=0.95'), async (values) => {
       evaluated.push(...values);
       return values.map((value) => exact(value / 1000));
-    }, { tolerance: 0.01, maxProbes: 40, integral: true });
+    }, { tolerance: 0.01, maxProbes: 40, round: Math.round });
     expect(result.found?.value).toBeGreaterThanOrEqual(950);
     expect(result.found?.value).toBeLessThanOrEqual(950 * 1.01 + 1);
     expect(result.below?.value).toBeLessThan(950);
@@ -134,20 +134,25 @@ describe('target seeking by bisection (--target … --minimize …)', () => {
   });
 
   it('a figure that must stay below a bound (latencyMs.all.p95<=50) on a decreasing toy function', async () => {
-    const result = await seekMinimum(0, 100, parseTarget('latencyMs.all.p95<=50'), async (values) => values.map((value) => exact(100 - value)), { tolerance: 0.001, maxProbes: 60, integral: false });
+    const result = await seekMinimum(0, 100, parseTarget('latencyMs.all.p95<=50'), async (values) => values.map((value) => exact(100 - value)), { tolerance: 0.001, maxProbes: 60, round: (v: number) => v });
     expect(result.found?.value).toBeCloseTo(50, 1);
   });
 
   it('an upper end that does not meet the target finds nothing; a lower end that meets it is the answer', async () => {
     const target = parseTarget('hitRatio.cdn>=0.95');
-    expect((await seekMinimum(1, 10, target, async (values) => values.map((v) => exact(v / 100)), { tolerance: 0.01, maxProbes: 10, integral: false })).found).toBeUndefined();
-    expect((await seekMinimum(1, 10, target, async (values) => values.map(() => exact(1)), { tolerance: 0.01, maxProbes: 10, integral: false })).found?.value).toBe(1);
+    expect((await seekMinimum(1, 10, target, async (values) => values.map((v) => exact(v / 100)), { tolerance: 0.01, maxProbes: 10, round: (v: number) => v })).found).toBeUndefined();
+    expect((await seekMinimum(1, 10, target, async (values) => values.map(() => exact(1)), { tolerance: 0.01, maxProbes: 10, round: (v: number) => v })).found?.value).toBe(1);
   });
 
   it('--target parses FIGURE OP NUMBER (and a percentage); --minimize reads the scale of its two ends', () => {
     expect(parseTarget('hitRatio.cdn>=95%')).toMatchObject({ figure: 'hitRatio.cdn', comparison: '>=', value: 0.95 });
     expect(() => parseTarget('hitRatio.cdn=>0.95')).toThrow(/--target: expected FIGURE OP NUMBER/);
-    expect(valueScale('edge.capacity', ['100MB', '10GB']).kind).toBe('size');
+    const size = valueScale('edge.capacity', ['100MB', '10GB']);
+    expect(size.kind).toBe('size');
+    // A midpoint is written as the schema reads it back, to four significant digits.
+    expect(size.format(size.round(286_602_514))).toBe('286.6MB');
+    expect(size.parse(size.format(size.round(286_602_514)))).toBe(286_600_000);
+    expect(size.format(size.round(3_162_277_660))).toBe('3.162GB');
     expect(valueScale('traffic.rate', ['10k/s', '100k/s']).kind).toBe('rate');
     expect(valueScale('run.duration', ['1m', '1h']).kind).toBe('duration');
     expect(valueScale('content.objects', ['1000', '100000']).kind).toBe('integer');

@@ -12,7 +12,7 @@ import { parseWorkers, runJobs } from '../jobPool.js';
 import { createJobProgressReporter } from '../jobProgress.js';
 import { checkRunFolder, createCheckedFolder } from '../outputPath.js';
 import { packageInfo } from '../packageInfo.js';
-import { checkedOverrides, checkRunLength } from './run.js';
+import { checkedOverrides, checkRunLength, RUN_LENGTH_OPTIONS } from './run.js';
 
 interface CompareArgs {
   scenario: string;
@@ -38,9 +38,7 @@ export function compareCommand(yargs: Argv): Argv {
           describe:
             "comma-separated strategies: presets (respect-headers, framework-defaults, guidance, fixed:<duration>, swr, no-swr, purge-on-deploy, versioned-assets, cdn-off) or the scenario's own (default: the scenario's `strategies`, else respect-headers,guidance,fixed:1h,swr)",
         })
-        .option('seed', { type: 'string', describe: "master seed, a whole number (replaces the scenario's seed)" })
-        .option('requests', { type: 'string', describe: 'stop each run after this many requests, warm-up included (replaces run.requests and run.duration)' })
-        .option('duration', { type: 'string', describe: 'stop each run at this simulated time, e.g. 10m (replaces run.duration and run.requests)' })
+        .options(RUN_LENGTH_OPTIONS)
         .option('workers', { type: 'string', describe: 'worker threads running strategies side by side (default: one per core)' })
         .option('out', { type: 'string', describe: 'folder to write (default results/<scenario>/compare-<run-id>/)' })
         .option('json', { type: 'boolean', default: false, describe: 'print compare.json on stdout and nothing else' })

@@ -12,6 +12,7 @@ import { workBoundProblem } from '../../scenario/workBounds.js';
 import { parseCount, parseDuration } from '../../units.js';
 import { UserError } from '../../userError.js';
 import { InterruptedError } from '../interrupted.js';
+import { errorFromWorker } from '../jobPool.js';
 import { checkRunFolder, createCheckedFolder } from '../outputPath.js';
 import { packageInfo } from '../packageInfo.js';
 import { createProgressReporter } from '../progressBar.js';
@@ -39,6 +40,13 @@ export class CheckFailedError extends Error {
   }
 }
 
+/** --seed, --requests and --duration, as run, compare and sweep take them (checkedOverrides reads them). */
+export const RUN_LENGTH_OPTIONS = {
+  seed: { type: 'string', describe: "master seed, a whole number (replaces the scenario's seed)" },
+  requests: { type: 'string', describe: 'stop after this many requests, warm-up included, e.g. 500000 or 2M (replaces run.requests and run.duration)' },
+  duration: { type: 'string', describe: 'stop at this simulated time, e.g. 10m or 3600 (seconds); replaces run.duration and run.requests' },
+} as const;
+
 export function runCommand(yargs: Argv): Argv {
   return yargs.command<RunArgs>(
     'run <scenario>',
@@ -46,9 +54,7 @@ export function runCommand(yargs: Argv): Argv {
     (command) =>
       command
         .positional('scenario', { type: 'string', describe: 'scenario file (YAML or JSON)', demandOption: true })
-        .option('seed', { type: 'string', describe: "master seed, a whole number (replaces the scenario's seed)" })
-        .option('requests', { type: 'string', describe: 'stop after this many requests, warm-up included, e.g. 500000 or 2M (replaces run.requests and run.duration)' })
-        .option('duration', { type: 'string', describe: 'stop at this simulated time, e.g. 10m or 3600 (seconds); replaces run.duration and run.requests' })
+        .options(RUN_LENGTH_OPTIONS)
         .option('out', { type: 'string', describe: 'run folder to write (default results/<scenario>/<run-id>/)' })
         .option('json', { type: 'boolean', default: false, describe: 'print the summary JSON on stdout and nothing else' })
         .option('progress', { type: 'boolean', default: true, describe: 'progress bar on a terminal (--no-progress to hide)' })
@@ -186,14 +192,7 @@ function runInWorker(input: RunWorkerInput, onProgress: (progress: RunProgress) 
       if (message.type === 'progress') onProgress(message.progress);
       else if (message.type === 'done') settle(() => resolvePromise(message));
       else {
-        settle(() => {
-          if (message.userError) reject(new UserError(message.message));
-          else {
-            const error = new Error(message.message);
-            error.stack = message.stack;
-            reject(error);
-          }
-        });
+        settle(() => reject(errorFromWorker(message)));
         void worker.terminate();
       }
     });

@@ -15,7 +15,7 @@ import { parseWorkers, runJobs, type PoolProgress } from '../jobPool.js';
 import { createJobProgressReporter } from '../jobProgress.js';
 import { checkRunFolder, createCheckedFolder } from '../outputPath.js';
 import { runInfo } from './compare.js';
-import { checkedOverrides, checkRunLength } from './run.js';
+import { checkedOverrides, checkRunLength, RUN_LENGTH_OPTIONS } from './run.js';
 
 interface SweepArgs {
   scenario: string;
@@ -53,9 +53,7 @@ export function sweepCommand(yargs: Argv): Argv {
         .option('target', { type: 'string', describe: "with --minimize: a figure and a bound, e.g. 'hitRatio.cdn>=0.95'" })
         .option('minimize', { type: 'string', describe: 'with --target: the --param to bisect between its lowest and highest value (the figure must be monotone in it)' })
         .option('tolerance', { type: 'string', default: '5%', describe: 'with --target: stop when the bracket is this narrow (upper/lower − 1)' })
-        .option('seed', { type: 'string', describe: "first seed (replaces the scenario's seed)" })
-        .option('requests', { type: 'string', describe: 'stop each run after this many requests, warm-up included' })
-        .option('duration', { type: 'string', describe: 'stop each run at this simulated time, e.g. 10m' })
+        .options(RUN_LENGTH_OPTIONS)
         .option('out', { type: 'string', describe: 'folder to write (default results/<scenario>/sweep-<run-id>/)' })
         .option('json', { type: 'boolean', default: false, describe: 'print sweep.json on stdout and nothing else' })
         .option('progress', { type: 'boolean', default: true, describe: 'progress bar on a terminal (--no-progress to hide)' }) as unknown as Argv<SweepArgs>,
@@ -209,7 +207,7 @@ async function searchTargets(
         return figure;
       });
     };
-    const seek = await seekMinimum(plan.low, plan.high, plan.target, evaluate, { tolerance, maxProbes: MAX_PROBES, integral: plan.scale.integral });
+    const seek = await seekMinimum(plan.low, plan.high, plan.target, evaluate, { tolerance, maxProbes: MAX_PROBES, round: plan.scale.round });
     results.push({
       values: Object.fromEntries(fixed),
       ...(seek.found ? { value: plan.scale.format(seek.found.value), figure: seek.found.figure, meetsWithConfidence: meetsWithConfidence(plan.target, seek.found.figure) } : {}),
