@@ -20,14 +20,25 @@ const VALUES = ['1', '0', '-5', '-5s', '-0.5', '1e999', 'abc', '', ' ', '5 parse
 /** Per command: its fixed arguments and the flags it takes (string- or number-valued). */
 const COMMANDS: Record<string, { fixed: string[]; flags: string[]; booleans: string[] }> = {
   run: { fixed: ['run', TINY], flags: ['--seed', '--requests', '--out'], booleans: ['--json', '--no-progress'] },
+  compare: { fixed: ['compare', TINY], flags: ['--strategies', '--seed', '--requests', '--workers', '--out'], booleans: ['--json', '--no-progress'] },
+  sweep: {
+    fixed: ['sweep', TINY, '--param', 'edge.capacity=1MB,2MB'],
+    flags: ['--param', '--replicates', '--workers', '--shard', '--target', '--minimize', '--tolerance', '--seed', '--requests', '--out'],
+    booleans: ['--json', '--no-progress'],
+  },
   replay: { fixed: ['replay', TRACE], flags: ['--cache-size', '--policy', '--ttl', '--warmup', '--out', '--skip-bad', '--format'], booleans: ['--json', '--count-mode', '--no-progress'] },
   explain: { fixed: ['explain'], flags: ['--url', '--method', '--profile', '--now', '--status', '--req-header', '--res-header', '--layer'], booleans: ['--json', '--no-cdn'] },
   schema: { fixed: ['schema'], flags: ['--out'], booleans: [] },
   validate: { fixed: ['validate', TINY], flags: [], booleans: [] },
 };
 
-/** --requests is capped so that a valid command line stays short. */
-const value = (flag: string) => (flag === '--requests' ? fc.constantFrom('2000', '-5', '0', 'abc', '1.5', '') : fc.oneof(fc.constantFrom(...VALUES), fc.string({ maxLength: 12 })));
+/** --requests and --replicates are capped so that a valid command line stays short. */
+const value = (flag: string) =>
+  flag === '--requests'
+    ? fc.constantFrom('2000', '-5', '0', 'abc', '1.5', '')
+    : flag === '--replicates'
+      ? fc.constantFrom('1', '2', '0', '-1', 'abc', '1e3')
+      : fc.oneof(fc.constantFrom(...VALUES), fc.string({ maxLength: 12 }));
 
 const commandLine = fc.constantFrom(...Object.keys(COMMANDS)).chain((name) => {
   const command = COMMANDS[name];
@@ -38,7 +49,9 @@ const commandLine = fc.constantFrom(...Object.keys(COMMANDS)).chain((name) => {
     .map((parts) => {
       const args = [...command.fixed, ...parts.flat()];
       // A run that is valid must stay short and write into the case's own folder.
-      if (name === 'run' && !args.includes('--requests')) args.push('--requests', '2000');
+      if (name !== 'run' && name !== 'compare' && name !== 'sweep') return args;
+      if (!args.includes('--requests')) args.push('--requests', '2000');
+      if (name === 'sweep' && !args.includes('--replicates')) args.push('--replicates', '1');
       return args;
     });
 });
