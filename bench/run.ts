@@ -8,9 +8,12 @@ import { Simulation } from '../src/sim/simulation.js';
 import { AliasTable } from '../src/workload/aliasTable.js';
 import { zipfProbabilities } from '../src/workload/zipf.js';
 import { runCacheZoo } from './cacheZoo.js';
+import { allFeaturesScenario } from './featureScenario.js';
+import { runChartBenchmarks } from './chartBench.js';
 import { measure, report } from './harness.js';
 import { runPolicyBenchmarks } from './policyBench.js';
 import { runReplayBenchmarks } from './replayBench.js';
+import { runMemoryBenchmarks } from './runMemoryBench.js';
 import { runSparseBenchmarks } from './sparseBench.js';
 import { runTopologyBenchmarks } from './topologyBench.js';
 import { runWorkloadBenchmarks } from './workloadBench.js';
@@ -152,22 +155,7 @@ for (const { prefix, topology } of sliceModels) {
 // deploy inside the measured part. Against `slice.tiered.*`, the cost of the features.
 if (wanted('slice.allFeatures')) {
   const requests = 2_000_000;
-  const scenario = parseScenarioText(
-    [
-      `run: { requests: ${requests}, warmup: 25% }`,
-      'traffic: { rate: 20k/s, clients: {} }',
-      'content:',
-      '  classes: [{ name: static-asset }, { name: image }, { name: font }, { name: html, rendering: static }, { name: api }, { name: media }, { name: download }]',
-      'edge: { capacity: 4GB }',
-      'incidents:',
-      '  - { kind: outage, start: 40s, duration: 5s }',
-      '  - { kind: error-burst, start: 55s, duration: 5s, share: 50% }',
-      '  - { kind: slowdown, start: 70s, duration: 10s, factor: 3 }',
-      '  - { kind: deploy, at: 85s, purge: true, classes: [html] }',
-      '',
-    ].join('\n'),
-    'bench-features.yaml',
-  );
+  const scenario = allFeaturesScenario(requests);
   let events = 0;
   const result = measure(3, () => {
     const run = runScenario(scenario);
@@ -179,8 +167,10 @@ if (wanted('slice.allFeatures')) {
 
 runPolicyBenchmarks(wanted);
 runTopologyBenchmarks(wanted);
+await runChartBenchmarks(wanted);
 runWorkloadBenchmarks(wanted);
 runTraceReaderBenchmarks(wanted);
 runReplayBenchmarks(wanted);
 runSparseBenchmarks(wanted);
+runMemoryBenchmarks(wanted);
 await runSweepBenchmarks(wanted);

@@ -1,10 +1,13 @@
 import { cdnsimNode, runProfile, SUITES, type CacheFactory, type KindScores, type ProfileName, type ProfileTally, type Score } from './harness.js';
 import { httpCacheSemanticsCache } from './httpCacheSemanticsCache.js';
+import { policyLibraryCache } from './policyLibraryCache.js';
 
 /**
  * `npm run conformance`: the HTTP Caching Tests score (vendored suite, test/conformance/
- * cache-tests) of cdnsim's HttpCacheNode, and of the npm library http-cache-semantics in the
- * cache loop its README describes, measured by the same in-process harness. One JSON line per
+ * cache-tests) of cdnsim's HttpCacheNode, of a cache built from the exported src/policy
+ * functions alone (policyLibraryCache.ts, what a library user gets), and of the npm library
+ * http-cache-semantics in the cache loop its README describes, measured by the same in-process
+ * harness. One JSON line per
  * cache, mode and suite file on stdout, then a table on stderr.
  *
  * Modes: shared (one edge node over the origin, as the suite's CLI runner tests a CDN) and
@@ -16,6 +19,7 @@ const jsonOnly = process.argv.includes('--json');
 const MODES: readonly ProfileName[] = ['shared', 'private'];
 const CACHES: readonly (readonly [string, CacheFactory])[] = [
   ['cdnsim', cdnsimNode],
+  ['cdnsim src/policy', policyLibraryCache],
   ['http-cache-semantics', httpCacheSemanticsCache],
 ];
 

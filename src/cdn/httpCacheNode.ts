@@ -1,22 +1,30 @@
 import { cacheKey } from '../policy/cacheKey.js';
-import { decide, type CacheDecision } from '../policy/decision.js';
-import { isSharedLayer, type CacheLayer, type Deployment, type PolicyOptions } from '../policy/deployment.js';
-import { currentAgeSeconds } from '../policy/freshness.js';
+import type { CacheLayer, Deployment, PolicyOptions } from '../policy/deployment.js';
 import type { HeaderFields } from '../policy/headers.js';
-import { readResponseFacts } from '../policy/responseFacts.js';
 import { reason, type PolicyReason } from '../policy/reason.js';
-import { errorMayReplaceStored, mayServeStaleOnError, requestCacheControl, reuseVerdict, type StoredFreshness } from '../policy/reuse.js';
+import { mayServeStaleOnError, requestCacheControl, reuseVerdict } from '../policy/reuse.js';
+import { conditionalRequestMatches, hasValidator, invalidatedUrls, mergeNotModified, notModifiedSelects, updateFromHead } from '../policy/revalidation.js';
 import {
-  conditionalRequestHeaders,
-  conditionalRequestMatches,
-  hasValidator,
-  invalidatedUrls,
-  mergeNotModified,
-  notModifiedSelects,
-  storedHeaderFields,
-} from '../policy/revalidation.js';
+  answerFromReceived,
+  answerFromStored,
+  getStoredFromPost,
+  initialFetchPlan,
+  isHead,
+  markedStale,
+  rangeOptionsFor,
+  receiveResponse,
+  refreshedStored,
+  revalidationRequest,
+  selectStored,
+  storedLength,
+  upstreamRequestFor,
+  withStored,
+  FETCH_WHOLE,
+  type CacheSetting,
+  type FetchPlan,
+  type StoredResponse,
+} from '../policy/storedResponse.js';
 import type { VariantRules } from '../policy/variants.js';
-import { sameVariant, varyMatches, type VaryingResponse } from '../policy/vary.js';
 
 /**
  * One cache node that works on whole HTTP messages (header fields and a body), running the
@@ -66,26 +74,25 @@ export interface HttpCacheNodeOptions {
   readonly variants?: VariantRules;
 }
 
-interface StoredEntry {
-  readonly requestHeaders: HeaderFields;
-  status: number;
-  headers: HeaderFields;
-  body: string;
-  freshness: StoredFreshness;
-  decision: CacheDecision;
-}
-
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
 const BAD_GATEWAY: HttpResponse = { status: 502, headers: new Map([['content-type', 'text/plain']]), body: 'origin unreachable' };
 const GATEWAY_TIMEOUT: HttpResponse = { status: 504, headers: new Map([['content-type', 'text/plain']]), body: 'only-if-cached and nothing stored' };
 
+interface Key {
+  readonly key: string;
+  readonly url: string;
+}
+
 export class HttpCacheNode {
   /** Stored responses by cache key; several per key when they vary (RFC 9111 §4.1). */
-  private readonly entries = new Map<string, StoredEntry[]>();
+  private readonly entries = new Map<string, StoredResponse[]>();
   /** Cache keys by URL (path + sorted query) so invalidation reaches every variant (RFC 9111 §4.4). */
   private readonly keysByUrl = new Map<string, Set<string>>();
+  private readonly setting: CacheSetting;
 
-  constructor(private readonly options: HttpCacheNodeOptions) {}
+  constructor(private readonly options: HttpCacheNodeOptions) {
+    this.setting = { layer: options.layer, deployment: options.deployment, policy: options.policy, variants: options.variants };
+  }
 
   get storedCount(): number {
     let count = 0;
@@ -98,7 +105,7 @@ export class HttpCacheNode {
     if (!SAFE_METHODS.has(method)) return this.passUnsafe(request);
     if (method !== 'GET' && method !== 'HEAD') return this.pass(request, reason('RFC 9111 §3', `${method} is passed through`));
     const key = this.keyOf(request);
-    const entry = this.select(key.key, request);
+    const entry = selectStored(this.entries.get(key.key) ?? [], request.headers);
     const clientDirectives = requestCacheControl(request.headers);
     if (!entry) {
       if (clientDirectives.cacheControl.onlyIfCached) {
@@ -107,6 +114,15 @@ export class HttpCacheNode {
       return this.fetchAndStore(request, key, undefined, 'miss', []);
     }
     const now = this.options.now();
+    // RFC 9111 §3.3: stored parts answer only a range wholly within them; otherwise the missing
+    // bytes (of the chunks the range touches, spec 4.8) are fetched first.
+    const stored = answerFromStored(request, entry, now, rangeOptionsFor(this.options.layer));
+    if (stored.kind === 'fetch') {
+      if (clientDirectives.cacheControl.onlyIfCached) {
+        return { response: GATEWAY_TIMEOUT, outcome: 'gateway-timeout', reasons: [reason('RFC 9111 §3.3, §5.2.1.7', 'only-if-cached and the stored parts do not hold the request')] };
+      }
+      return this.fetchAndStore(request, key, entry, 'miss', [reason('RFC 9111 §3.3', 'the stored parts do not hold the requested bytes')], stored);
+    }
     const verdict = reuseVerdict(entry.freshness, now, clientDirectives);
     if (verdict.kind === 'fresh') return this.serveStored(request, entry, 'hit', [verdict.reason]);
     if (verdict.kind === 'stale-while-revalidate') {
@@ -126,28 +142,22 @@ export class HttpCacheNode {
     this.invalidateUrl(new URL(url, 'http://cdnsim.invalid').href);
   }
 
-  private keyOf(request: HttpRequest): { key: string; url: string } {
+  private keyOf(request: HttpRequest): Key {
     const key = cacheKey(request, this.options.variants);
     return { key: key.key, url: key.query ? `${key.path}?${key.query}` : key.path };
-  }
-
-  /** RFC 9111 §4.1: a stored response is used only when the request matches its Vary fields; the newest wins. */
-  private select(key: string, request: HttpRequest): StoredEntry | undefined {
-    const list = this.entries.get(key);
-    if (!list) return undefined;
-    let best: StoredEntry | undefined;
-    for (const entry of list) {
-      if (!varyMatches(varying(entry), request.headers)) continue;
-      if (!best || entry.freshness.storedAtMs >= best.freshness.storedAtMs) best = entry;
-    }
-    return best;
   }
 
   private passUnsafe(request: HttpRequest): NodeAnswer {
     const response = this.options.upstream(request) ?? BAD_GATEWAY;
     const invalidation = invalidatedUrls(request.method, request.url, response.status, response.headers);
     for (const url of invalidation.urls) this.invalidateUrl(url);
-    return { response, outcome: 'pass', reasons: [reason('RFC 9111 §4.4', `${request.method.toUpperCase()} is not served from cache`), ...invalidation.reasons] };
+    const reasons = [reason('RFC 9111 §4.4', `${request.method.toUpperCase()} is not served from cache`), ...invalidation.reasons];
+    const asGet = getStoredFromPost(request, response, this.options.layer, this.options.now());
+    if (asGet) {
+      const received = this.receive(asGet, this.keyOf(asGet), response, this.options.now(), undefined, FETCH_WHOLE);
+      if (received.store) reasons.push(reason('RFC 9110 §9.3.3', 'explicit freshness and a Content-Location naming the request URI: stored for later GETs'));
+    }
+    return { response, outcome: 'pass', reasons };
   }
 
   private pass(request: HttpRequest, why: PolicyReason): NodeAnswer {
@@ -161,9 +171,16 @@ export class HttpCacheNode {
     this.keysByUrl.delete(key.url);
   }
 
-  private fetchAndStore(request: HttpRequest, key: { key: string; url: string }, stale: StoredEntry | undefined, outcome: NodeOutcome, reasons: PolicyReason[]): NodeAnswer {
+  private fetchAndStore(
+    request: HttpRequest,
+    key: Key,
+    stale: StoredResponse | undefined,
+    outcome: NodeOutcome,
+    reasons: PolicyReason[],
+    plan: FetchPlan = initialFetchPlan(request, this.options.now(), rangeOptionsFor(this.options.layer)),
+  ): NodeAnswer {
     const requestTimeMs = this.options.now();
-    const upstreamRequest = this.fillingRequest(request.method.toUpperCase() === 'HEAD' && stale ? { ...request, method: 'GET' } : request);
+    const upstreamRequest = upstreamRequestFor(request, this.options.layer, plan);
     const response = this.options.upstream(upstreamRequest);
     if (response === undefined || response.status >= 500) {
       // spec 4.7 serves the last known good version: never a stored error in its place.
@@ -173,36 +190,20 @@ export class HttpCacheNode {
       }
       if (response === undefined) return { response: BAD_GATEWAY, outcome, reasons: [...reasons, reason('spec 4.7', 'origin unreachable and nothing may be served stale')] };
     }
-    const decision = this.store(request, key, response, requestTimeMs, stale);
-    if (upstreamRequest !== request && response.status === 200 && conditionalRequestMatches(request.headers, response.headers, this.options.now())) {
-      return { response: { status: 304, headers: response.headers, body: '' }, outcome: 'not-modified-to-client', reasons: [...reasons, ...decision.reasons] };
+    if (stale && isHead(request) && response.status === 200) return this.refreshFromHead(request, key, stale, response, requestTimeMs, reasons);
+    const received = this.receive(request, key, response, requestTimeMs, stale, plan);
+    const answerReasons = [...reasons, ...received.reasons];
+    const strippedValidators = ['if-none-match', 'if-modified-since'].some((name) => request.headers.has(name) && !upstreamRequest.headers.has(name));
+    if (strippedValidators && response.status === 200 && conditionalRequestMatches(request.headers, response.headers, this.options.now())) {
+      return { response: { status: 304, headers: response.headers, body: '' }, outcome: 'not-modified-to-client', reasons: answerReasons };
     }
-    return { response: withoutBodyForHead(request, response), outcome, reasons: [...reasons, ...decision.reasons] };
+    return { response: answerFromReceived(request, response, received, this.options.now()), outcome, reasons: answerReasons };
   }
 
-  /**
-   * What a shared node sends upstream on a miss: the client's request without its own
-   * validators (If-None-Match, If-Modified-Since), so the full response comes back and fills
-   * this node, which then answers the client's condition itself (RFC 9111 §4.3.2). The
-   * layered flow's CDN nodes fetch the same way. A browser forwards the request as it is.
-   */
-  private fillingRequest(request: HttpRequest): HttpRequest {
-    if (!isSharedLayer(this.options.layer) || request.method.toUpperCase() !== 'GET') return request;
-    if (!request.headers.has('if-none-match') && !request.headers.has('if-modified-since')) return request;
-    const headers = new Map(request.headers);
-    headers.delete('if-none-match');
-    headers.delete('if-modified-since');
-    return { ...request, headers };
-  }
-
-  private revalidate(request: HttpRequest, key: { key: string; url: string }, entry: StoredEntry, reasons: PolicyReason[]): NodeAnswer {
+  private revalidate(request: HttpRequest, key: Key, entry: StoredResponse, reasons: PolicyReason[]): NodeAnswer {
     if (!hasValidator(entry.headers)) return this.fetchAndStore(request, key, entry, 'miss', reasons);
     const requestTimeMs = this.options.now();
-    const headers = new Map(request.headers);
-    headers.delete('if-none-match');
-    headers.delete('if-modified-since');
-    for (const [name, value] of conditionalRequestHeaders(entry.headers)) headers.set(name, value);
-    const response = this.options.upstream({ method: 'GET', url: request.url, headers });
+    const response = this.options.upstream(revalidationRequest(request, entry));
     if (response === undefined || response.status >= 500) {
       if (entry.status < 500 && mayServeStaleOnError(entry.freshness, this.options.now())) {
         return this.serveStored(request, entry, 'stale-on-error', [...reasons, reason('spec 4.7, RFC 5861 §4', 'revalidation failed: the stored version is served')]);
@@ -210,11 +211,8 @@ export class HttpCacheNode {
       if (response === undefined) return { response: BAD_GATEWAY, outcome: 'miss', reasons };
     }
     if (response.status === 304 && notModifiedSelects(entry.headers, response.headers)) {
-      entry.headers = mergeNotModified(entry.headers, response.headers);
-      const decision = this.decideFor(request, { status: entry.status, headers: entry.headers }, requestTimeMs);
-      entry.decision = decision;
-      entry.freshness = freshnessOf(decision, this.options.now());
-      return this.serveStored(request, entry, 'revalidated', [...reasons, reason('RFC 9111 §4.3.4', '304 Not Modified: the stored response is refreshed and served')]);
+      const refreshed = this.replace(key, entry, refreshedStored(this.setting, entry, request, mergeNotModified(entry.headers, response.headers), this.options.now(), requestTimeMs));
+      return this.serveStored(request, refreshed, 'revalidated', [...reasons, reason('RFC 9111 §4.3.4', '304 Not Modified: the stored response is refreshed and served')]);
     }
     if (response.status === 304) {
       // RFC 9111 §4.3.4: a 304 whose validator matches no stored response MUST NOT update one;
@@ -223,89 +221,57 @@ export class HttpCacheNode {
       // client that did not ask conditionally, nor does it displace the stored response.
       return this.serveStored(request, entry, 'revalidated', [...reasons, reason('RFC 9111 §4.3.4', '304 Not Modified with a validator that matches no stored response: nothing is updated; the stored response is served')]);
     }
-    const decision = this.store(request, key, response, requestTimeMs, entry);
-    return { response: withoutBodyForHead(request, response), outcome: 'miss', reasons: [...reasons, ...decision.reasons] };
+    if (isHead(request) && response.status === 200) return this.refreshFromHead(request, key, entry, response, requestTimeMs, reasons);
+    const received = this.receive(request, key, response, requestTimeMs, entry, FETCH_WHOLE);
+    return { response: answerFromReceived(request, response, received, this.options.now()), outcome: 'miss', reasons: [...reasons, ...received.reasons] };
   }
 
-  private decideFor(request: HttpRequest, response: { status: number; headers: HeaderFields }, requestTimeMs: number): CacheDecision {
-    return decide({
-      request: { method: 'GET', url: request.url, headers: request.headers },
-      response,
-      deployment: this.options.deployment,
-      layer: this.options.layer,
-      nowMs: this.options.now(),
-      requestTimeMs,
-      options: this.options.policy,
-      variants: this.options.variants,
-    });
+  /**
+   * RFC 9111 §4.3.5: a 200 to the HEAD this node forwarded for a stale stored response updates
+   * that response's fields (then it answers the HEAD), or marks it stale when its validators
+   * or length disagree (then the HEAD response itself answers).
+   */
+  private refreshFromHead(request: HttpRequest, key: Key, entry: StoredResponse, response: HttpResponse, requestTimeMs: number, reasons: PolicyReason[]): NodeAnswer {
+    const update = updateFromHead({ headers: entry.headers, length: storedLength(entry) }, response);
+    if (update.kind === 'update') {
+      const refreshed = this.replace(key, entry, refreshedStored(this.setting, entry, request, update.headers, this.options.now(), requestTimeMs));
+      return this.serveStored(request, refreshed, 'revalidated', [...reasons, reason('RFC 9111 §4.3.5', 'a 200 to a HEAD updates the stored response, which answers the HEAD')]);
+    }
+    if (update.kind === 'stale') this.replace(key, entry, markedStale(entry));
+    return { response: { ...response, body: '' }, outcome: 'miss', reasons: [...reasons, reason('RFC 9111 §4.3.5', 'the HEAD response does not match the stored response, which is now stale')] };
   }
 
-  private store(request: HttpRequest, key: { key: string; url: string }, response: HttpResponse, requestTimeMs: number, previous: StoredEntry | undefined): CacheDecision {
-    const decision = this.decideFor(request, response, requestTimeMs);
-    if (request.method.toUpperCase() === 'HEAD') return decision;
-    if (!decision.store) {
-      // A response that may not be stored still replaces nothing, except that a newer
-      // non-storable answer makes the old one obsolete (RFC 9111 §4.4 spirit): drop it.
-      if (previous && response.status < 500) this.removeEntry(key.key, previous);
-      return decision;
-    }
-    if (decision.errorCaching && !errorMayReplaceStored(previous?.freshness, this.options.now())) {
-      return { ...decision, reasons: [...decision.reasons, reason('spec 7.1', 'the error does not displace the stored version that can still be served')] };
-    }
-    // A shared cache keeps no field named by a qualified private="…" (RFC 9111 §5.2.2.7), read by the engine's own parser.
-    const excluded = isSharedLayer(this.options.layer) ? (readResponseFacts(response, this.options.layer, this.options.now()).cacheControl.privateFields ?? []) : [];
-    const entry: StoredEntry = {
-      requestHeaders: request.headers,
-      status: response.status,
-      headers: storedHeaderFields(response.headers, excluded),
-      body: response.body,
-      decision,
-      freshness: freshnessOf(decision, this.options.now()),
-    };
-    const list = (this.entries.get(key.key) ?? []).filter((other) => other !== previous && !sameVariant(varying(other), varying(entry)));
-    list.push(entry);
-    this.entries.set(key.key, list);
+  /** Applies what a response from upstream does to the store (see receiveResponse). */
+  private receive(request: HttpRequest, key: Key, response: HttpResponse, requestTimeMs: number, previous: StoredResponse | undefined, plan: FetchPlan): ReturnType<typeof receiveResponse> {
+    const received = receiveResponse(this.setting, request, response, previous, plan, this.options.now(), requestTimeMs);
+    if (isHead(request)) return received;
+    if (received.dropPrevious && previous) this.removeEntry(key.key, previous);
+    if (!received.store) return received;
+    this.entries.set(key.key, withStored(this.entries.get(key.key) ?? [], received.store, previous));
     let keys = this.keysByUrl.get(key.url);
     if (!keys) this.keysByUrl.set(key.url, (keys = new Set()));
     keys.add(key.key);
-    return decision;
+    return received;
   }
 
-  private removeEntry(key: string, entry: StoredEntry): void {
+  /** Puts `updated` where `entry` was stored, and returns it. */
+  private replace(key: Key, entry: StoredResponse, updated: StoredResponse): StoredResponse {
+    const list = this.entries.get(key.key);
+    const index = list?.indexOf(entry) ?? -1;
+    if (list && index >= 0) list[index] = updated;
+    return updated;
+  }
+
+  private removeEntry(key: string, entry: StoredResponse): void {
     const list = this.entries.get(key)?.filter((other) => other !== entry);
     if (list && list.length) this.entries.set(key, list);
     else this.entries.delete(key);
   }
 
-  private serveStored(request: HttpRequest, entry: StoredEntry, outcome: NodeOutcome, reasons: PolicyReason[]): NodeAnswer {
-    const now = this.options.now();
-    const headers = new Map(entry.headers);
-    // RFC 9111 §5.1: a response served from cache carries its current age.
-    headers.set('age', String(Math.max(0, Math.floor(currentAgeSeconds(entry.freshness.initialAgeSeconds, entry.freshness.storedAtMs, now)))));
-    if (conditionalRequestMatches(request.headers, entry.headers, now)) {
-      return { response: { status: 304, headers, body: '' }, outcome: 'not-modified-to-client', reasons: [...reasons, reason('RFC 9111 §4.3.2', "the client's conditional request matches the stored response: 304")] };
-    }
-    return { response: { status: entry.status, headers, body: request.method.toUpperCase() === 'HEAD' ? '' : entry.body }, outcome, reasons };
+  private serveStored(request: HttpRequest, entry: StoredResponse, outcome: NodeOutcome, reasons: PolicyReason[]): NodeAnswer {
+    const answer = answerFromStored(request, entry, this.options.now(), rangeOptionsFor(this.options.layer));
+    // A fetch is asked for only when the origin failed while the stored parts did not hold the request.
+    if (answer.kind === 'fetch') return { response: BAD_GATEWAY, outcome, reasons: [...reasons, reason('RFC 9111 §3.3', 'the stored parts do not hold the requested bytes and the origin failed')] };
+    return { response: answer.response, outcome: answer.notModified ? 'not-modified-to-client' : outcome, reasons: answer.reason ? [...reasons, answer.reason] : reasons };
   }
-}
-
-function freshnessOf(decision: CacheDecision, storedAtMs: number): StoredFreshness {
-  return {
-    storedAtMs,
-    initialAgeSeconds: decision.initialAgeSeconds,
-    freshnessLifetimeSeconds: decision.revalidateAlways ? 0 : decision.freshnessLifetimeSeconds,
-    revalidateAlways: decision.revalidateAlways,
-    neverServeStale: decision.neverServeStale,
-    staleWhileRevalidateSeconds: decision.staleWhileRevalidateSeconds,
-    staleIfErrorSeconds: decision.staleIfErrorSeconds,
-  };
-}
-
-function withoutBodyForHead(request: HttpRequest, response: HttpResponse): HttpResponse {
-  return request.method.toUpperCase() === 'HEAD' ? { ...response, body: '' } : response;
-}
-
-/** What Vary selection reads of a stored entry (RFC 9111 §4.1). */
-function varying(entry: StoredEntry): VaryingResponse {
-  return { responseHeaders: entry.headers, requestHeaders: entry.requestHeaders };
 }

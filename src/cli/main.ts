@@ -5,6 +5,7 @@ import { boundedMessage, isUserError } from '../userError.js';
 import { compareCommand } from './commands/compare.js';
 import { mergeCommand } from './commands/merge.js';
 import { sweepCommand } from './commands/sweep.js';
+import { chartCommand } from './commands/chart.js';
 import { explainCommand } from './commands/explain.js';
 import { harCommand } from './commands/har.js';
 import { replayCommand } from './commands/replay.js';
@@ -30,6 +31,7 @@ const MISSING_POSITIONAL: Record<string, string> = {
   compare: '`cdnsim compare` needs a scenario file, for example: cdnsim compare scenarios/ttl-strategies.yaml',
   sweep: '`cdnsim sweep` needs a scenario file and --param, for example: cdnsim sweep scenarios/ttl-strategies.yaml --param edge.capacity=100MB,1GB',
   merge: '`cdnsim merge` needs the folders of a sweep\'s shards, for example: cdnsim merge results/x/shard-0 results/x/shard-1',
+  chart: '`cdnsim chart` needs a run folder, for example: cdnsim chart results/baseline/<run-id>',
   har: '`cdnsim har` needs a HAR file (browser DevTools → Network → "Save all as HAR"), for example: cdnsim har test/fixtures/har/page-load.har',
 };
 
@@ -49,7 +51,7 @@ export async function main(rawArgv: string[]): Promise<number> {
     .epilogue('A discrete-event CDN simulator: layered HTTP caching, hit ratios and latency. See README.md.')
     .version(packageInfo().version)
     .strict()
-    .demandCommand(1, 'name a command: run, compare, sweep, merge, replay, explain, har, validate, schema or topology')
+    .demandCommand(1, 'name a command: run, compare, sweep, merge, chart, replay, explain, har, validate, schema or topology')
     .recommendCommands()
     .help()
     .alias('h', 'help')
@@ -61,7 +63,7 @@ export async function main(rawArgv: string[]): Promise<number> {
       if (error) throw error;
       throw new UsageError(clearerUsageMessage(message, argv));
     });
-  for (const add of [runCommand, compareCommand, sweepCommand, mergeCommand, replayCommand, explainCommand, harCommand, validateCommand, schemaCommand, topologyCommand]) cli = add(cli);
+  for (const add of [runCommand, compareCommand, sweepCommand, mergeCommand, chartCommand, replayCommand, explainCommand, harCommand, validateCommand, schemaCommand, topologyCommand]) cli = add(cli);
   try {
     await cli.parseAsync();
     return EXIT_OK;

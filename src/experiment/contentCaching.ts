@@ -5,6 +5,7 @@ import { normaliseHeaders, type HeaderInput } from '../policy/headers.js';
 import { HEADER_PROFILES, profileWithOverrides } from '../policy/profiles.js';
 import { formatReason } from '../policy/reason.js';
 import type { Scenario } from '../scenario/schema.js';
+import type { Incident } from '../workload/incidents/incidentSchema.js';
 import { representativePath, resolveClassHeaders, type ContentClass } from '../workload/content/contentClasses.js';
 
 /**
@@ -98,4 +99,18 @@ function classSource(klass: ContentClass, deployment: Deployment): ClassSource {
     responseHeaders: contentType === undefined || hasContentType ? fields : { ...fields, 'Content-Type': contentType },
     headerSource: `${headers.source} (profile ${headers.profile.name})`,
   };
+}
+
+/**
+ * The origin's error responses as the policy engine decides them at each layer (spec 7.1: a
+ * 500 without explicit freshness is cached for 5 s), one class per status an error burst
+ * sends, compiled into the content's table. Index: status − 500; −1 for a status no burst sends.
+ */
+export function compileErrorClasses(caching: ContentCaching, incidents: readonly Incident[]): Int32Array {
+  const classOf = new Int32Array(100).fill(-1);
+  for (const incident of incidents) {
+    if (incident.kind !== 'error-burst' || classOf[incident.status - 500] >= 0) continue;
+    classOf[incident.status - 500] = caching.table.add({ url: CATALOGUE_OBJECT_URL, status: incident.status, headers: {} });
+  }
+  return classOf;
 }

@@ -252,7 +252,7 @@ class RecordedOrigin {
 
   answer(request: HttpRequest, nowMs: number): HttpResponse {
     const sequence = this.sequenceFor(request.method, request.url);
-    // Only the entries' own requests reach the origin (a cache turns HEAD into GET at most).
+    // Only the entries' own requests reach the origin (a HEAD a cache forwards is answered from the GET record when none was recorded).
     if (sequence === undefined) return { status: 404, headers: new Map([['content-type', 'text/plain']]), body: '' };
     const key = originKey(request.method, request.url);
     const count = this.served.get(key) ?? 0;

@@ -113,9 +113,11 @@ export function invalidatedUrls(method: string, targetUrl: string, status: numbe
 /**
  * Whether a conditional request matches a response (a cache's stored one, or an origin's):
  * If-None-Match first, by weak comparison (RFC 9110 §13.1.2), else If-Modified-Since
- * (§13.1.3). A match is answered 304.
+ * (§13.1.3). A match is answered 304. `receivedAtMs` is given by a cache for its stored
+ * response: without Last-Modified, If-Modified-Since is then evaluated against the stored Date,
+ * or without one the time it was received (RFC 9111 §4.3.2).
  */
-export function conditionalRequestMatches(request: HeaderFields, stored: HeaderFields, nowMs: number): boolean {
+export function conditionalRequestMatches(request: HeaderFields, stored: HeaderFields, nowMs: number, receivedAtMs?: number): boolean {
   const ifNoneMatch = request.get('if-none-match');
   if (ifNoneMatch !== undefined) {
     const etag = stored.get('etag');
@@ -124,10 +126,37 @@ export function conditionalRequestMatches(request: HeaderFields, stored: HeaderF
     return ifNoneMatch.trim() === '*' || splitList(ifNoneMatch).some((tag) => weak(tag) === weak(etag));
   }
   const ifModifiedSince = request.get('if-modified-since');
-  const lastModified = stored.get('last-modified');
-  if (ifModifiedSince === undefined || lastModified === undefined) return false;
+  if (ifModifiedSince === undefined) return false;
   // RFC 9110 §5.6.7: an RFC 850 two-digit year is read relative to now, not to 1970.
   const since = parseHttpDate(ifModifiedSince, nowMs);
-  const modified = parseHttpDate(lastModified, nowMs);
+  const modified = lastModifiedForCondition(stored, nowMs, receivedAtMs);
   return since !== undefined && modified !== undefined && modified <= since;
+}
+
+function lastModifiedForCondition(stored: HeaderFields, nowMs: number, receivedAtMs: number | undefined): number | undefined {
+  const lastModified = stored.get('last-modified');
+  if (lastModified !== undefined) return parseHttpDate(lastModified, nowMs);
+  if (receivedAtMs === undefined) return undefined;
+  const date = stored.get('date');
+  return date === undefined ? receivedAtMs : parseHttpDate(date, nowMs);
+}
+
+/**
+ * What a 200 response to a HEAD does to a stored GET response that could have answered it
+ * (RFC 9111 §4.3.5): `update` its fields (as a 304 does, RFC 9111 §3.2) when every validator
+ * the HEAD response carries (ETag, Last-Modified) matches the stored one and its Content-Length,
+ * when present, matches the stored length; otherwise the stored response is to be considered
+ * `stale`. Any other status leaves it alone (`none`).
+ */
+export type HeadUpdate = { readonly kind: 'update'; readonly headers: Map<string, string> } | { readonly kind: 'stale' } | { readonly kind: 'none' };
+
+export function updateFromHead(stored: { readonly headers: HeaderFields; readonly length: number }, head: { readonly status: number; readonly headers: HeaderFields }): HeadUpdate {
+  if (head.status !== 200) return { kind: 'none' };
+  for (const validator of ['etag', 'last-modified']) {
+    const received = head.headers.get(validator);
+    if (received !== undefined && stored.headers.get(validator) !== received) return { kind: 'stale' };
+  }
+  const length = head.headers.get('content-length');
+  if (length !== undefined && length.trim() !== String(stored.length)) return { kind: 'stale' };
+  return { kind: 'update', headers: mergeNotModified(stored.headers, head.headers) };
 }

@@ -18,7 +18,39 @@ export interface VaryingResponse {
  */
 function normalisedField(headers: HeaderFields, name: string): string | undefined {
   const value = headers.get(name);
-  return value === undefined ? undefined : splitList(value).join(',');
+  if (value === undefined) return undefined;
+  return name === 'accept-language' ? languagePreferences(value).map(({ range, q }) => `${range};q=${q}`).join(',') : splitList(value).join(',');
+}
+
+/**
+ * Accept-Language as its semantics read it (RFC 9110 §12.5.4, §12.4.2): language ranges are
+ * case-insensitive (RFC 4647 §2), each has a weight (1 without `q`), and ranges of equal weight
+ * are equally preferred, so their order carries no meaning. Sorted by weight, then range.
+ */
+export function languagePreferences(value: string): { range: string; q: number }[] {
+  const preferences = splitList(value).map((member) => {
+    const [range, ...params] = member.split(';').map((part) => part.trim());
+    const weight = params.map((param) => /^q=([01](?:\.\d{0,3})?)$/i.exec(param)).find((match) => match !== null);
+    return { range: range.toLowerCase(), q: weight ? Number(weight[1]) : 1 };
+  });
+  return preferences.sort((a, b) => b.q - a.q || (a.range < b.range ? -1 : a.range > b.range ? 1 : 0));
+}
+
+/**
+ * RFC 9111 §4.1 lets a cache use what it knows of a field's semantics: a stored response in
+ * one language (Content-Language) answers a request whose most preferred language ranges
+ * include it (RFC 4647 §3.3.1 basic filtering), since the origin would choose that language
+ * for the request whatever else it has.
+ */
+function storedLanguageIsPreferred(stored: VaryingResponse, requestHeaders: HeaderFields): boolean {
+  const contentLanguage = splitList(stored.responseHeaders.get('content-language') ?? '');
+  const accept = requestHeaders.get('accept-language');
+  if (contentLanguage.length !== 1 || accept === undefined) return false;
+  const preferences = languagePreferences(accept);
+  const top = preferences[0]?.q ?? 0;
+  if (top <= 0) return false;
+  const tag = contentLanguage[0].toLowerCase();
+  return preferences.some(({ range, q }) => q === top && range !== '*' && (tag === range || tag.startsWith(`${range}-`)));
 }
 
 /**
@@ -30,7 +62,8 @@ export function varyMatches(stored: VaryingResponse, requestHeaders: HeaderField
   for (const name of splitList(stored.responseHeaders.get('vary') ?? '')) {
     const field = name.toLowerCase();
     if (field === '*') return false;
-    if (normalisedField(stored.requestHeaders, field) !== normalisedField(requestHeaders, field)) return false;
+    if (normalisedField(stored.requestHeaders, field) === normalisedField(requestHeaders, field)) continue;
+    if (field !== 'accept-language' || !storedLanguageIsPreferred(stored, requestHeaders)) return false;
   }
   return true;
 }

@@ -57,8 +57,9 @@ describe('cdnsim run (end to end, built CLI)', () => {
     expect(run.peakMemoryBytes).toBeGreaterThan(1_000_000);
     expect(run.versions.node).toBe(process.versions.node);
     expect(run.commandLine[0]).toBe('cdnsim');
-    // Written atomically: no temporary file is left behind.
-    expect(readdirSync(out).sort()).toEqual(['run.json', 'scenario.json', 'stated.csv', 'summary.json']);
+    // Written atomically: no temporary file is left behind (charts too: issue 15).
+    expect(readdirSync(out).sort()).toEqual(['charts', 'report.html', 'run.json', 'scenario.json', 'stated.csv', 'summary.json']);
+    expect(readdirSync(join(out, 'charts')).every((name) => /^[a-z-]+\.(svg|png)$/.test(name))).toBe(true);
   });
 
   it('--json prints only the summary JSON on stdout, identical to summary.json', () => {
@@ -113,7 +114,7 @@ describe('user mistakes exit 2 with a message and no stack trace', () => {
   const cases: [string, string[], RegExp][] = [
     ['missing scenario file', ['run', 'scenarios/nope.yaml'], /cannot read scenario file 'scenarios\/nope\.yaml': no such file\. Check the path/],
     ['unknown flag', ['run', 'scenarios/baseline.yaml', '--sead', '3'], /Unknown argument: sead/],
-    ['no command', [], /name a command: run, compare, sweep, merge, replay, explain, har, validate, schema or topology/],
+    ['no command', [], /name a command: run, compare, sweep, merge, chart, replay, explain, har, validate, schema or topology/],
     ['--requests 0', ['run', 'scenarios/baseline.yaml', '--requests', '0'], /--requests: expected at least 1 request, found "0"/],
     ['--requests not a number', ['run', 'scenarios/baseline.yaml', '--requests', 'lots'], /--requests: expected a whole number such as 2000000, 2M, 500k or 1e6, found "lots"/],
     ['run without a scenario', ['run'], /`cdnsim run` needs a scenario file, for example: cdnsim run scenarios\/baseline\.yaml/],

@@ -8,6 +8,7 @@ import {
   mergeNotModified,
   notModifiedSelects,
   storedHeaderFields,
+  updateFromHead,
 } from '../../src/policy/revalidation.js';
 
 const h = (input: HeaderInput) => normaliseHeaders(input);
@@ -221,5 +222,53 @@ describe('conditionalRequestMatches (RFC 9110 §13.1.2, §13.1.3)', () => {
     expect(conditionalRequestMatches(fields({ 'If-Modified-Since': 'Sat, 21 Nov 2026 09:59:59 GMT' }), stored, now)).toBe(false);
     expect(conditionalRequestMatches(fields({ 'If-Modified-Since': 'not a date' }), stored, now)).toBe(false);
     expect(conditionalRequestMatches(fields({}), stored, now)).toBe(false);
+  });
+});
+
+describe('updateFromHead (RFC 9111 §4.3.5)', () => {
+  const head = (status: number, input: HeaderInput) => ({ status, headers: normaliseHeaders(input) });
+  const stored = { headers: normaliseHeaders({ ETag: '"v1"', 'Template-A': '1', 'Cache-Control': 'max-age=2', 'Content-Length': '4' }), length: 4 };
+
+  it('RFC 9111 §4.3.5, §3.2: a 200 with the same validator updates the stored fields and keeps the others', () => {
+    const update = updateFromHead(stored, head(200, { ETag: '"v1"', 'Cache-Control': 'max-age=1000' }));
+    expect(update.kind).toBe('update');
+    if (update.kind === 'update') expect(Object.fromEntries(update.headers)).toMatchObject({ 'template-a': '1', 'cache-control': 'max-age=1000', etag: '"v1"' });
+  });
+
+  it('RFC 9111 §4.3.5: a 200 without validators updates; Content-Length of the HEAD is not applied (§3.2)', () => {
+    const update = updateFromHead(stored, head(200, { 'Template-A': '2', 'Content-Length': '4' }));
+    expect(update.kind === 'update' && update.headers.get('template-a')).toBe('2');
+  });
+
+  it('RFC 9111 §4.3.5: another ETag or Last-Modified, or another Content-Length, makes the stored response stale', () => {
+    expect(updateFromHead(stored, head(200, { ETag: '"v2"' }))).toEqual({ kind: 'stale' });
+    expect(updateFromHead(stored, head(200, { 'Last-Modified': 'Thu, 01 Jan 2026 00:00:00 GMT' }))).toEqual({ kind: 'stale' });
+    expect(updateFromHead(stored, head(200, { 'Content-Length': '5' }))).toEqual({ kind: 'stale' });
+  });
+
+  it('RFC 9111 §4.3.5: only a 200 updates (a 410 or a 304 to a HEAD is not a HEAD update)', () => {
+    expect(updateFromHead(stored, head(410, { 'Template-A': '2' }))).toEqual({ kind: 'none' });
+    expect(updateFromHead(stored, head(304, { ETag: '"v1"' }))).toEqual({ kind: 'none' });
+  });
+});
+
+describe('conditionalRequestMatches at a cache without Last-Modified (RFC 9111 §4.3.2)', () => {
+  const now = Date.UTC(2026, 0, 1, 12);
+  const ims = (value: string) => normaliseHeaders({ 'If-Modified-Since': value });
+
+  it('RFC 9111 §4.3.2: the stored Date stands in for Last-Modified', () => {
+    const stored = normaliseHeaders({ Date: 'Thu, 01 Jan 2026 10:00:00 GMT' });
+    expect(conditionalRequestMatches(ims('Thu, 01 Jan 2026 11:00:00 GMT'), stored, now, now)).toBe(true);
+    expect(conditionalRequestMatches(ims('Thu, 01 Jan 2026 09:00:00 GMT'), stored, now, now)).toBe(false);
+  });
+
+  it('RFC 9111 §4.3.2: without Date, the time the response was received', () => {
+    const receivedAt = Date.UTC(2026, 0, 1, 10);
+    expect(conditionalRequestMatches(ims('Thu, 01 Jan 2026 10:30:00 GMT'), normaliseHeaders({}), now, receivedAt)).toBe(true);
+    expect(conditionalRequestMatches(ims('Thu, 01 Jan 2026 09:30:00 GMT'), normaliseHeaders({}), now, receivedAt)).toBe(false);
+  });
+
+  it('an origin response (no receivedAtMs) without Last-Modified never matches If-Modified-Since', () => {
+    expect(conditionalRequestMatches(ims('Thu, 01 Jan 2026 11:00:00 GMT'), normaliseHeaders({ Date: 'Thu, 01 Jan 2026 10:00:00 GMT' }), now)).toBe(false);
   });
 });

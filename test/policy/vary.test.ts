@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { normaliseHeaders, type HeaderInput } from '../../src/policy/headers.js';
-import { sameVariant, varyMatches, type VaryingResponse } from '../../src/policy/vary.js';
+import { languagePreferences, sameVariant, varyMatches, type VaryingResponse } from '../../src/policy/vary.js';
 
 const FC_OPTIONS = { numRuns: 300, seed: 9111 };
 const stored = (vary: string | undefined, request: HeaderInput): VaryingResponse => ({
@@ -65,5 +65,39 @@ describe('varyMatches properties', () => {
       fc.property(vary, request, vary, request, (va, ra, vb, rb) => sameVariant(stored(va, ra), stored(vb, rb)) === sameVariant(stored(vb, rb), stored(va, ra))),
       FC_OPTIONS,
     );
+  });
+});
+
+describe('Accept-Language by its semantics (RFC 9111 §4.1, RFC 9110 §12.5.4)', () => {
+  const byLanguage = (request: string, contentLanguage?: string): VaryingResponse => ({
+    responseHeaders: normaliseHeaders(contentLanguage === undefined ? { Vary: 'Accept-Language' } : { Vary: 'Accept-Language', 'Content-Language': contentLanguage }),
+    requestHeaders: normaliseHeaders({ 'Accept-Language': request }),
+  });
+  const matches = (stored: VaryingResponse, request: string) => varyMatches(stored, normaliseHeaders({ 'Accept-Language': request }));
+
+  it.each<[string, string, boolean]>([
+    ['equal weights in another order', 'de, en', true],
+    ['another case (RFC 4647 §2)', 'eN, De', true],
+    ['q=1 written out', 'en;q=1, de', true],
+    ['another weight order', 'en;q=0.5, de', false],
+    ['another language', 'fr', false],
+  ])('RFC 9110 §12.5.4: "en, de" against %s', (_what, request, expected) => {
+    expect(matches(byLanguage('en, de'), request)).toBe(expected);
+  });
+
+  it('RFC 9111 §4.1: a stored response in the request\'s most preferred language answers it', () => {
+    expect(matches(byLanguage('en, de', 'de'), 'fr;q=0.5, de;q=1.0')).toBe(true);
+    expect(matches(byLanguage('en, de', 'de-AT'), 'de')).toBe(true);
+    expect(matches(byLanguage('en, de', 'de'), 'fr, de;q=0.9')).toBe(false);
+    expect(matches(byLanguage('en, de', 'de'), '*')).toBe(false);
+    expect(matches(byLanguage('en, de', 'de, en'), 'de')).toBe(false);
+  });
+
+  it('languagePreferences sorts by weight, then range, lower-cased', () => {
+    expect(languagePreferences('FR;q=0.5, en-GB, de')).toEqual([
+      { range: 'de', q: 1 },
+      { range: 'en-gb', q: 1 },
+      { range: 'fr', q: 0.5 },
+    ]);
   });
 });

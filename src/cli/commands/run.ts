@@ -27,6 +27,7 @@ interface RunArgs {
   json: boolean;
   progress: boolean;
   check: boolean;
+  charts: boolean;
 }
 
 /** `--check`: a row of the stated table is outside its stated value or the scenario's expectation. */
@@ -50,7 +51,7 @@ export const RUN_LENGTH_OPTIONS = {
 export function runCommand(yargs: Argv): Argv {
   return yargs.command<RunArgs>(
     'run <scenario>',
-    'run a scenario file and write summary.json, stated.csv and run.json',
+    'run a scenario file and write summary.json, stated.csv, run.json, charts and report.html',
     (command) =>
       command
         .positional('scenario', { type: 'string', describe: 'scenario file (YAML or JSON)', demandOption: true })
@@ -58,6 +59,7 @@ export function runCommand(yargs: Argv): Argv {
         .option('out', { type: 'string', describe: 'run folder to write (default results/<scenario>/<run-id>/)' })
         .option('json', { type: 'boolean', default: false, describe: 'print the summary JSON on stdout and nothing else' })
         .option('progress', { type: 'boolean', default: true, describe: 'progress bar on a terminal (--no-progress to hide)' })
+        .option('charts', { type: 'boolean', default: true, describe: 'draw charts/*.svg, charts/*.png and report.html into the run folder (--no-charts to skip)' })
         .option('check', {
           type: 'boolean',
           default: false,
@@ -151,16 +153,23 @@ async function executeRun(args: RunArgs): Promise<void> {
     );
   }
   const written = `written: ${relative(process.cwd(), join(folder, 'summary.json')) || folder}, scenario.json, stated.csv, run.json (${runInfo.wallSeconds} s wall, ${runInfo.requestsPerSecond.toLocaleString('en-US')} requests/s)`;
+  const charts = args.charts ? `\n${await drawCharts(folder)}` : '';
   if (args.json) {
     process.stdout.write(done.summaryJson);
-    process.stderr.write(`${written}\n`);
+    process.stderr.write(`${written}${charts}\n`);
   } else {
-    process.stdout.write(`${done.summaryText}\n\n${written}\n`);
+    process.stdout.write(`${done.summaryText}\n\n${written}${charts}\n`);
   }
   if (args.check && done.outside.length > 0) {
     const rows = done.outside.length === 1 ? '1 stated figure is' : `${done.outside.length} stated figures are`;
     throw new CheckFailedError(`--check: ${rows} outside:\n${done.outside.map((line) => `  ${line}`).join('\n')}`);
   }
+}
+
+/** The run's charts and report.html (issue 15), from the files just written; loaded only when drawn. */
+async function drawCharts(folder: string): Promise<string> {
+  const { chartsWrittenLine, writeCharts } = await import('../../report/charts/writeCharts.js');
+  return chartsWrittenLine(relative(process.cwd(), folder) || folder, await writeCharts(folder));
 }
 
 /**

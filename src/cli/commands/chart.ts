@@ -1,0 +1,22 @@
+import type { Argv } from 'yargs';
+
+interface ChartArgs {
+  folder: string;
+}
+
+export function chartCommand(yargs: Argv): Argv {
+  return yargs.command<ChartArgs>(
+    'chart <folder>',
+    'draw the charts (charts/*.svg, charts/*.png) and report.html of a run, compare, sweep or replay folder again from its saved files',
+    (command) =>
+      command
+        .positional('folder', { type: 'string', describe: 'a run folder (results/<scenario>/<run-id>), or a compare or sweep folder', demandOption: true })
+        .example('$0 chart results/baseline/20261125-120000-seed1', 'redraw a saved run') as unknown as Argv<ChartArgs>,
+    async (args) => {
+      // Loaded here: vega and resvg take a moment to load, and other commands never need them.
+      const { chartsWrittenLine, writeCharts } = await import('../../report/charts/writeCharts.js');
+      const written = await writeCharts(args.folder);
+      process.stdout.write(`${chartsWrittenLine(args.folder, written)}\n`);
+    },
+  );
+}

@@ -1,0 +1,60 @@
+import type { FlowNetwork } from '../cdn/flowNetwork.js';
+import { OriginModel } from '../cdn/origin.js';
+import type { Scenario } from '../scenario/schema.js';
+import type { RandomStreams } from '../sim/random.js';
+import type { Simulation } from '../sim/simulation.js';
+import { ContentChurn } from '../workload/content/churn.js';
+import { IncidentSchedule, INCIDENT_START } from '../workload/incidents/incidentSchedule.js';
+import type { ShapedWorkload } from '../workload/shapedWorkload.js';
+import type { RunContent } from './runContent.js';
+
+/** The origin of a run and what changes it over the run's clock. */
+export interface OriginTimeline {
+  readonly origin: OriginModel;
+  /** Content churn (content classes under a shaped workload): new objects and same-URL updates. */
+  readonly churn?: ContentChurn;
+}
+
+/**
+ * The origin model with everything that changes what it answers, scheduled on the run's clock:
+ * content churn (new objects, same-URL updates: a new version of the URL), deploys (a new
+ * version of the classes they name, spec 1.2 item 6, purged or not) and the incident schedule
+ * (refused connections, error bursts, slowdowns, spec 4.7 and 7.1).
+ * `shaped` is the synthetic workload, which churn feeds with one-hit wonders; a replayed
+ * recording has no classes and no churn.
+ */
+export function buildOriginTimeline(
+  scenario: Scenario,
+  content: RunContent,
+  shaped: ShapedWorkload | null,
+  network: FlowNetwork,
+  simulation: Simulation,
+  streams: RandomStreams,
+): OriginTimeline {
+  const { classCatalogue, contentCaching } = content;
+  const churn = classCatalogue && shaped ? new ContentChurn(classCatalogue, (scenario.content.classes ?? []).map((klass) => klass.churn), streams) : undefined;
+  const schedule = new IncidentSchedule(scenario.incidents);
+  const origin = new OriginModel(
+    scenario.incidents.length === 0 ? null : schedule.conditions,
+    Int32Array.from(contentCaching.classes, (klass) => schedule.conditions.classSlot(klass.name)),
+    churn?.versionOf ?? null,
+    content.catalogue.size,
+    streams.stream('origin.errors'),
+    () => network.originServiceMs(),
+  );
+  if (churn && shaped) {
+    churn.attach(simulation, {
+      onOneHitWonder: (id) => shaped.requestOnce(id),
+      onUpdate: (id, previous) => {
+        if (id === previous) origin.noteUpdate(id, simulation.nowMs);
+      },
+    });
+  }
+  schedule.schedule(simulation, (index, phase) => {
+    const incident = scenario.incidents[index];
+    if (incident.kind !== 'deploy' || phase !== INCIDENT_START) return;
+    const touched = contentCaching.classes.flatMap((klass, c) => (incident.classes.length === 0 || incident.classes.includes(klass.name) ? [c] : []));
+    origin.noteDeploy(touched, simulation.nowMs);
+  });
+  return churn ? { origin, churn } : { origin };
+}

@@ -1,0 +1,99 @@
+import type { Scenario } from '../scenario/schema.js';
+import type { RandomStreams } from '../sim/random.js';
+import { DEFAULT_MOBILE_SHARES } from '../topology/clients.js';
+import { REGIONS } from '../topology/regions.js';
+import { Catalogue } from '../workload/catalogue.js';
+import { ClassCatalogue, classCatalogueObjects } from '../workload/content/classCatalogue.js';
+import { churnReservation } from '../workload/content/churn.js';
+import type { ContentClass } from '../workload/content/contentClasses.js';
+import type { ObjectCatalogue } from '../workload/objectCatalogue.js';
+import { recordedCatalogue } from '../workload/realTraffic/recordedCatalogue.js';
+import type { RecordedTraffic } from '../workload/realTraffic/trafficCatalogue.js';
+import { ClientTraffic } from '../workload/requests/clientTraffic.js';
+import { RequestAttributeSampler } from '../workload/requests/requestAttributes.js';
+import { requestAttributeSpec, type RequestAttributesSettings } from '../workload/requests/requestAttributesSchema.js';
+import { RequestKeys } from '../workload/requests/requestKeys.js';
+import { compileContentCaching, scenarioDeployment, type ContentCaching } from './contentCaching.js';
+import { compileRecordedCaching } from './recordedCaching.js';
+import { classObjectTraits, recordedObjectTraits } from './requestVariants.js';
+
+/**
+ * What a run serves: its objects (one catalogue of three kinds: a recording's URLs, content
+ * classes, or a single Zipf class), what the policy engine decides for each class, and who
+ * asks for them (the client population of `traffic.clients`, or none).
+ */
+export interface RunContent {
+  readonly catalogue: ObjectCatalogue;
+  /** content.classes: the classes' catalogue, whose churn adds objects and versions over the run. */
+  readonly classCatalogue?: ClassCatalogue;
+  /** The single-class catalogue (neither classes nor a recording): the one theory can model. */
+  readonly singleClass?: Catalogue;
+  readonly contentCaching: ContentCaching;
+  /** Browsers, variants and chunks; null without `traffic.clients`. */
+  readonly clients: ClientTraffic | null;
+}
+
+export function buildRunContent(scenario: Scenario, recording: RecordedTraffic | undefined, requestLimit: number, horizonMs: number, streams: RandomStreams): RunContent {
+  const recorded = scenario.content.recorded;
+  const recordedCaching = recording === undefined ? undefined : compileRecordedCaching(recording, scenarioDeployment(scenario));
+  const classes = scenario.content.classes;
+  const classCatalogue = classes === undefined ? undefined : buildClassCatalogue(classes, scenario, requestLimit, horizonMs, streams);
+  const singleClass = recorded === undefined && classCatalogue === undefined ? new Catalogue(scenario.content, streams.stream('content.sizes')) : undefined;
+  const catalogue: ObjectCatalogue =
+    recording && recorded && recordedCaching
+      ? recordedCatalogue(recording, recorded.popularity, recordedCaching.classOf)
+      : classCatalogue
+        ? classCatalogueObjects(classCatalogue)
+        : (singleClass as Catalogue);
+  const clientSettings = scenario.traffic.clients;
+  return {
+    catalogue,
+    ...(classCatalogue ? { classCatalogue } : {}),
+    ...(singleClass ? { singleClass } : {}),
+    contentCaching: recordedCaching?.caching ?? compileContentCaching(scenario),
+    clients: clientSettings === undefined ? null : buildClientTraffic(scenario, clientSettings, catalogue, classCatalogue, recording, streams),
+  };
+}
+
+/**
+ * The multi-class catalogue, with ids reserved for the objects churn adds over the run.
+ * The run's length in time is known only for a duration run; for a request count it is
+ * estimated generously (a diurnal trough at the start stretches it), since running out of
+ * reserved ids stops the run.
+ */
+function buildClassCatalogue(classes: readonly ContentClass[], scenario: Scenario, requestLimit: number, horizonMs: number, streams: RandomStreams): ClassCatalogue {
+  const byCount = requestLimit === Infinity ? Infinity : (3 * requestLimit * 1000) / scenario.traffic.rate + 60_000;
+  const estimatedMs = Math.min(horizonMs, byCount);
+  const reservedIds = classes.map((klass) => churnReservation(klass.churn, klass.objects, estimatedMs));
+  return new ClassCatalogue(classes, streams, { framework: scenario.deployment.framework, reservedIds });
+}
+
+/**
+ * The client population of `traffic.clients`: who asks (new or returning, device, AVIF), the
+ * cache keys that gives (variants decided by the policy engine per class and file type,
+ * spec 4.4/4.5) and the media sessions' 5 MB chunks (4.8).
+ */
+function buildClientTraffic(
+  scenario: Scenario,
+  settings: RequestAttributesSettings,
+  catalogue: ObjectCatalogue,
+  classCatalogue: ClassCatalogue | undefined,
+  recording: RecordedTraffic | undefined,
+  streams: RandomStreams,
+): ClientTraffic {
+  const traits = classCatalogue
+    ? classObjectTraits(classCatalogue, scenario.content.classes ?? [], scenario.deployment.framework, settings.media.minBytes)
+    : recording
+      ? recordedObjectTraits(recording.urls)
+      : // One class at CATALOGUE_OBJECT_URL: an extension-less path has no variants; it declares no ranges.
+        { variantMaskOf: null, rangesOf: new Uint8Array(catalogue.size) };
+  const keys = new RequestKeys({ objectSizes: catalogue.objectSizes, variantMaskOf: traits.variantMaskOf, chunkedOf: traits.rangesOf });
+  const mobileShares = scenario.topology.model === 'pops' ? scenario.topology.clients.mobileShare : DEFAULT_MOBILE_SHARES;
+  const sampler = new RequestAttributeSampler(
+    requestAttributeSpec(settings, mobileShares),
+    { objectSizes: catalogue.objectSizes, pick: (u) => catalogue.pick(u), rangesOf: traits.rangesOf },
+    streams,
+    REGIONS,
+  );
+  return new ClientTraffic(sampler, keys, settings.media.windowIntervalMs);
+}

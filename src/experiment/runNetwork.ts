@@ -1,0 +1,85 @@
+import { createCacheStore, type OnlineCachePolicyName } from '../cache/registry.js';
+import { SparseKeyStore } from '../cache/sparseKeyStore.js';
+import { RegionNetwork, TopologyNetwork, type FlowNetwork } from '../cdn/flowNetwork.js';
+import { SharedCacheNode } from '../cdn/sharedCacheNode.js';
+import type { Scenario } from '../scenario/schema.js';
+import { topologySpecOf } from '../scenario/scenarioTopology.js';
+import type { RandomStreams } from '../sim/random.js';
+import { buildClientPlaces, loadClientCities, type ClientPlaces } from '../topology/clients.js';
+import { TopologyLatencyModel } from '../topology/latencyModel.js';
+import { RegionLatencyModel } from '../topology/regionLatency.js';
+import { REGIONS, type Region } from '../topology/regions.js';
+import { buildTopology } from '../topology/topology.js';
+
+/** A cache node's name and region. */
+export interface NodePlace {
+  name: string;
+  region?: Region;
+}
+
+/** The caches and the network a scenario's topology model gives. */
+export interface RunNetwork {
+  readonly network: FlowNetwork;
+  /** The flow's layers without the browser: edge, regional (with a tier), origin. */
+  readonly layerNames: readonly string[];
+  readonly edges: readonly SharedCacheNode[];
+  readonly edgeNodes: readonly NodePlace[];
+  readonly regionals: readonly SharedCacheNode[];
+  readonly regionalNodes: readonly NodePlace[];
+  /** Whether each edge sees independent requests for the whole catalogue (the theory's assumption). */
+  readonly theoryApplies: boolean;
+  /** Where clients are, with the demand of each place: the workload's sources and time zones. */
+  readonly places: ClientPlaces;
+}
+
+const isRegion = (name: string): name is Region => (REGIONS as readonly string[]).includes(name);
+
+/** A cache node: the policy's store over node-local key ids, so memory follows what each node holds. */
+function cacheNode(policy: OnlineCachePolicyName, capacity: number, id: number): SharedCacheNode {
+  return new SharedCacheNode(new SparseKeyStore(createCacheStore(policy, { capacity })), id);
+}
+
+/**
+ * The scenario's topology as the flow sees it: `pops` is a PoP per edge cache over a regional
+ * tier with physical latency; `regions` is one edge per region (or one for all) over the origin,
+ * whose latency is then the origin's service time.
+ */
+export function buildRunNetwork(scenario: Scenario, streams: RandomStreams): RunNetwork {
+  const { topology } = scenario;
+  if (topology.model === 'pops') {
+    const latency = new TopologyLatencyModel(buildTopology(topologySpecOf(topology, scenario.traffic.regions)), streams);
+    const { pops, regionalTier } = latency.topology;
+    const regionalSites = regionalTier.enabled ? regionalTier.sites : [];
+    return {
+      network: new TopologyNetwork(latency),
+      layerNames: regionalTier.enabled ? ['edge', 'regional', 'origin'] : ['edge', 'origin'],
+      edges: pops.map((_, p) => cacheNode(scenario.edge.policy, scenario.edge.capacity, p)),
+      edgeNodes: pops.map((pop) => ({ name: pop.code, region: pop.region })),
+      regionals: regionalSites.map((_, s) => cacheNode(scenario.regional.policy, scenario.regional.capacity, pops.length + s)),
+      regionalNodes: regionalSites.map((site) => ({ name: site.code, region: site.region })),
+      theoryApplies: false,
+      places: latency.topology.clients,
+    };
+  }
+  const latency = new RegionLatencyModel(
+    {
+      regionNames: REGIONS,
+      clientToEdgeMedianMs: REGIONS.map((region) => topology.clientToEdge[region]),
+      jitterSigma: topology.jitter,
+      originLatencyMs: topology.originLatencyMs,
+      edgeSites: topology.edgeSites,
+    },
+    streams.stream('topology.latency'),
+  );
+  return {
+    network: new RegionNetwork(latency),
+    layerNames: ['edge', 'origin'],
+    edges: latency.edgeNames.map((_, e) => cacheNode(scenario.edge.policy, scenario.edge.capacity, e)),
+    edgeNodes: latency.edgeNames.map((name) => (isRegion(name) ? { name, region: name } : { name })),
+    regionals: [],
+    regionalNodes: [],
+    theoryApplies: true,
+    // The regions model has no map, but clients still have a local time: the same metros give it.
+    places: buildClientPlaces(loadClientCities(), scenario.traffic.regions),
+  };
+}

@@ -1,0 +1,121 @@
+import {
+  OUTCOME_CACHED_ERROR,
+  OUTCOME_COALESCED_EDGE,
+  OUTCOME_COALESCED_REGIONAL,
+  OUTCOME_REVALIDATED,
+  OUTCOME_STALE_ON_ERROR,
+  OUTCOME_STALE_ON_REFUSED,
+  OUTCOME_STALE_WHILE_REVALIDATE,
+  type CompletedRequest,
+} from '../cdn/layeredFlow.js';
+import type { SharedCacheNode } from '../cdn/sharedCacheNode.js';
+import { CdnOutcomes } from '../metrics/cdnOutcomes.js';
+import { LatencyHistogram } from '../metrics/latencyHistogram.js';
+import { NodeCounters } from '../metrics/nodeCounters.js';
+import { RequestMetrics } from '../metrics/requestMetrics.js';
+import { REGIONS } from '../topology/regions.js';
+import type { Incident } from '../workload/incidents/incidentSchema.js';
+import { incidentWindows, type IncidentFigures } from './incidentWindows.js';
+import type { ClassChurn, ClassFigures, NodeState } from './runResult.js';
+import type { NodePlace } from './runNetwork.js';
+
+/** The shape of the run the recorder counts for. */
+export interface RecorderLayout {
+  /** The flow's layers without the browser: edge, regional (with a tier), origin. */
+  readonly layerNames: readonly string[];
+  /** Whether clients have browser caches: the metrics' first layer is then `browser`. */
+  readonly browserLayer: boolean;
+  readonly edgeCount: number;
+  readonly regionalCount: number;
+  readonly classCount: number;
+  readonly incidents: readonly Incident[];
+}
+
+/**
+ * Where every completed request goes: the layer that served it, its latency and bytes per
+ * region, per edge and regional node, per content class, what happened on the way
+ * (coalescing, revalidation, stale serves, errors) and the incident windows. Fixed memory:
+ * counters and histograms only (DESIGN "Hot path").
+ */
+export class RunRecorder {
+  readonly metrics: RequestMetrics;
+  readonly transfer = new LatencyHistogram();
+  readonly outcomes = new CdnOutcomes({
+    coalescedEdge: OUTCOME_COALESCED_EDGE,
+    coalescedRegional: OUTCOME_COALESCED_REGIONAL,
+    revalidated: OUTCOME_REVALIDATED,
+    staleWhileRevalidate: OUTCOME_STALE_WHILE_REVALIDATE,
+    staleOnError: OUTCOME_STALE_ON_ERROR,
+    staleOnRefused: OUTCOME_STALE_ON_REFUSED,
+    cachedError: OUTCOME_CACHED_ERROR,
+  });
+  private readonly windows: ReturnType<typeof incidentWindows>;
+  private readonly edgeCounters: NodeCounters;
+  private readonly regionalCounters: NodeCounters;
+  private readonly classEdgeCounters: NodeCounters;
+  private readonly classCdnCounters: NodeCounters;
+  private readonly classBrowserCounters: NodeCounters | null;
+  /** Layer indices in the metrics' layer list. */
+  private readonly edgeLayer: number;
+  private readonly regionalLayer: number;
+  private readonly originLayer: number;
+
+  constructor(layout: RecorderLayout) {
+    this.metrics = new RequestMetrics(layout.browserLayer ? ['browser', ...layout.layerNames] : layout.layerNames, REGIONS);
+    this.edgeLayer = layout.browserLayer ? 1 : 0;
+    this.regionalLayer = this.edgeLayer + 1;
+    this.originLayer = this.metrics.layerNames.length - 1;
+    this.windows = incidentWindows(layout.incidents);
+    this.edgeCounters = new NodeCounters(layout.edgeCount);
+    this.regionalCounters = new NodeCounters(layout.regionalCount);
+    this.classEdgeCounters = new NodeCounters(layout.classCount);
+    this.classCdnCounters = new NodeCounters(layout.classCount);
+    this.classBrowserCounters = layout.browserLayer ? new NodeCounters(layout.classCount) : null;
+  }
+
+  /** Every request, warm-up included: the incident windows cover the whole run. */
+  recordAny(done: CompletedRequest): void {
+    this.windows.record(done);
+  }
+
+  /** A measured request. */
+  record(done: CompletedRequest): void {
+    const c = done.classId;
+    const layer = done.layer;
+    this.outcomes.record(done.outcome, done.status, done.staleForMs);
+    this.classBrowserCounters?.record(c, layer === 0, done.sizeBytes);
+    this.metrics.record(done.region, layer, done.latencyMs, done.sizeBytes);
+    if (layer < this.edgeLayer) return;
+    if (done.transferMs >= 0) this.transfer.record(done.transferMs);
+    this.edgeCounters.record(done.edge, layer === this.edgeLayer, done.sizeBytes);
+    if (done.regional >= 0) this.regionalCounters.record(done.regional, layer === this.regionalLayer, done.sizeBytes);
+    this.classEdgeCounters.record(c, layer === this.edgeLayer, done.sizeBytes);
+    this.classCdnCounters.record(c, layer < this.originLayer, done.sizeBytes);
+  }
+
+  edgeStates(caches: readonly SharedCacheNode[], places: readonly NodePlace[]): NodeState[] {
+    return nodeStates(caches, places, this.edgeCounters);
+  }
+
+  regionalStates(caches: readonly SharedCacheNode[], places: readonly NodePlace[]): NodeState[] {
+    return nodeStates(caches, places, this.regionalCounters);
+  }
+
+  /** Per class; `churnOf` gives the class's churn over the whole run. */
+  classFigures(classCount: number, churnOf: (classId: number) => ClassChurn): ClassFigures[] {
+    return Array.from({ length: classCount }, (_, c) => ({
+      edge: this.classEdgeCounters.figures(c),
+      cdn: this.classCdnCounters.figures(c),
+      ...(this.classBrowserCounters === null ? {} : { browser: this.classBrowserCounters.figures(c) }),
+      churn: churnOf(c),
+    }));
+  }
+
+  incidentFigures(runEndMs: number, originRequests: (fromMs: number, toMs: number) => number): IncidentFigures[] {
+    return this.windows.figures(runEndMs, originRequests);
+  }
+}
+
+function nodeStates(caches: readonly SharedCacheNode[], places: readonly NodePlace[], counters: NodeCounters): NodeState[] {
+  return caches.map((cache, i) => ({ ...places[i], ...counters.figures(i), storedObjects: cache.store.objectCount, storedBytes: cache.store.occupancy }));
+}

@@ -1,0 +1,115 @@
+import type { LatencySummary } from '../metrics/latencyHistogram.js';
+import type { NodeFigures } from '../metrics/nodeCounters.js';
+import type { OutcomeFigures } from '../metrics/cdnOutcomes.js';
+import type { RequestMetrics } from '../metrics/requestMetrics.js';
+import type { CompiledDecision } from '../policy/compile.js';
+import type { LayerActivity, OriginActivity } from '../cdn/layeredFlow.js';
+import type { Scenario } from '../scenario/schema.js';
+import type { Region } from '../topology/regions.js';
+import type { ContentCaching } from './contentCaching.js';
+import type { IncidentFigures } from './incidentWindows.js';
+
+/** What one run returns: the figures of its measured part, and the facts a reader needs to trust them. */
+
+export interface NodeState extends NodeFigures {
+  name: string;
+  /** The region the node is in; absent for the regions model's single global edge. */
+  region?: Region;
+  /** Objects and bytes stored at the end of the run. */
+  storedObjects: number;
+  storedBytes: number;
+}
+
+/** What theory predicts for the edge caches, where a model applies. */
+export interface EdgeTheory {
+  /**
+   * `che-lru`: Che's approximation for LRU without expiry under independent requests
+   * (steady state, each edge). `ttl`: the TTL-cache formula λT/(1+λT) per object, for edges
+   * with room for the whole catalogue (all edges together).
+   */
+  model: 'che-lru' | 'ttl';
+  hitRatio: number;
+  byteHitRatio: number;
+}
+
+export interface ClassChurn {
+  /** Objects that appeared during the run, one-hit wonders included. */
+  newObjects: number;
+  oneHitWonders: number;
+  updates: number;
+}
+
+export interface RecordingFacts {
+  file: string;
+  use: 'amplify' | 'replay';
+  /** Distinct GET URLs (the catalogue) and GET requests in the file. */
+  objects: number;
+  requests: number;
+  /** Records left out: not GET, by method; skipped by the reader (non-HTTP URLs, blocked, malformed). */
+  nonGet: Readonly<Record<string, number>>;
+  skipped: number;
+}
+
+/** Per content class (class-id order); see RunResult.classes. */
+export interface ClassFigures {
+  edge: NodeFigures;
+  cdn: NodeFigures;
+  browser?: NodeFigures;
+  churn: ClassChurn;
+}
+
+export interface CdnActivity {
+  coalescing: boolean;
+  validators: boolean;
+  /** Per node layer (edge, and regional with a tier). */
+  layers: Record<string, LayerActivity>;
+  origin: OriginActivity;
+  /** Over the measured requests. */
+  outcomes: OutcomeFigures;
+}
+
+export interface RunResult {
+  scenario: Scenario;
+  seed: number;
+  /** Requests simulated, warm-up included. */
+  totalRequests: number;
+  warmupRequests: number;
+  simulatedMs: number;
+  /** `recording`: a replayed recording ran out of requests before either limit. */
+  stopReason: 'requests' | 'duration' | 'recording';
+  /** content.recorded: what was read from the file. */
+  recording?: RecordingFacts;
+  /** The run length in force (scenario, or overrides): a request count and/or a horizon. */
+  limits: { requests?: number; durationMs?: number };
+  metrics: RequestMetrics;
+  /** Body transfer time through the PoP's uplink, after the first byte (model pops only). */
+  transfer?: LatencySummary;
+  /** The CDN layers that cache, in request order (edge, and regional when the tier is on). */
+  cacheLayers: readonly string[];
+  /** Whether clients have browser caches (traffic.clients): the metrics' first layer is then `browser`. */
+  browserLayer: boolean;
+  /** One per edge cache: a region's edge, or a PoP. */
+  edges: NodeState[];
+  /** One per regional site (empty without a regional tier). */
+  regionals: NodeState[];
+  /** What the policy engine decided for each class of content. */
+  contentCaching: ContentCaching;
+  /**
+   * Per content class (class-id order): its requests at the edge, those any CDN layer served,
+   * and the churn over the whole run, warm-up included (new objects, of which one-hit wonders;
+   * updates). With browser caches, `browser` counts all the class's requests and those the
+   * browser answered; `edge` and `cdn` count those that reached the edge.
+   */
+  classes: ClassFigures[];
+  /** Present when the edge policy has a model (LRU without expiry within the run: Che's approximation). */
+  theory?: EdgeTheory;
+  /** What the CDN's nodes did on the clock (measured part): coalescing, revalidation, stale serves, errors, the origin's load. */
+  cdn: CdnActivity;
+  /** Each incident of the scenario: the requests sent during it, all of the run (warm-up included). */
+  incidents: IncidentFigures[];
+  /** Measured requests for byte ranges (spec 4.8), and the 5 MB chunks they needed. */
+  rangeRequests: { requests: number; chunks: number };
+  /** Per status an error burst sends: the edge's compiled decision for it (spec 7.1: a 500 without explicit freshness is cached 5 s). */
+  errorCaching: { status: number; edge: CompiledDecision }[];
+  events: number;
+}

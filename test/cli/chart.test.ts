@@ -1,0 +1,52 @@
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { fixtureCompare, fixtureFolder, writeJsonFixture, writeRunFixture } from '../support/chartFixtures.js';
+import { cdnsim, expectNoStackTrace, temporaryFolder } from './helpers.js';
+
+describe('charts from the command line (issue 15)', () => {
+  it('cdnsim run draws charts/*.svg, charts/*.png and report.html into the run folder; --no-charts skips them; cdnsim chart redraws them from the files', () => {
+    const out = temporaryFolder('charts');
+    const run = cdnsim(['run', 'scenarios/baseline.yaml', '--requests', '50k', '--no-progress', '--out', join(out, 'run')]);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/\ncharts: \d+ in .*charts\/ \(svg, png\) and .*report\.html \([\d.]+ s\)/);
+    const charts = readdirSync(join(out, 'run', 'charts')).sort();
+    // Today's run folder draws chart 1 (stated.csv) and chart 2 (summary.json) at least.
+    expect(charts).toEqual(expect.arrayContaining(['latency-by-region.png', 'latency-by-region.svg', 'stated.png', 'stated.svg']));
+    const report = readFileSync(join(out, 'run', 'report.html'), 'utf8');
+    expect(report).toContain('cdnsim report: baseline · seed 1');
+
+    const bare = cdnsim(['run', 'scenarios/baseline.yaml', '--requests', '50k', '--no-progress', '--no-charts', '--out', join(out, 'bare')]);
+    expect(bare.status).toBe(0);
+    expect(existsSync(join(out, 'bare', 'charts'))).toBe(false);
+    expect(existsSync(join(out, 'bare', 'report.html'))).toBe(false);
+
+    rmSync(join(out, 'run', 'charts'), { recursive: true });
+    const again = cdnsim(['chart', join(out, 'run')]);
+    expect(again.status).toBe(0);
+    expect(readdirSync(join(out, 'run', 'charts')).sort()).toEqual(charts);
+  });
+
+  it('cdnsim chart draws a compare folder from compare.json', () => {
+    const folder = writeJsonFixture('compare-cli', 'compare.json', fixtureCompare());
+    const result = cdnsim(['chart', folder]);
+    expect(result.status).toBe(0);
+    expect(readdirSync(join(folder, 'charts')).sort()).toEqual(['strategies.png', 'strategies.svg']);
+  });
+
+  it('cdnsim chart on a folder that is no run, compare or sweep folder exits 2 with a message naming the files, no stack trace', () => {
+    const folder = fixtureFolder('not-a-run');
+    const result = cdnsim(['chart', folder]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain(`${folder}: not a run, compare, sweep or replay folder: it holds none of summary.json, compare.json, sweep.json, replay.json`);
+    expect(expectNoStackTrace(result.stderr)).toBe(true);
+    const missing = cdnsim(['chart', join(folder, 'nope')]);
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toContain('no such folder');
+    const broken = writeRunFixture(fixtureFolder('broken-csv'));
+    writeFileSync(join(broken, 'timeseries.csv'), 'start_s,end_s\n0,60\n');
+    const bad = cdnsim(['chart', broken]);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/timeseries\.csv: missing column\(s\) requests, requests_per_s/);
+  });
+});
