@@ -8,7 +8,7 @@ const SMALL = 'test/fixtures/sweep-small.yaml';
 const read = (folder: string, file: string): string => readFileSync(join(folder, file), 'utf8');
 
 describe('cdnsim sweep: grid, replicates, workers, shards', () => {
-  const grid = ['--param', 'edge.capacity=5MB,50MB', '--param', 'traffic.rate=1k/s,4k/s', '--replicates', '2', '--no-progress'];
+  const grid = ['--param', 'edge.capacity=5MB,50MB', '--param', 'traffic.rate=1k/s,4k/s', '--replicates', '2', '--no-progress', '--no-charts'];
 
   it('parallel = sequential: --workers 2 writes the same sweep.json and sweep.csv bytes as --workers 1', () => {
     const dir = temporaryFolder('sweep');
@@ -39,7 +39,7 @@ describe('cdnsim sweep: grid, replicates, workers, shards', () => {
       expect(shard.status, shard.stderr).toBe(0);
       expect(JSON.parse(read(join(dir, `shard-${i}`), 'sweep.json')).shard).toEqual({ index: i, count: 3 });
     }
-    const merged = cdnsim(['merge', join(dir, 'shard-2'), join(dir, 'shard-0'), join(dir, 'shard-1'), '--out', join(dir, 'merged')]);
+    const merged = cdnsim(['merge', join(dir, 'shard-2'), join(dir, 'shard-0'), join(dir, 'shard-1'), '--no-charts', '--out', join(dir, 'merged')]);
     expect(merged.status, merged.stderr).toBe(0);
     expect(read(join(dir, 'merged'), 'sweep.json')).toBe(read(join(dir, 'whole'), 'sweep.json'));
     expect(read(join(dir, 'merged'), 'sweep.csv')).toBe(read(join(dir, 'whole'), 'sweep.csv'));
@@ -72,7 +72,7 @@ describe('cdnsim sweep: grid, replicates, workers, shards', () => {
 
   it('--target --minimize on a real scenario at small scale: the smallest edge capacity with a CDN hit ratio ≥ 40 %, with its interval', () => {
     const dir = temporaryFolder('target');
-    const result = cdnsim(['sweep', SMALL, '--param', 'edge.capacity=1MB,100MB', '--replicates', '2', '--target', 'hitRatio.cdn>=0.4', '--minimize', 'edge.capacity', '--tolerance', '20%', '--json', '--no-progress', '--out', dir]);
+    const result = cdnsim(['sweep', SMALL, '--param', 'edge.capacity=1MB,100MB', '--replicates', '2', '--target', 'hitRatio.cdn>=0.4', '--minimize', 'edge.capacity', '--tolerance', '20%', '--json', '--no-progress', '--no-charts', '--out', dir]);
     expect(result.status, result.stderr).toBe(0);
     const document = JSON.parse(result.stdout);
     const [found] = document.target.results;
@@ -103,7 +103,7 @@ describe('cdnsim compare', () => {
     const result = cdnsim(['compare', SMALL, '--strategies', 'respect-headers,fixed:1s,fixed:10m', '--out', dir, '--no-progress']);
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/sweep-small · seed 3 · 3 strategies on identical traffic · 15,000 requests measured each/);
-    expect(readdirSync(dir).sort()).toEqual(['compare.csv', 'compare.json', 'run.json']);
+    expect(readdirSync(dir).sort()).toEqual(['charts', 'compare.csv', 'compare.json', 'report.html', 'run.json']);
     const document = JSON.parse(read(dir, 'compare.json'));
     expect(document).toMatchObject({ schemaVersion: 1, scenario: 'sweep-small', seed: 3 });
     expect(document.strategies.map((s: { name: string }) => s.name)).toEqual(['respect-headers', 'fixed:1s', 'fixed:10m']);

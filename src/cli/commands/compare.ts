@@ -12,7 +12,7 @@ import { parseWorkers, runJobs } from '../jobPool.js';
 import { createJobProgressReporter } from '../jobProgress.js';
 import { checkRunFolder, createCheckedFolder } from '../outputPath.js';
 import { packageInfo } from '../packageInfo.js';
-import { checkedOverrides, checkRunLength, RUN_LENGTH_OPTIONS } from './run.js';
+import { checkedOverrides, checkRunLength, drawCharts, RUN_LENGTH_OPTIONS } from './run.js';
 
 interface CompareArgs {
   scenario: string;
@@ -24,6 +24,7 @@ interface CompareArgs {
   out?: string;
   json: boolean;
   progress: boolean;
+  charts: boolean;
 }
 
 export function compareCommand(yargs: Argv): Argv {
@@ -42,7 +43,8 @@ export function compareCommand(yargs: Argv): Argv {
         .option('workers', { type: 'string', describe: 'worker threads running strategies side by side (default: one per core)' })
         .option('out', { type: 'string', describe: 'folder to write (default results/<scenario>/compare-<run-id>/)' })
         .option('json', { type: 'boolean', default: false, describe: 'print compare.json on stdout and nothing else' })
-        .option('progress', { type: 'boolean', default: true, describe: 'progress bar on a terminal (--no-progress to hide)' }) as unknown as Argv<CompareArgs>,
+        .option('progress', { type: 'boolean', default: true, describe: 'progress bar on a terminal (--no-progress to hide)' })
+        .option('charts', { type: 'boolean', default: true, describe: 'draw charts/*.svg, charts/*.png and report.html into the folder (--no-charts to skip)' }) as unknown as Argv<CompareArgs>,
     (args) => executeCompare(args),
   );
 }
@@ -98,11 +100,12 @@ async function executeCompare(args: CompareArgs): Promise<void> {
   writeFileAtomic(join(folder, 'compare.csv'), compareCsv(document));
   writeFileAtomic(join(folder, 'run.json'), `${JSON.stringify(runInfo(runId, args, scenario.name, seed, startedAt, wallSeconds, workers), null, 2)}\n`);
   const written = `written: ${relative(process.cwd(), join(folder, 'compare.json')) || folder}, compare.csv, run.json (${wallSeconds.toFixed(3)} s wall, ${Math.min(workers, jobs.length)} workers)`;
+  const charts = args.charts ? `\n${await drawCharts(folder)}` : '';
   if (args.json) {
     process.stdout.write(json);
-    process.stderr.write(`${written}\n`);
+    process.stderr.write(`${written}${charts}\n`);
   } else {
-    process.stdout.write(`${compareText(document)}\n\n${written}\n`);
+    process.stdout.write(`${compareText(document)}\n\n${written}${charts}\n`);
   }
 }
 

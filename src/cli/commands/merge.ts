@@ -7,11 +7,13 @@ import { sweepCsv, sweepJson, sweepText, type SweepDocument } from '../../report
 import { writeFileAtomic } from '../../report/writeAtomic.js';
 import { UserError } from '../../userError.js';
 import { checkRunFolder, createCheckedFolder } from '../outputPath.js';
+import { drawCharts } from './run.js';
 
 interface MergeArgs {
   dirs: string[];
   out?: string;
   json: boolean;
+  charts: boolean;
 }
 
 export function mergeCommand(yargs: Argv): Argv {
@@ -22,7 +24,8 @@ export function mergeCommand(yargs: Argv): Argv {
       command
         .positional('dirs', { type: 'string', array: true, describe: 'the shard folders, each holding a sweep.json', demandOption: true })
         .option('out', { type: 'string', describe: 'folder to write (default results/<scenario>/sweep-<run-id>/)' })
-        .option('json', { type: 'boolean', default: false, describe: 'print the merged sweep.json on stdout and nothing else' }) as unknown as Argv<MergeArgs>,
+        .option('json', { type: 'boolean', default: false, describe: 'print the merged sweep.json on stdout and nothing else' })
+        .option('charts', { type: 'boolean', default: true, describe: 'draw charts/*.svg, charts/*.png and report.html into the folder (--no-charts to skip)' }) as unknown as Argv<MergeArgs>,
     (args) => executeMerge(args),
   );
 }
@@ -49,7 +52,7 @@ function readShard(dir: string): ShardFile {
   return { source: dir, document: doc as SweepDocument };
 }
 
-function executeMerge(args: MergeArgs): void {
+async function executeMerge(args: MergeArgs): Promise<void> {
   const merged = mergeShards(args.dirs.map(readShard));
   const folder = args.out ?? newRunFolder('results', merged.scenario, merged.seed, new Date(), 'sweep-').folder;
   checkRunFolder(folder, '--out', 'sweep.json');
@@ -58,10 +61,11 @@ function executeMerge(args: MergeArgs): void {
   writeFileAtomic(join(folder, 'sweep.json'), json);
   writeFileAtomic(join(folder, 'sweep.csv'), sweepCsv(merged));
   const written = `written: ${relative(process.cwd(), join(folder, 'sweep.json')) || folder}, sweep.csv (${args.dirs.length} shards)`;
+  const charts = args.charts ? `\n${await drawCharts(folder)}` : '';
   if (args.json) {
     process.stdout.write(json);
-    process.stderr.write(`${written}\n`);
+    process.stderr.write(`${written}${charts}\n`);
   } else {
-    process.stdout.write(`${sweepText(merged)}\n\n${written}\n`);
+    process.stdout.write(`${sweepText(merged)}\n\n${written}${charts}\n`);
   }
 }

@@ -167,7 +167,7 @@ async function executeRun(args: RunArgs): Promise<void> {
 }
 
 /** The run's charts and report.html (issue 15), from the files just written; loaded only when drawn. */
-async function drawCharts(folder: string): Promise<string> {
+export async function drawCharts(folder: string): Promise<string> {
   const { chartsWrittenLine, writeCharts } = await import('../../report/charts/writeCharts.js');
   return chartsWrittenLine(relative(process.cwd(), folder) || folder, await writeCharts(folder));
 }

@@ -15,7 +15,7 @@ import { parseWorkers, runJobs, type PoolProgress } from '../jobPool.js';
 import { createJobProgressReporter } from '../jobProgress.js';
 import { checkRunFolder, createCheckedFolder } from '../outputPath.js';
 import { runInfo } from './compare.js';
-import { checkedOverrides, checkRunLength, RUN_LENGTH_OPTIONS } from './run.js';
+import { checkedOverrides, checkRunLength, drawCharts, RUN_LENGTH_OPTIONS } from './run.js';
 
 interface SweepArgs {
   scenario: string;
@@ -32,6 +32,7 @@ interface SweepArgs {
   out?: string;
   json: boolean;
   progress: boolean;
+  charts: boolean;
 }
 
 /** Replicates by default: the fewest that give a confidence interval with some meaning. */
@@ -56,7 +57,8 @@ export function sweepCommand(yargs: Argv): Argv {
         .options(RUN_LENGTH_OPTIONS)
         .option('out', { type: 'string', describe: 'folder to write (default results/<scenario>/sweep-<run-id>/)' })
         .option('json', { type: 'boolean', default: false, describe: 'print sweep.json on stdout and nothing else' })
-        .option('progress', { type: 'boolean', default: true, describe: 'progress bar on a terminal (--no-progress to hide)' }) as unknown as Argv<SweepArgs>,
+        .option('progress', { type: 'boolean', default: true, describe: 'progress bar on a terminal (--no-progress to hide)' })
+        .option('charts', { type: 'boolean', default: true, describe: 'draw charts/*.svg, charts/*.png and report.html into the folder (--no-charts to skip)' }) as unknown as Argv<SweepArgs>,
     (args) => executeSweep(args),
   );
 }
@@ -180,11 +182,12 @@ async function executeSweep(args: SweepArgs): Promise<void> {
   writeFileAtomic(join(folder, 'sweep.csv'), sweepCsv(document));
   writeFileAtomic(join(folder, 'run.json'), `${JSON.stringify({ ...runInfo(runId, args, base.name, seed, startedAt, wallSeconds, workers), replicates, ...(shard ? { shard } : {}) }, null, 2)}\n`);
   const written = `written: ${relative(process.cwd(), join(folder, 'sweep.json')) || folder}, sweep.csv, run.json (${wallSeconds.toFixed(3)} s wall, ${workers} worker${workers === 1 ? '' : 's'})`;
+  const charts = args.charts ? `\n${await drawCharts(folder)}` : '';
   if (args.json) {
     process.stdout.write(json);
-    process.stderr.write(`${written}\n`);
+    process.stderr.write(`${written}${charts}\n`);
   } else {
-    process.stdout.write(`${sweepText(document)}\n\n${written}\n`);
+    process.stdout.write(`${sweepText(document)}\n\n${written}${charts}\n`);
   }
 }
 
