@@ -21,6 +21,7 @@ import { runTopologyBenchmarks } from './topologyBench.js';
 import { runWorkloadBenchmarks } from './workloadBench.js';
 import { runTraceReaderBenchmarks } from './traceReaderBench.js';
 import { runTimelineBenchmarks } from './timelineBench.js';
+import { runSweepBenchmarks } from './sweepBench.js';
 
 /**
  * `npm run bench`: one JSON line per benchmark. Rates are operations per second (best
@@ -178,3 +179,4 @@ runSparseBenchmarks(wanted);
 runTimelineBenchmarks(wanted);
 runMemoryBenchmarks(wanted);
 runWarmupBenchmarks(wanted);
+await runSweepBenchmarks(wanted);

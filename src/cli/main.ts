@@ -2,6 +2,9 @@
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { boundedMessage, isUserError } from '../userError.js';
+import { compareCommand } from './commands/compare.js';
+import { mergeCommand } from './commands/merge.js';
+import { sweepCommand } from './commands/sweep.js';
 import { chartCommand } from './commands/chart.js';
 import { explainCommand } from './commands/explain.js';
 import { harCommand } from './commands/har.js';
@@ -25,6 +28,9 @@ const MISSING_POSITIONAL: Record<string, string> = {
   run: '`cdnsim run` needs a scenario file, for example: cdnsim run scenarios/baseline.yaml',
   validate: '`cdnsim validate` needs one or more scenario files, for example: cdnsim validate scenarios/*.yaml',
   replay: '`cdnsim replay` needs one or more trace files, for example: cdnsim replay test/fixtures/traces/cloudPhysicsIO.oracleGeneral.bin --cache-size 0.01,0.1',
+  compare: '`cdnsim compare` needs a scenario file, for example: cdnsim compare scenarios/ttl-strategies.yaml',
+  sweep: '`cdnsim sweep` needs a scenario file and --param, for example: cdnsim sweep scenarios/ttl-strategies.yaml --param edge.capacity=100MB,1GB',
+  merge: '`cdnsim merge` needs the folders of a sweep\'s shards, for example: cdnsim merge results/x/shard-0 results/x/shard-1',
   chart: '`cdnsim chart` needs a run folder, for example: cdnsim chart results/baseline/<run-id>',
   har: '`cdnsim har` needs a HAR file (browser DevTools → Network → "Save all as HAR"), for example: cdnsim har test/fixtures/har/page-load.har',
 };
@@ -45,7 +51,7 @@ export async function main(rawArgv: string[]): Promise<number> {
     .epilogue('A discrete-event CDN simulator: layered HTTP caching, hit ratios and latency. See README.md.')
     .version(packageInfo().version)
     .strict()
-    .demandCommand(1, 'name a command: run, chart, replay, explain, har, validate, schema or topology')
+    .demandCommand(1, 'name a command: run, compare, sweep, merge, chart, replay, explain, har, validate, schema or topology')
     .recommendCommands()
     .help()
     .alias('h', 'help')
@@ -57,7 +63,7 @@ export async function main(rawArgv: string[]): Promise<number> {
       if (error) throw error;
       throw new UsageError(clearerUsageMessage(message, argv));
     });
-  for (const add of [runCommand, chartCommand, replayCommand, explainCommand, harCommand, validateCommand, schemaCommand, topologyCommand]) cli = add(cli);
+  for (const add of [runCommand, compareCommand, sweepCommand, mergeCommand, chartCommand, replayCommand, explainCommand, harCommand, validateCommand, schemaCommand, topologyCommand]) cli = add(cli);
   try {
     await cli.parseAsync();
     return EXIT_OK;

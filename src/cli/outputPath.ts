@@ -86,8 +86,11 @@ export function checkOutputFile(path: string, flag = '--out'): void {
   }
 }
 
-/** A run folder that `run` will create when it writes its results; it must not hold a run already. */
-export function checkRunFolder(folder: string, flag = '--out'): void {
+/**
+ * A run folder that `run` (or `compare`, `sweep`: their own `marker` file) will create when
+ * it writes its results; it must not hold such results already.
+ */
+export function checkRunFolder(folder: string, flag = '--out', marker = 'summary.json'): void {
   if (folder.trim() === '') throw new UserError(`${flag}: expected a folder path, found an empty string`);
   try {
     checkWritableFolder(folder);
@@ -95,8 +98,8 @@ export function checkRunFolder(folder: string, flag = '--out'): void {
     if (error instanceof OutputPathProblem) throw new UserError(problemMessage('create the run folder', folder, error, flag));
     throw error;
   }
-  if (existsSync(join(folder, 'summary.json'))) {
-    throw new UserError(`${flag}: the folder '${echoValue(folder)}' already holds a run (summary.json); choose another folder, or remove it first.`);
+  if (existsSync(join(folder, marker))) {
+    throw new UserError(`${flag}: the folder '${echoValue(folder)}' already holds a run (${marker}); choose another folder, or remove it first.`);
   }
 }
 

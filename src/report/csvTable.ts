@@ -2,7 +2,7 @@
 export type CsvCell = string | number | null;
 
 /** RFC 4180 quoting (a field with a comma, quote or line break is quoted, quotes doubled). */
-const csvField = (value: string): string => (/[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
+export const csvField = (value: string): string => (/[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
 
 /** A CSV file: the header, then one line per row; lines end in LF. */
 export function csvText(columns: readonly string[], rows: readonly (readonly CsvCell[])[]): string {

@@ -10,6 +10,7 @@ import { contentClassesSchema } from '../workload/content/contentSchema.js';
 import { incidentsSchema } from '../workload/incidents/incidentSchema.js';
 import { expectSchema } from './expectSchema.js';
 import { clockedParts, steadyWarmupIssues, warmupSchema } from './warmupSchema.js';
+import { strategiesSchema, strategyClassProblems } from './strategySchema.js';
 import { REGIONS, type Region } from '../topology/regions.js';
 import {
   clientPlacesShape,
@@ -373,6 +374,7 @@ export const scenarioSchema = z
     metrics: metricsSection.prefault({}).meta({ description: 'the time series of the run folder (timeseries.csv)' }),
     incidents: incidentsSchema,
     expect: expectSchema.default({}),
+    strategies: strategiesSchema.optional(),
   })
   .superRefine((scenario, ctx) => {
     for (const issue of steadyWarmupIssues(scenario.run.warmup, clockedParts(scenario))) ctx.addIssue({ code: 'custom', ...issue });
@@ -387,6 +389,10 @@ export const scenarioSchema = z
     }
     // A deploy names content classes: those the scenario has.
     const classNames = scenario.content.classes === undefined ? (scenario.content.recorded === undefined ? ['objects'] : undefined) : scenario.content.classes.map((klass) => klass.name);
+    // So do custom TTL strategies (src/scenario/strategySchema.ts).
+    if (classNames !== undefined && scenario.strategies !== undefined) {
+      for (const problem of strategyClassProblems(scenario.strategies, classNames)) ctx.addIssue({ code: 'custom', path: ['strategies', ...problem.path], message: problem.message });
+    }
     if (classNames !== undefined) {
       scenario.incidents.forEach((incident, index) => {
         if (incident.kind !== 'deploy') return;

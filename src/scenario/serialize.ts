@@ -49,6 +49,7 @@ export function scenarioToInput(scenario: Scenario): ScenarioInput {
     metrics: { interval: ms(scenario.metrics.intervalMs) },
     incidents: scenario.incidents.map(incidentToInput),
     ...(Object.keys(scenario.expect).length === 0 ? {} : { expect: expectToInput(scenario.expect) }),
+    ...(scenario.strategies === undefined ? {} : { strategies: structuredClone(scenario.strategies) }),
   };
 }
 

@@ -28,6 +28,12 @@ const FILES = ['missing.yaml', '.', '/', '/dev/null', '/dev/stdin', '-', '--', '
  */
 const COMMANDS: Record<string, { fixed: string[]; flags: string[]; booleans: string[] }> = {
   run: { fixed: ['run', TINY], flags: ['--seed', '--requests', '--duration', '--out'], booleans: ['--json', '--no-progress', '--check'] },
+  compare: { fixed: ['compare', TINY], flags: ['--strategies', '--seed', '--requests', '--workers', '--out'], booleans: ['--json', '--no-progress'] },
+  sweep: {
+    fixed: ['sweep', TINY, '--param', 'edge.capacity=1MB,2MB'],
+    flags: ['--param', '--replicates', '--workers', '--shard', '--target', '--minimize', '--tolerance', '--seed', '--requests', '--out'],
+    booleans: ['--json', '--no-progress'],
+  },
   replay: { fixed: ['replay', TRACE], flags: ['--cache-size', '--policy', '--ttl', '--warmup', '--out', '--skip-bad', '--format'], booleans: ['--json', '--count-mode', '--no-progress'] },
   har: { fixed: ['har', HAR], flags: ['--deployment', '--framework', '--visits', '--interval', '--skip-bad'], booleans: ['--json', '--no-cdn', '--new-client', '--no-progress'] },
   explain: { fixed: ['explain'], flags: ['--url', '--method', '--profile', '--now', '--status', '--req-header', '--res-header', '--layer'], booleans: ['--json', '--no-cdn'] },
@@ -36,9 +42,15 @@ const COMMANDS: Record<string, { fixed: string[]; flags: string[]; booleans: str
   topology: { fixed: ['topology'], flags: ['--scenario'], booleans: ['--json'] },
 };
 
-/** --requests and --duration are capped so that a valid command line stays short. */
+/** --requests, --duration and --replicates are capped so that a valid command line stays short. */
 const value = (flag: string) =>
-  flag === '--requests' ? fc.constantFrom('2000', '-5', '0', 'abc', '1.5', '') : flag === '--duration' ? fc.constantFrom('30s', '-5s', '0', 'abc', '1e999', '') : fc.oneof(fc.constantFrom(...VALUES), fc.string({ maxLength: 12 }));
+  flag === '--requests'
+    ? fc.constantFrom('2000', '-5', '0', 'abc', '1.5', '')
+    : flag === '--duration'
+      ? fc.constantFrom('30s', '-5s', '0', 'abc', '1e999', '')
+      : flag === '--replicates'
+        ? fc.constantFrom('1', '2', '0', '-1', 'abc', '1e3')
+        : fc.oneof(fc.constantFrom(...VALUES), fc.string({ maxLength: 12 }));
 
 /** Besides its flags, a command line may get an unknown flag, a flag without its value, or a stray word. */
 const stray = fc.constantFrom(['--bogus'], ['--bogus', '1'], ['-x'], ['--'], ['extra'], ['--help'], ['--version'], ['--no-such-thing']);
@@ -55,7 +67,9 @@ const commandLine = fc.constantFrom(...Object.keys(COMMANDS)).chain((name) => {
     .map(({ files, parts }) => {
       const args = [name, ...files, ...parts.flat()];
       // A run that is valid must stay short and write into the case's own folder.
-      if (name === 'run' && !args.includes('--requests')) args.push('--requests', '2000');
+      if (name !== 'run' && name !== 'compare' && name !== 'sweep') return args;
+      if (!args.includes('--requests')) args.push('--requests', '2000');
+      if (name === 'sweep' && !args.includes('--replicates')) args.push('--replicates', '1');
       return args;
     });
 });

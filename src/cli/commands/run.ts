@@ -13,6 +13,7 @@ import { parseWarmupFlag, withWarmup, type Warmup } from '../../scenario/warmupS
 import { parseCount, parseDuration } from '../../units.js';
 import { UserError } from '../../userError.js';
 import { InterruptedError } from '../interrupted.js';
+import { errorFromWorker } from '../jobPool.js';
 import { checkRunFolder, createCheckedFolder } from '../outputPath.js';
 import { packageInfo } from '../packageInfo.js';
 import { createProgressReporter } from '../progressBar.js';
@@ -42,6 +43,13 @@ export class CheckFailedError extends Error {
   }
 }
 
+/** --seed, --requests and --duration, as run, compare and sweep take them (checkedOverrides reads them). */
+export const RUN_LENGTH_OPTIONS = {
+  seed: { type: 'string', describe: "master seed, a whole number (replaces the scenario's seed)" },
+  requests: { type: 'string', describe: 'stop after this many requests, warm-up included, e.g. 500000 or 2M (replaces run.requests and run.duration)' },
+  duration: { type: 'string', describe: 'stop at this simulated time, e.g. 10m or 3600 (seconds); replaces run.duration and run.requests' },
+} as const;
+
 export function runCommand(yargs: Argv): Argv {
   return yargs.command<RunArgs>(
     'run <scenario>',
@@ -49,9 +57,7 @@ export function runCommand(yargs: Argv): Argv {
     (command) =>
       command
         .positional('scenario', { type: 'string', describe: 'scenario file (YAML or JSON)', demandOption: true })
-        .option('seed', { type: 'string', describe: "master seed, a whole number (replaces the scenario's seed)" })
-        .option('requests', { type: 'string', describe: 'stop after this many requests, warm-up included, e.g. 500000 or 2M (replaces run.requests and run.duration)' })
-        .option('duration', { type: 'string', describe: 'stop at this simulated time, e.g. 10m or 3600 (seconds); replaces run.duration and run.requests' })
+        .options(RUN_LENGTH_OPTIONS)
         .option('warmup', { type: 'string', describe: 'replaces run.warmup: steady (cache-only, until the CDN hit ratio settles), 25%, 500000, 60s, or 0 for none (docs/warmup.md)' })
         .option('out', { type: 'string', describe: 'run folder to write (default results/<scenario>/<run-id>/)' })
         .option('json', { type: 'boolean', default: false, describe: 'print the summary JSON on stdout and nothing else' })
@@ -66,7 +72,7 @@ export function runCommand(yargs: Argv): Argv {
   );
 }
 
-function checkedOverrides(args: RunArgs): { seed?: number; requests?: number; durationMs?: number } {
+export function checkedOverrides(args: Pick<RunArgs, 'seed' | 'requests' | 'duration'>): { seed?: number; requests?: number; durationMs?: number } {
   const overrides: { seed?: number; requests?: number; durationMs?: number } = {};
   if (args.seed !== undefined) {
     const seed = /^\d+$/.test(args.seed.trim()) ? Number(args.seed) : NaN;
@@ -87,7 +93,7 @@ function checkedOverrides(args: RunArgs): { seed?: number; requests?: number; du
 }
 
 /** --requests and --duration change the run's length: the bounds on generated work apply to the run as asked for. */
-function checkRunLength(scenario: Scenario, overrides: { requests?: number; durationMs?: number }): void {
+export function checkRunLength(scenario: Scenario, overrides: { requests?: number; durationMs?: number }): void {
   if (overrides.requests === undefined && overrides.durationMs === undefined) return;
   const run = { ...scenario.run, requests: overrides.requests, durationMs: overrides.durationMs };
   const problem = workBoundProblem({ ...scenario, run });
@@ -179,7 +185,7 @@ async function executeRun(args: RunArgs): Promise<void> {
 }
 
 /** The run's charts and report.html (issue 15), from the files just written; loaded only when drawn. */
-async function drawCharts(folder: string): Promise<string> {
+export async function drawCharts(folder: string): Promise<string> {
   const { chartsWrittenLine, writeCharts } = await import('../../report/charts/writeCharts.js');
   return chartsWrittenLine(relative(process.cwd(), folder) || folder, await writeCharts(folder));
 }
@@ -213,14 +219,7 @@ function runInWorker(input: RunWorkerInput, onProgress: (progress: RunProgress) 
       if (message.type === 'progress') onProgress(message.progress);
       else if (message.type === 'done') settle(() => resolvePromise(message));
       else {
-        settle(() => {
-          if (message.userError) reject(new UserError(message.message));
-          else {
-            const error = new Error(message.message);
-            error.stack = message.stack;
-            reject(error);
-          }
-        });
+        settle(() => reject(errorFromWorker(message)));
         void worker.terminate();
       }
     });

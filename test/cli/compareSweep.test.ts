@@ -1,0 +1,129 @@
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseSize } from '../../src/units.js';
+import { cdnsim, expectNoStackTrace, temporaryFolder } from './helpers.js';
+
+const SMALL = 'test/fixtures/sweep-small.yaml';
+const read = (folder: string, file: string): string => readFileSync(join(folder, file), 'utf8');
+
+describe('cdnsim sweep: grid, replicates, workers, shards', () => {
+  const grid = ['--param', 'edge.capacity=5MB,50MB', '--param', 'traffic.rate=1k/s,4k/s', '--replicates', '2', '--no-progress', '--no-charts'];
+
+  it('parallel = sequential: --workers 2 writes the same sweep.json and sweep.csv bytes as --workers 1', () => {
+    const dir = temporaryFolder('sweep');
+    const one = cdnsim(['sweep', SMALL, ...grid, '--workers', '1', '--out', join(dir, 'one')]);
+    const two = cdnsim(['sweep', SMALL, ...grid, '--workers', '2', '--out', join(dir, 'two')]);
+    expect(one.status, one.stderr).toBe(0);
+    expect(two.status, two.stderr).toBe(0);
+    expect(read(join(dir, 'two'), 'sweep.json')).toBe(read(join(dir, 'one'), 'sweep.json'));
+    expect(read(join(dir, 'two'), 'sweep.csv')).toBe(read(join(dir, 'one'), 'sweep.csv'));
+    const document = JSON.parse(read(join(dir, 'one'), 'sweep.json'));
+    expect(document).toMatchObject({ schemaVersion: 1, scenario: 'sweep-small', seed: 3, replicates: 2, params: [{ path: 'edge.capacity', values: ['5MB', '50MB'] }, { path: 'traffic.rate', values: ['1k/s', '4k/s'] }] });
+    expect(document.points.map((point: { values: Record<string, string> }) => Object.values(point.values).join(' '))).toEqual(['5MB 1k/s', '5MB 4k/s', '50MB 1k/s', '50MB 4k/s']);
+    const hit = document.points[0].figures['hitRatio.cdn'];
+    expect(hit.n).toBe(2);
+    expect(hit.ci95Low).toBeLessThanOrEqual(hit.mean);
+    expect(hit.ci95High).toBeGreaterThanOrEqual(hit.mean);
+    // A bigger edge cache holds more: the CDN hit ratio rises with the capacity at both rates.
+    expect(document.points[2].figures['hitRatio.cdn'].mean).toBeGreaterThan(document.points[0].figures['hitRatio.cdn'].mean + 0.2);
+    expect(read(join(dir, 'one'), 'sweep.csv').split('\n')[0]).toBe('edge.capacity,traffic.rate,figure,mean,ci95_low,ci95_high,replicates');
+  });
+
+  it('shard + merge = unsharded: three slices merged give the unsharded sweep.json byte for byte', () => {
+    const dir = temporaryFolder('shard');
+    const whole = cdnsim(['sweep', SMALL, ...grid, '--workers', '2', '--out', join(dir, 'whole')]);
+    expect(whole.status, whole.stderr).toBe(0);
+    for (const i of [0, 1, 2]) {
+      const shard = cdnsim(['sweep', SMALL, ...grid, '--workers', '1', '--shard', `${i}/3`, '--out', join(dir, `shard-${i}`)]);
+      expect(shard.status, shard.stderr).toBe(0);
+      expect(JSON.parse(read(join(dir, `shard-${i}`), 'sweep.json')).shard).toEqual({ index: i, count: 3 });
+    }
+    const merged = cdnsim(['merge', join(dir, 'shard-2'), join(dir, 'shard-0'), join(dir, 'shard-1'), '--no-charts', '--out', join(dir, 'merged')]);
+    expect(merged.status, merged.stderr).toBe(0);
+    expect(read(join(dir, 'merged'), 'sweep.json')).toBe(read(join(dir, 'whole'), 'sweep.json'));
+    expect(read(join(dir, 'merged'), 'sweep.csv')).toBe(read(join(dir, 'whole'), 'sweep.csv'));
+    // A missing slice is named.
+    const partial = cdnsim(['merge', join(dir, 'shard-0'), join(dir, 'shard-2'), '--out', join(dir, 'partial')]);
+    expect(partial.status).toBe(2);
+    expect(partial.stderr).toContain('shard 1/3 missing');
+  });
+
+  it('a bad --param path or value is a located user error (exit 2) before any run: nothing is written', () => {
+    const dir = temporaryFolder('bad-param');
+    const cases: [string[], RegExp][] = [
+      [['--param', 'edge.capacty=1GB,2GB'], /--param edge\.capacty=1GB in test\/fixtures\/sweep-small\.yaml: `edge\.capacty`: unknown key — did you mean `capacity`\?/],
+      [['--param', 'edge.capacity=1GB,2XB'], /--param edge\.capacity=2XB in .*: `edge\.capacity`: expected a size such as 5MB.*found "2XB"/],
+      [['--param', 'edge.capacity=1GB', '--param', 'traffic.rate=10k/s,fast'], /--param edge\.capacity=1GB traffic\.rate=fast in .*: `traffic\.rate`: expected a rate/],
+      [['--param', 'edge.capacity'], /--param: expected PATH=v1,v2/],
+      [['--param', 'edge.capacity=1GB', '--replicates', '0'], /--replicates: expected a whole number from 1 to 1000/],
+      [['--param', 'edge.capacity=1GB,2GB', '--target', 'hitRatio.cdn>=0.9'], /--target and --minimize go together/],
+      [['--param', 'edge.policy=lru,arc', '--target', 'hitRatio.cdn>=0.9', '--minimize', 'edge.policy'], /--minimize edge\.policy: expected numeric values/],
+    ];
+    for (const [flags, message] of cases) {
+      const out = join(dir, 'out');
+      const result = cdnsim(['sweep', SMALL, ...flags, '--out', out]);
+      expect(result.status, flags.join(' ')).toBe(2);
+      expect(result.stderr).toMatch(message);
+      expect(expectNoStackTrace(result.stderr)).toBe(true);
+      expect(existsSync(out)).toBe(false);
+    }
+  });
+
+  it('--target --minimize on a real scenario at small scale: the smallest edge capacity with a CDN hit ratio ≥ 40 %, with its interval', () => {
+    const dir = temporaryFolder('target');
+    const result = cdnsim(['sweep', SMALL, '--param', 'edge.capacity=1MB,100MB', '--replicates', '2', '--target', 'hitRatio.cdn>=0.4', '--minimize', 'edge.capacity', '--tolerance', '20%', '--json', '--no-progress', '--no-charts', '--out', dir]);
+    expect(result.status, result.stderr).toBe(0);
+    const document = JSON.parse(result.stdout);
+    const [found] = document.target.results;
+    expect(document.target).toMatchObject({ figure: 'hitRatio.cdn', comparison: '>=', value: 0.4, minimize: 'edge.capacity' });
+    expect(found.figure.mean).toBeGreaterThanOrEqual(0.4);
+    expect(found.belowFigure.mean).toBeLessThan(0.4);
+    const bytes = (text: string): number => {
+      const parsed = parseSize(text);
+      if (!parsed.ok) throw new Error(`not a size: ${text}`);
+      return parsed.value;
+    };
+    // Midpoints are written as the schema reads them (four significant digits, e.g. 24.58MB).
+    expect(found.value).toMatch(/^\d+(\.\d+)?MB$/);
+    const value = bytes(found.value);
+    const below = bytes(found.below);
+    expect(value / below).toBeLessThanOrEqual(1.2);
+    // Every probe is a point of the sweep, in increasing capacity, the two ends as written.
+    const capacities = document.points.map((point: { values: Record<string, string> }) => point.values['edge.capacity']);
+    expect(capacities[0]).toBe('1MB');
+    expect(capacities[capacities.length - 1]).toBe('100MB');
+    expect(capacities).toContain(found.value);
+  });
+});
+
+describe('cdnsim compare', () => {
+  it('runs the strategies on identical traffic and writes compare.json (run summaries) and compare.csv (the contract columns)', () => {
+    const dir = temporaryFolder('compare');
+    const result = cdnsim(['compare', SMALL, '--strategies', 'respect-headers,fixed:1s,fixed:10m', '--out', dir, '--no-progress']);
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/sweep-small · seed 3 · 3 strategies on identical traffic · 15,000 requests measured each/);
+    expect(readdirSync(dir).sort()).toEqual(['charts', 'compare.csv', 'compare.json', 'report.html', 'run.json']);
+    const document = JSON.parse(read(dir, 'compare.json'));
+    expect(document).toMatchObject({ schemaVersion: 1, scenario: 'sweep-small', seed: 3 });
+    expect(document.strategies.map((s: { name: string }) => s.name)).toEqual(['respect-headers', 'fixed:1s', 'fixed:10m']);
+    for (const strategy of document.strategies) {
+      expect(strategy.summary.requests).toBe(15_000);
+      expect(strategy.summary.staleness).toEqual(strategy.summary.cdn.staleness);
+    }
+    const csv = read(dir, 'compare.csv').trim().split('\n');
+    expect(csv[0]).toBe('strategy,cdn_hit_ratio,cdn_byte_hit_ratio,origin_requests,origin_bytes,p50_ms,p95_ms,p99_ms,stale_share,worst_staleness_s,availability');
+    const hit = csv.slice(1).map((line) => Number(line.split(',')[1]));
+    // The run lasts 10 simulated seconds: a 1 s TTL expires within it, the scenario's own 60 s and 10 min do not.
+    expect(hit[1]).toBeLessThan(hit[0] - 0.05);
+    expect(hit[2]).toBe(hit[0]);
+  });
+
+  it('an unknown strategy is a user error with a suggestion (exit 2), before any run', () => {
+    const dir = join(temporaryFolder('compare-bad'), 'out');
+    const result = cdnsim(['compare', SMALL, '--strategies', 'respect-headers,fixd:1h', '--out', dir]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/--strategies: expected a strategy preset .* found "fixd:1h" — did you mean "fixed:1h"\?/);
+    expect(existsSync(dir)).toBe(false);
+  });
+});
