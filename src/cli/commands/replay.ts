@@ -1,4 +1,4 @@
-import { basename } from 'node:path';
+import { basename, join, relative } from 'node:path';
 import type { Argv } from 'yargs';
 import { CACHE_POLICY_NAMES, type CachePolicyName } from '../../cache/registry.js';
 import { replay, type CacheSizeSpec, type ReplayConfig, type ReplayResult, type ReplayWarmup } from '../../experiment/replay.js';
@@ -8,9 +8,10 @@ import { nearest } from '../../suggest.js';
 import { formatBytes, parseCount, parseDuration, parseFraction, parseSize } from '../../units.js';
 import { echoValue, UserError } from '../../userError.js';
 import { TRACE_FORMATS, type TraceFormat, type TraceReaderOptions } from '../../workload/traces/traceReader.js';
-import { checkOutputFile } from '../outputPath.js';
+import { checkOutputFile, checkRunFolder, createCheckedFolder } from '../outputPath.js';
 import { createReplayProgressReporter } from '../progressBar.js';
 import { requiredFileList } from '../positionals.js';
+import { drawCharts } from './run.js';
 
 interface ReplayArgs {
   traces: string[];
@@ -27,6 +28,8 @@ interface ReplayArgs {
   csvHeader?: boolean;
   csvDelimiter?: string;
   out?: string;
+  report?: string;
+  charts: boolean;
   json: boolean;
   progress: boolean;
   pipeline: boolean;
@@ -55,16 +58,19 @@ export function replayCommand(yargs: Argv): Argv {
         .option('csv-header', { type: 'boolean', describe: 'csv: the first line is a header' })
         .option('csv-delimiter', { type: 'string', describe: "csv: field delimiter (default ',')" })
         .option('out', { type: 'string', describe: 'also write the rows as JSON to this file (atomically)' })
+        .option('report', { type: 'string', describe: 'write replay.json, its charts (charts/*.svg, *.png: miss ratio against cache size) and report.html into this folder' })
+        .option('charts', { type: 'boolean', default: true, describe: 'with --report: draw the charts and report.html (--no-charts: replay.json alone)' })
         .option('json', { type: 'boolean', default: false, describe: 'print the rows as a JSON array and nothing else' })
         .option('progress', { type: 'boolean', default: true, describe: 'progress bar on a terminal (--no-progress to hide)' })
         .option('pipeline', { type: 'boolean', default: true, describe: 'read the trace in a worker thread while the caches run in this one (--no-pipeline: one thread; same numbers)' })
         .example('$0 replay test/fixtures/traces/cloudPhysicsIO.oracleGeneral.bin --policy lru,fifo,s3fifo --cache-size 0.01,0.1', 'three policies at 1 % and 10 % of the working set')
-        .example('$0 replay test/fixtures/traces/nginx-access.log --cache-size 1GB --ttl 60,300 --json', 'an nginx access log with two TTLs') as unknown as Argv<ReplayArgs>,
+        .example('$0 replay test/fixtures/traces/nginx-access.log --cache-size 1GB --ttl 60,300 --json', 'an nginx access log with two TTLs')
+        .example('$0 replay test/fixtures/traces/cloudPhysicsIO.oracleGeneral.bin --policy lru,s3fifo --cache-size 0.01,0.05,0.1,0.2 --report results/replay-cloudphysics', 'miss-ratio curves as charts and a report page') as unknown as Argv<ReplayArgs>,
     (args) => executeReplay(args),
   );
 }
 
-function executeReplay(args: ReplayArgs): void {
+async function executeReplay(args: ReplayArgs): Promise<void> {
   // yargs drops a lone '-' (stdin), which would leave no trace at all.
   if (args.traces.length === 0) throw new UserError("name one or more trace files; to read a pipe, give /dev/stdin (for example: zstd -dc trace.zst | cdnsim replay /dev/stdin --format oracleGeneral --cache-size 0.1)");
   const config: ReplayConfig = {
@@ -77,6 +83,7 @@ function executeReplay(args: ReplayArgs): void {
   if (!Number.isInteger(args.skipBad) || args.skipBad < 0) throw new UserError(`--skip-bad: expected a whole number ≥ 0, found ${String(args.skipBad)}`);
   // Before the replay, which may take minutes: a bad --out must not be found after it.
   if (args.out !== undefined) checkOutputFile(args.out);
+  if (args.report !== undefined) checkRunFolder(args.report, '--report', 'replay.json');
   const reader: TraceReaderOptions = { format: args.format, skipBad: args.skipBad, csv: csvOptions(args) };
   const progress = createReplayProgressReporter(args.progress && !args.json);
   const started = performance.now();
@@ -90,15 +97,25 @@ function executeReplay(args: ReplayArgs): void {
   refuseUnmeasured(result);
   const rowsJson = `${JSON.stringify(result.rows, null, 2)}\n`;
   if (args.out) writeFileAtomic(args.out, rowsJson);
+  const reportLine = args.report === undefined ? '' : await writeReportFolder(args.report, rowsJson, args.charts);
   for (const entry of result.trace.skipped) {
     const examples = entry.examples.map((example) => `  line ${example.line}: ${example.problem}`).join('\n');
     process.stderr.write(`${entry.file}: skipped ${formatCount(entry.count)} malformed record(s) (--skip-bad)\n${examples}\n`);
   }
   if (args.json) {
     process.stdout.write(rowsJson);
+    if (reportLine !== '') process.stderr.write(`${reportLine}\n`);
     return;
   }
-  process.stdout.write(`${replayText(result, wallSeconds)}\n`);
+  process.stdout.write(`${replayText(result, wallSeconds)}\n${reportLine === '' ? '' : `${reportLine}\n`}`);
+}
+
+/** --report: a folder like a run's, holding replay.json and, unless --no-charts, its charts and report.html (`cdnsim chart` redraws them). */
+async function writeReportFolder(folder: string, rowsJson: string, charts: boolean): Promise<string> {
+  createCheckedFolder(folder);
+  writeFileAtomic(join(folder, 'replay.json'), rowsJson);
+  const written = `written: ${join(relative(process.cwd(), folder) || folder, 'replay.json')}`;
+  return charts ? `${written}\n${await drawCharts(folder)}` : written;
 }
 
 /** A replay that measured no request has no miss ratio to report; 0.0000 would read as a perfect cache. */
