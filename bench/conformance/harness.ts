@@ -26,8 +26,9 @@ const { fixupHeader, forbiddenResponseHeaders, noBodyStatus, skipResponseHeaders
  *   on the shared profile. On the private profile the node is the browser's HTTP cache, so
  *   a mode that changes how that cache is consulted (force-cache, only-if-cached, no-store,
  *   reload) fails loudly; the suite uses only `no-cache`.
- * - Interim (1xx) responses: HttpCacheNode exchanges one final response, so the origin's
- *   `interim_responses` never reach the client and `expected_interim_responses` sees none.
+ * - Interim (1xx) responses travel with the final response (`HttpResponse.interim`): the
+ *   origin attaches `interim_responses`, the cache relays what it heard during the exchange,
+ *   and `expected_interim_responses` reads what reached the client.
  * - The browser's own Fetch layer (e.g. a script's conditional request switching the cache
  *   mode to no-store) is not modelled: the private profile is the HTTP cache alone. The suite
  *   marks the tests where that matters `browser_skip`.
@@ -243,8 +244,9 @@ export function runCacheTest(definition: CacheTest, profile: Profile, makeCache:
         throw new Error(`harness: ${test.id} request ${idx + 1} would follow a redirect, which is not modelled`);
       }
       responses.push(response);
-      // No 1xx response ever reaches the client (see the module comment).
-      checkResponse(uuid, requests, idx, response, []);
+      // The 1xx responses the cache relayed before its answer (RFC 9110 §15.2).
+      const interim: InterimResponseSpec[] = (answer.response.interim ?? []).map((item) => [item.status, [...item.headers]]);
+      checkResponse(uuid, requests, idx, response, interim);
       if (reqConfig.pause_after === true) nowMs += PAUSE_MS;
     }
     checkServerRequests(requests, responses, origin.serverState(), profile);

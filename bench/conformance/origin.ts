@@ -1,4 +1,5 @@
 import type { HttpRequest, HttpResponse } from '../../src/cdn/httpCacheNode.js';
+import { normaliseHeaders } from '../../src/policy/headers.js';
 import { VENDORED, type MagicFieldValue, type RequestConfig } from './suite.js';
 
 const { fixupHeader, httpDate, noBodyStatus } = VENDORED;
@@ -16,8 +17,8 @@ const { fixupHeader, httpDate, noBodyStatus } = VENDORED;
  * - `disconnect` makes the origin unreachable: `undefined` instead of a destroyed socket.
  * - `response_pause` moves the simulated clock on (through `pause`) before the answer is
  *   built, as the server's setTimeout delays it; the node sees the time pass mid-exchange.
- * - `interim_responses` (1xx) cannot be sent: an exchange with the node is one final
- *   response (HttpCacheNode does not model 1xx), so none ever reaches the client.
+ * - `interim_responses` (1xx) travel with the final response (`HttpResponse.interim`), in the
+ *   order the server would write them before it; the node relays them to the client.
  * - Request fields arrive already combined (`, `) by `normaliseHeaders`; Node drops some
  *   repeated request fields instead. Only `expected_request_headers` reads them.
  */
@@ -110,7 +111,8 @@ export class SimulatedOrigin {
     // Node's automatic fields (http OutgoingMessage#_storeHeader).
     if (!fields.has('date')) fields.set('Date', httpDate(now, 0));
     if (hasBody && !fields.has('content-length') && !fields.has('transfer-encoding')) fields.set('Content-Length', Buffer.byteLength(body));
-    return { status, headers: fields.toWire(), body };
+    const interim = (reqConfig.interim_responses ?? []).map(([interimStatus, interimFields = []]) => ({ status: interimStatus, headers: normaliseHeaders(interimFields) }));
+    return interim.length === 0 ? { status, headers: fields.toWire(), body } : { status, headers: fields.toWire(), body, interim };
   }
 }
 

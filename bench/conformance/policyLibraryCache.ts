@@ -35,7 +35,14 @@ import { DEPLOYMENT, type CacheFactory, type CacheUnderTest } from './harness.js
  */
 export const policyLibraryCache: CacheFactory = (profile, upstream, now) => new PolicyLibraryCache(profile.layer, upstream, now);
 
-type Upstream = (request: CacheRequest) => CacheResponse | undefined;
+/** An interim (1xx) response (RFC 9110 §15.2). */
+interface InterimResponse {
+  readonly status: number;
+  readonly headers: CacheResponse['headers'];
+}
+
+/** The next layer; a final response may carry the interim (1xx) responses sent before it. */
+type Upstream = (request: CacheRequest) => (CacheResponse & { interim?: readonly InterimResponse[] }) | undefined;
 
 interface Slot {
   readonly url: string;
@@ -47,18 +54,30 @@ const NOT_CACHED: CacheResponse = { status: 504, headers: new Map([['content-typ
 
 class PolicyLibraryCache implements CacheUnderTest {
   private readonly slots = new Map<string, Slot>();
+  /** 1xx responses heard during the current exchange: relayed, never stored (RFC 9110 §15.2, RFC 9111 §3). */
+  private relayed: InterimResponse[] = [];
   private readonly setting: CacheSetting;
 
   constructor(
     private readonly layer: CacheLayer,
-    private readonly upstream: Upstream,
+    private readonly next: Upstream,
     private readonly now: () => number,
   ) {
     this.setting = { layer, deployment: DEPLOYMENT };
   }
 
-  handle(request: CacheRequest): { response: CacheResponse } {
-    return { response: this.respond(request) };
+  handle(request: CacheRequest): { response: CacheResponse & { interim?: readonly InterimResponse[] } } {
+    this.relayed = [];
+    const response = this.respond(request);
+    return { response: this.relayed.length === 0 ? response : { ...response, interim: this.relayed } };
+  }
+
+  private upstream(request: CacheRequest): CacheResponse | undefined {
+    const response = this.next(request);
+    if (response?.interim === undefined) return response;
+    this.relayed.push(...response.interim);
+    const { interim: _relayed, ...final } = response;
+    return final;
   }
 
   private respond(request: CacheRequest): CacheResponse {
@@ -80,7 +99,10 @@ class PolicyLibraryCache implements CacheUnderTest {
     const verdict = reuseVerdict(stored.freshness, this.now(), directives);
     if (verdict.kind === 'fresh') return answer.response;
     if (verdict.kind === 'stale-while-revalidate') {
+      // The background revalidation is not part of this exchange: nothing it hears is relayed.
+      const heard = this.relayed.length;
       this.validate(request, slot, stored);
+      this.relayed.length = heard;
       return answer.response;
     }
     return directives.cacheControl.onlyIfCached ? NOT_CACHED : this.validate(request, slot, stored);

@@ -42,6 +42,16 @@ export interface HttpResponse {
   readonly status: number;
   readonly headers: HeaderFields;
   readonly body: string;
+  /**
+   * Interim (1xx) responses sent before this final one (RFC 9110 §15.2). A cache relays those
+   * it receives to the client and never stores them (RFC 9111 §3: only final responses are).
+   */
+  readonly interim?: readonly InterimResponse[];
+}
+
+export interface InterimResponse {
+  readonly status: number;
+  readonly headers: HeaderFields;
 }
 
 /** The next layer: another node, or the origin. `undefined` means it could not be reached (spec 4.7). */
@@ -86,6 +96,8 @@ interface Key {
 export class HttpCacheNode {
   /** Stored responses by cache key; several per key when they vary (RFC 9111 §4.1). */
   private readonly entries = new Map<string, StoredResponse[]>();
+  /** Interim responses heard from upstream during the current exchange, relayed with its answer. */
+  private relayed: InterimResponse[] = [];
   /** Cache keys by URL (path + sorted query) so invalidation reaches every variant (RFC 9111 §4.4). */
   private readonly keysByUrl = new Map<string, Set<string>>();
   private readonly setting: CacheSetting;
@@ -101,6 +113,22 @@ export class HttpCacheNode {
   }
 
   handle(request: HttpRequest): NodeAnswer {
+    this.relayed = [];
+    const answer = this.answer(request);
+    if (this.relayed.length === 0) return answer;
+    return { ...answer, response: { ...answer.response, interim: this.relayed } };
+  }
+
+  /** The next layer, with the interim responses it sends before its answer kept for the client (RFC 9110 §15.2). */
+  private ask(request: HttpRequest): HttpResponse | undefined {
+    const response = this.options.upstream(request);
+    if (response?.interim) this.relayed.push(...response.interim);
+    if (response?.interim === undefined) return response;
+    const { interim: _relayed, ...final } = response;
+    return final;
+  }
+
+  private answer(request: HttpRequest): NodeAnswer {
     const method = request.method.toUpperCase();
     if (!SAFE_METHODS.has(method)) return this.passUnsafe(request);
     if (method !== 'GET' && method !== 'HEAD') return this.pass(request, reason('RFC 9111 §3', `${method} is passed through`));
@@ -127,8 +155,11 @@ export class HttpCacheNode {
     if (verdict.kind === 'fresh') return this.serveStored(request, entry, 'hit', [verdict.reason]);
     if (verdict.kind === 'stale-while-revalidate') {
       const answer = this.serveStored(request, entry, 'stale-while-revalidate', [verdict.reason]);
-      // The one background revalidation (RFC 5861 §3), run after the stale answer is produced.
+      // The one background revalidation (RFC 5861 §3), run after the stale answer is produced:
+      // what it hears is not part of this exchange.
+      const heard = this.relayed.length;
       this.revalidate(request, key, entry, []);
+      this.relayed.length = heard;
       return answer;
     }
     if (clientDirectives.cacheControl.onlyIfCached) {
@@ -148,7 +179,7 @@ export class HttpCacheNode {
   }
 
   private passUnsafe(request: HttpRequest): NodeAnswer {
-    const response = this.options.upstream(request) ?? BAD_GATEWAY;
+    const response = this.ask(request) ?? BAD_GATEWAY;
     const invalidation = invalidatedUrls(request.method, request.url, response.status, response.headers);
     for (const url of invalidation.urls) this.invalidateUrl(url);
     const reasons = [reason('RFC 9111 §4.4', `${request.method.toUpperCase()} is not served from cache`), ...invalidation.reasons];
@@ -161,7 +192,7 @@ export class HttpCacheNode {
   }
 
   private pass(request: HttpRequest, why: PolicyReason): NodeAnswer {
-    return { response: this.options.upstream(request) ?? BAD_GATEWAY, outcome: 'pass', reasons: [why] };
+    return { response: this.ask(request) ?? BAD_GATEWAY, outcome: 'pass', reasons: [why] };
   }
 
   private invalidateUrl(absoluteUrl: string): void {
@@ -181,7 +212,7 @@ export class HttpCacheNode {
   ): NodeAnswer {
     const requestTimeMs = this.options.now();
     const upstreamRequest = upstreamRequestFor(request, this.options.layer, plan);
-    const response = this.options.upstream(upstreamRequest);
+    const response = this.ask(upstreamRequest);
     if (response === undefined || response.status >= 500) {
       // spec 4.7 serves the last known good version: never a stored error in its place.
       if (stale && stale.status < 500 && mayServeStaleOnError(stale.freshness, this.options.now())) {
@@ -203,7 +234,7 @@ export class HttpCacheNode {
   private revalidate(request: HttpRequest, key: Key, entry: StoredResponse, reasons: PolicyReason[]): NodeAnswer {
     if (!hasValidator(entry.headers)) return this.fetchAndStore(request, key, entry, 'miss', reasons);
     const requestTimeMs = this.options.now();
-    const response = this.options.upstream(revalidationRequest(request, entry));
+    const response = this.ask(revalidationRequest(request, entry));
     if (response === undefined || response.status >= 500) {
       if (entry.status < 500 && mayServeStaleOnError(entry.freshness, this.options.now())) {
         return this.serveStored(request, entry, 'stale-on-error', [...reasons, reason('spec 4.7, RFC 5861 §4', 'revalidation failed: the stored version is served')]);

@@ -37,6 +37,31 @@ describe('HttpCacheNode: fields it must not store (RFC 9111 §3.1)', () => {
   });
 });
 
+describe('HttpCacheNode: interim responses (RFC 9110 §15.2, RFC 9111 §3)', () => {
+  it('RFC 9110 §15.2: a 103 the origin sends before its 200 is relayed on the miss; RFC 9111 §3: only the final response is stored, so the hit has none', () => {
+    const hints = { status: 103, headers: normaliseHeaders({ Link: '</styles.css>; rel=preload; as=style' }) };
+    const { node, originRequests } = nodeOver({ status: 200, headers: normaliseHeaders({ 'Cache-Control': 'max-age=3600' }), body: 'page', interim: [hints] });
+    const request = { method: 'GET', url: '/page', headers: normaliseHeaders({}) };
+    const miss = node.handle(request);
+    expect(miss.outcome).toBe('miss');
+    expect(miss.response.interim).toEqual([hints]);
+    expect(miss.response.headers.has('link')).toBe(false);
+    const hit = node.handle(request);
+    expect(hit.outcome).toBe('hit');
+    expect(hit.response.interim).toBeUndefined();
+    expect(originRequests()).toBe(1);
+  });
+
+  it('a chain relays them hop by hop: a browser over an edge hears the origin\'s 103 on the first load only', () => {
+    const hints = { status: 103, headers: normaliseHeaders({ Link: '</app.js>; rel=preload; as=script' }) };
+    const { node: edge } = nodeOver({ status: 200, headers: normaliseHeaders({ 'Cache-Control': 'max-age=3600' }), body: 'page', interim: [hints] });
+    const browser = new HttpCacheNode({ layer: 'browser', deployment: { kind: 'container', framework: 'next', cdnEnabled: true }, upstream: (request) => edge.handle(request).response, now: () => NOW });
+    const request = { method: 'GET', url: '/page', headers: normaliseHeaders({}) };
+    expect(browser.handle(request).response.interim).toEqual([hints]);
+    expect(browser.handle(request).response.interim).toBeUndefined();
+  });
+});
+
 /** An origin holding one representation that honours Range and If-Range (RFC 9110 §14), recording what it was asked. */
 function rangeOrigin(body: string, extra: Record<string, string> = {}) {
   const asked: { method: string; range?: string; ifRange?: string }[] = [];

@@ -25,13 +25,8 @@ const SET_COOKIE_RULE =
   'Deliberate cdnsim rule (DESIGN; policy/decision.ts): a response with Set-Cookie is not stored at a shared layer unless it says public or s-maxage, ' +
   'so that one user\'s cookie is never served to another; the test\'s response has only max-age. The private (browser) mode stores it.';
 
-const INTERIM =
-  'HttpCacheNode exchanges one final response per request and does not model interim (1xx) responses, so the 103 the origin sends never reaches the ' +
-  'client (RFC 9110 §15.2 asks a proxy to forward them). Storing only the final response, which the test is about, is what the node does.';
-
 export const EXPECTED_REQUIRED_FAILURES: readonly ExpectedFailure[] = [
   { id: 'headers-store-Set-Cookie', modes: SHARED, reason: SET_COOKIE_RULE },
-  { id: 'interim-not-cached', modes: SHARED, reason: INTERIM },
 ];
 
 const HEURISTIC_AT_EDGE =
@@ -52,7 +47,6 @@ export const EXPECTED_OPTIONAL_FAILURES: readonly ExpectedFailure[] = [
   ...['partial-store-partial-reuse-partial', 'partial-store-partial-reuse-partial-absent', 'partial-store-partial-reuse-partial-suffix'].map((id) => ({ id, modes: BOTH, reason: SHORT_PART })),
   { id: 'partial-store-partial-complete', modes: BOTH, reason: NO_STRONG_VALIDATOR },
   { id: 'other-set-cookie', modes: SHARED, reason: SET_COOKIE_RULE },
-  ...['interim-102', 'interim-103', 'interim-no-header-reuse'].map((id) => ({ id, modes: SHARED, reason: INTERIM })),
   { id: 'cc-resp-immutable-fresh', modes: PRIVATE, reason: 'RFC 8246: immutable lets a browser skip revalidation on reload; the browser node treats a no-cache reload (Cache-Control: max-age=0) as a request directive it obeys.' },
 ];
 
