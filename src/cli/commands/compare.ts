@@ -12,7 +12,7 @@ import { parseWorkers, runJobs } from '../jobPool.js';
 import { createJobProgressReporter } from '../jobProgress.js';
 import { checkRunFolder, createCheckedFolder } from '../outputPath.js';
 import { packageInfo } from '../packageInfo.js';
-import { checkedOverrides, checkRunLength, drawCharts, RUN_LENGTH_OPTIONS } from './run.js';
+import { checkedOverrides, checkRunLength, printResult, RUN_LENGTH_OPTIONS } from './run.js';
 
 interface CompareArgs {
   scenario: string;
@@ -100,13 +100,7 @@ async function executeCompare(args: CompareArgs): Promise<void> {
   writeFileAtomic(join(folder, 'compare.csv'), compareCsv(document));
   writeFileAtomic(join(folder, 'run.json'), `${JSON.stringify(runInfo(runId, args, scenario.name, seed, startedAt, wallSeconds, workers), null, 2)}\n`);
   const written = `written: ${relative(process.cwd(), join(folder, 'compare.json')) || folder}, compare.csv, run.json (${wallSeconds.toFixed(3)} s wall, ${Math.min(workers, jobs.length)} workers)`;
-  const charts = args.charts ? `\n${await drawCharts(folder)}` : '';
-  if (args.json) {
-    process.stdout.write(json);
-    process.stderr.write(`${written}${charts}\n`);
-  } else {
-    process.stdout.write(`${compareText(document)}\n\n${written}${charts}\n`);
-  }
+  await printResult({ json: args.json, jsonText: json, text: compareText(document), written, chartsFolder: args.charts ? folder : undefined });
 }
 
 /** run.json of a compare or sweep folder: what ran, how long it took, with which versions (not deterministic, so kept apart from the results). */

@@ -7,7 +7,7 @@ import { sweepCsv, sweepJson, sweepText, type SweepDocument } from '../../report
 import { writeFileAtomic } from '../../report/writeAtomic.js';
 import { UserError } from '../../userError.js';
 import { checkRunFolder, createCheckedFolder } from '../outputPath.js';
-import { drawCharts } from './run.js';
+import { printResult } from './run.js';
 
 interface MergeArgs {
   dirs: string[];
@@ -61,11 +61,5 @@ async function executeMerge(args: MergeArgs): Promise<void> {
   writeFileAtomic(join(folder, 'sweep.json'), json);
   writeFileAtomic(join(folder, 'sweep.csv'), sweepCsv(merged));
   const written = `written: ${relative(process.cwd(), join(folder, 'sweep.json')) || folder}, sweep.csv (${args.dirs.length} shards)`;
-  const charts = args.charts ? `\n${await drawCharts(folder)}` : '';
-  if (args.json) {
-    process.stdout.write(json);
-    process.stderr.write(`${written}${charts}\n`);
-  } else {
-    process.stdout.write(`${sweepText(merged)}\n\n${written}${charts}\n`);
-  }
+  await printResult({ json: args.json, jsonText: json, text: sweepText(merged), written, chartsFolder: args.charts ? folder : undefined });
 }

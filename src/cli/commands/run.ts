@@ -171,13 +171,7 @@ async function executeRun(args: RunArgs): Promise<void> {
       ? `: ${done.cacheWarmupRequests.toLocaleString('en-US')} requests warming the caches alone, then ${done.totalRequests.toLocaleString('en-US')} through the flow`
       : `, ${runInfo.requestsPerSecond.toLocaleString('en-US')} requests/s`
   })`;
-  const charts = args.charts ? `\n${await drawCharts(folder)}` : '';
-  if (args.json) {
-    process.stdout.write(done.summaryJson);
-    process.stderr.write(`${written}${charts}\n`);
-  } else {
-    process.stdout.write(`${done.summaryText}\n\n${written}${charts}\n`);
-  }
+  await printResult({ json: args.json, jsonText: done.summaryJson, text: done.summaryText, written, chartsFolder: args.charts ? folder : undefined });
   if (args.check && done.outside.length > 0) {
     const rows = done.outside.length === 1 ? '1 stated figure is' : `${done.outside.length} stated figures are`;
     throw new CheckFailedError(`--check: ${rows} outside:\n${done.outside.map((line) => `  ${line}`).join('\n')}`);
@@ -185,6 +179,20 @@ async function executeRun(args: RunArgs): Promise<void> {
 }
 
 /** The run's charts and report.html (issue 15), from the files just written; loaded only when drawn. */
+/**
+ * A command's last words: with --json, the JSON alone on stdout and the files written (and the
+ * charts drawn into `chartsFolder`) on stderr; otherwise the text report, then those lines.
+ */
+export async function printResult(result: { json: boolean; jsonText: string; text: string; written: string; chartsFolder: string | undefined }): Promise<void> {
+  const charts = result.chartsFolder === undefined ? '' : `\n${await drawCharts(result.chartsFolder)}`;
+  if (result.json) {
+    process.stdout.write(result.jsonText);
+    process.stderr.write(`${result.written}${charts}\n`);
+  } else {
+    process.stdout.write(`${result.text}\n\n${result.written}${charts}\n`);
+  }
+}
+
 export async function drawCharts(folder: string): Promise<string> {
   const { chartsWrittenLine, writeCharts } = await import('../../report/charts/writeCharts.js');
   return chartsWrittenLine(relative(process.cwd(), folder) || folder, await writeCharts(folder));

@@ -15,7 +15,7 @@ import { parseWorkers, runJobs, type PoolProgress } from '../jobPool.js';
 import { createJobProgressReporter } from '../jobProgress.js';
 import { checkRunFolder, createCheckedFolder } from '../outputPath.js';
 import { runInfo } from './compare.js';
-import { checkedOverrides, checkRunLength, drawCharts, RUN_LENGTH_OPTIONS } from './run.js';
+import { checkedOverrides, checkRunLength, printResult, RUN_LENGTH_OPTIONS } from './run.js';
 
 interface SweepArgs {
   scenario: string;
@@ -182,13 +182,7 @@ async function executeSweep(args: SweepArgs): Promise<void> {
   writeFileAtomic(join(folder, 'sweep.csv'), sweepCsv(document));
   writeFileAtomic(join(folder, 'run.json'), `${JSON.stringify({ ...runInfo(runId, args, base.name, seed, startedAt, wallSeconds, workers), replicates, ...(shard ? { shard } : {}) }, null, 2)}\n`);
   const written = `written: ${relative(process.cwd(), join(folder, 'sweep.json')) || folder}, sweep.csv, run.json (${wallSeconds.toFixed(3)} s wall, ${workers} worker${workers === 1 ? '' : 's'})`;
-  const charts = args.charts ? `\n${await drawCharts(folder)}` : '';
-  if (args.json) {
-    process.stdout.write(json);
-    process.stderr.write(`${written}${charts}\n`);
-  } else {
-    process.stdout.write(`${sweepText(document)}\n\n${written}${charts}\n`);
-  }
+  await printResult({ json: args.json, jsonText: json, text: sweepText(document), written, chartsFolder: args.charts ? folder : undefined });
 }
 
 /** One bisection per combination of the other params' values; every value tried is a point of the result. */
