@@ -8,7 +8,8 @@ import type { RecordedContent } from '../scenario/schema.js';
 import { readAccessLog } from '../workload/realTraffic/accessLogReader.js';
 import { readHar } from '../workload/realTraffic/harReader.js';
 import { loadRecordedTraffic, type RecordedTraffic } from '../workload/realTraffic/trafficCatalogue.js';
-import { MissingFileError, TraceError } from '../workload/traces/traceError.js';
+import { MissingFileError, TraceError, UnopenableFileError } from '../workload/traces/traceError.js';
+import { echoValue } from '../userError.js';
 import { addClassCaching, type ContentCaching } from './contentCaching.js';
 
 /** Classes a run tells apart (class ids are bytes on the request path). */
@@ -31,6 +32,7 @@ export async function loadScenarioRecording(recorded: RecordedContent, scenarioF
     return await loadRecordedTraffic(recorded.format === 'har' ? readHar(file, options) : readAccessLog(file, options));
   } catch (error) {
     if (error instanceof MissingFileError) throw atKey(`file not found: ${error.file}${error.hint}`);
+    if (error instanceof UnopenableFileError) throw atKey(`cannot open ${echoValue(error.file)}: ${error.reason}`);
     throw error;
   }
 }

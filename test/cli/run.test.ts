@@ -147,6 +147,19 @@ describe('user mistakes exit 2 with a message and no stack trace', () => {
     expect(readdirSync(folder).sort()).toEqual(['page.har', 'site.yaml']);
   });
 
+  it('content.recorded: a path the system cannot open (a name longer than it allows) is located at the key too, for validate as for run', () => {
+    const folder = temporaryFolder('recorded-long');
+    const file = join(folder, 'site.yaml');
+    writeFileSync(file, `content:\n  recorded: { file: ${'x'.repeat(1000)}.har }\n`);
+    for (const command of ['validate', 'run']) {
+      const result = cdnsim([command, file, '--no-progress'].slice(0, command === 'validate' ? 2 : 3));
+      expect(result.status).toBe(2);
+      expect(result.stderr).toMatch(new RegExp(`${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:2:21: \`content\.recorded\.file\`: cannot open .*: ENAMETOOLONG`));
+      expect(expectNoStackTrace(result.stderr)).toBe(true);
+    }
+    expect(readdirSync(folder)).toEqual(['site.yaml']);
+  });
+
   it('content.recorded: scenarios/har-amplified.yaml runs a HAR amplified, with a class per recorded caching decision', () => {
     const out = temporaryFolder('har-amplified');
     const result = cdnsim(['run', 'scenarios/har-amplified.yaml', '--duration', '5s', '--no-progress', '--out', out]);

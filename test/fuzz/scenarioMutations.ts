@@ -62,7 +62,8 @@ function apply(data: unknown, path: Path, change: Mutation): void {
       if (change.key !== key) delete parent[key];
       return;
     case 'set':
-      parent[key] = change.value;
+      // A copy: the swap values are shared constants, and a later mutation must not change them for every other case.
+      parent[key] = structuredClone(change.value);
       return;
     case 'resize': {
       const value = parent[key];
@@ -89,8 +90,8 @@ export function mutatedCopy(source: unknown, picks: readonly { at: number; chang
     const paths = pathsOf(data);
     if (paths.length === 0) break;
     const path = paths[at % paths.length];
-    apply(data, path, change);
     done.push(`${change.op} ${JSON.stringify(change).slice(0, 80)} at ${path.join('.')}`);
+    apply(data, path, change);
   }
   return { data, done };
 }

@@ -122,7 +122,8 @@ async function writeReportFolder(folder: string, rowsJson: string, charts: boole
 function refuseUnmeasured(result: ReplayResult): void {
   const { requests } = result.trace;
   if (requests > result.warmupRequests) return;
-  const files = result.files.map((file) => `'${echoValue(file)}'`).join(', ');
+  // File first, unquoted, as every other trace error names it (`file: line N: …`).
+  const files = result.files.map((file) => echoValue(file)).join(', ');
   const skipped = result.trace.skipped.reduce((sum, entry) => sum + entry.count, 0);
   if (requests === 0 && skipped > 0) {
     throw new UserError(`${files}: every record was malformed (${formatCount(skipped)} skipped with --skip-bad), so no request was replayed; check --format and the csv column options`);

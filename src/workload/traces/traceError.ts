@@ -30,3 +30,15 @@ export class MissingFileError extends TraceError {
     super(`${what} not found: ${file}${hint}`, file);
   }
 }
+
+/** The file could not be opened for another reason (a name too long, no permission, a folder): the path is at fault, not the content. */
+export class UnopenableFileError extends TraceError {
+  constructor(
+    message: string,
+    file: string,
+    /** The reason alone, for a message that names the file its own way. */
+    readonly reason: string,
+  ) {
+    super(message, file);
+  }
+}

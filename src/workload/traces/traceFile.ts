@@ -3,7 +3,7 @@ import { basename, dirname } from 'node:path';
 import { nearest } from '../../suggest.js';
 import { DEFAULT_BLOCK_BYTES, LineSplitter } from './lineSplitter.js';
 import type { TraceBatch } from './traceBatch.js';
-import { MissingFileError, TraceError } from './traceError.js';
+import { MissingFileError, TraceError, UnopenableFileError } from './traceError.js';
 import type { SkippedRecord, TraceFormat, TraceReaderOptions } from './traceReader.js';
 
 /** Skipped records kept with details; the rest are only counted. */
@@ -35,7 +35,7 @@ export function openTraceFile(file: string, what = 'trace file'): { fd: number; 
   const stat = fstatSync(fd);
   if (stat.isDirectory()) {
     closeSync(fd);
-    throw new TraceError(`${file} is a directory, not ${withArticle(what)}`, file);
+    throw new UnopenableFileError(`${file} is a directory, not ${withArticle(what)}`, file, `a directory, not ${withArticle(what)}`);
   }
   // A pipe or device has no size: progress is unknown then.
   return { fd, bytes: stat.isFile() ? stat.size : 0 };
@@ -58,9 +58,9 @@ function openError(file: string, error: unknown, what: string): TraceError {
     }
     return new MissingFileError(file, hint, what);
   }
-  if (code === 'EISDIR') return new TraceError(`${file} is a directory, not ${withArticle(what)}`, file);
-  if (code === 'EACCES' || code === 'EPERM') return new TraceError(`cannot read ${file}: permission denied`, file);
-  return new TraceError(`cannot open ${file}: ${(error as Error).message}`, file);
+  if (code === 'EISDIR') return new UnopenableFileError(`${file} is a directory, not ${withArticle(what)}`, file, `a directory, not ${withArticle(what)}`);
+  if (code === 'EACCES' || code === 'EPERM') return new UnopenableFileError(`cannot read ${file}: permission denied`, file, 'permission denied');
+  return new UnopenableFileError(`cannot open ${file}: ${(error as Error).message}`, file, (error as Error).message);
 }
 
 /** The format the first bytes of a file look like, for "pass --format …" hints. */
