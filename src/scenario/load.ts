@@ -71,7 +71,21 @@ export function loadScenarioFile(file: string): Scenario {
 }
 
 /** Parses and validates scenario text; `file` names it in errors and gives the default name. */
+/**
+ * Largest scenario text read: a scenario is a few kilobytes of settings (a recording lives in
+ * its own file), while parsing holds about 35 bytes of syntax tree per byte of text (an 80 MB
+ * file took 2.8 GB and 7 s to refuse).
+ */
+export const MAX_SCENARIO_BYTES = 4 * 1024 * 1024;
+
 export function parseScenarioText(text: string, file: string): Scenario {
+  // Characters, not bytes: a string's length bounds its UTF-8 size from below, and is free.
+  if (text.length > MAX_SCENARIO_BYTES) {
+    const size = `${(Buffer.byteLength(text) / (1024 * 1024)).toFixed(1)} MiB`;
+    throw new ScenarioError([
+      { file, line: 1, column: 1, keyPath: '', message: `the file holds ${size}; a scenario file is at most 4 MiB of settings (a recording goes in its own file, named by content.recorded.file)` },
+    ]);
+  }
   try {
     return parseScenarioTextUnguarded(text, file);
   } catch (error) {

@@ -464,4 +464,11 @@ describe('scenario errors: cases found in review', () => {
     expect(scenario.edge).toEqual({ policy: 'lru', capacity: 1_000_000_000 });
     expect(scenario.content.objects).toBe(100_000);
   });
+
+  it('a scenario file over 4 MiB is refused before it is parsed, at 1:1, with its size (parsing holds about 35 bytes per byte of text)', () => {
+    const text = `name: big\ndescription: "${'x'.repeat(5 * 1024 * 1024)}"\n`;
+    expect(() => parseScenarioText(text, 'big.yaml')).toThrow(
+      'big.yaml:1:1: the file holds 5.0 MiB; a scenario file is at most 4 MiB of settings (a recording goes in its own file, named by content.recorded.file)',
+    );
+  });
 });
