@@ -66,15 +66,6 @@ export class LatencyHistogram {
     if (valueMs > this.maximum) this.maximum = valueMs;
   }
 
-  /** Forgets every sample (a per-interval histogram is reused, not reallocated). */
-  reset(): void {
-    this.counts.fill(0);
-    this.total = 0;
-    this.sum = 0;
-    this.minimum = Infinity;
-    this.maximum = -Infinity;
-  }
-
   /** Adds another histogram's samples (for merging per-shard or per-node results). */
   merge(other: LatencyHistogram): void {
     for (let i = 0; i < BUCKETS; i++) this.counts[i] += other.counts[i];

@@ -200,14 +200,6 @@ describe('LatencyHistogram: the stated relative error (LATENCY_RELATIVE_ERROR, 0
     expect(quantiles(merged)).toEqual(quantiles(union));
     expect(merged.count).toBe(27_000);
   });
-
-  it('reset forgets every sample: a reused histogram reports only what it recorded since', () => {
-    const histogram = histogramOf([1, 2, 3, 1_000]);
-    histogram.reset();
-    expect(histogram.summary()).toEqual({ count: 0, mean: 0, p50: 0, p90: 0, p95: 0, p99: 0, p999: 0, min: 0, max: 0 });
-    histogram.record(7);
-    expect(histogram.summary()).toEqual({ count: 1, mean: 7, p50: 7, p90: 7, p95: 7, p99: 7, p999: 7, min: 7, max: 7 });
-  });
 });
 
 describe('LatencyHistogram: quantiles of a window of a running histogram (timeseries.csv percentiles)', () => {
