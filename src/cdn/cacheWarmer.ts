@@ -1,4 +1,4 @@
-import { FLAG_NEVER_STALE, FLAG_REVALIDATE_ALWAYS, FLAG_STORE, type CompiledDecisionTable } from '../policy/compile.js';
+import { BROWSER_DECISION, EDGE_DECISION, FLAG_NEVER_STALE, FLAG_REVALIDATE_ALWAYS, FLAG_STORE, REGIONAL_DECISION, type CompiledDecisionTable } from '../policy/compile.js';
 import type { ClientRequest } from '../workload/request.js';
 import type { BrowserCaches } from './browserCaches.js';
 import type { FlowNetwork } from './flowNetwork.js';
@@ -6,10 +6,6 @@ import { pieceBytes } from './layeredFlow.js';
 import { STATUS_OK, type OriginModel } from './origin.js';
 import type { SharedCacheNode } from './sharedCacheNode.js';
 
-/** Index of each layer in CompiledDecisionTable (policy CACHE_LAYERS: browser, edge, regional). */
-const BROWSER_DECISION = 0;
-const EDGE_DECISION = 1;
-const REGIONAL_DECISION = 2;
 /** What answered one piece of a request: a node of the CDN, or the origin. */
 const SERVED_EDGE = 0;
 const SERVED_REGIONAL = 1;

@@ -1,4 +1,4 @@
-import { FLAG_NEVER_STALE, FLAG_REVALIDATE_ALWAYS, FLAG_STORE, type CompiledDecisionTable } from '../policy/compile.js';
+import { BROWSER_DECISION, EDGE_DECISION, FLAG_NEVER_STALE, FLAG_REVALIDATE_ALWAYS, FLAG_STORE, type CompiledDecisionTable } from '../policy/compile.js';
 import { CHUNK_SIZE_BYTES } from '../policy/ranges.js';
 import { PerSecondCounter } from '../metrics/perSecond.js';
 import type { Simulation } from '../sim/simulation.js';
@@ -13,9 +13,6 @@ import type { SharedCacheNode } from './sharedCacheNode.js';
 /** The kind of node a fetch starts from. */
 const NODE_EDGE = 0;
 const NODE_REGIONAL = 1;
-/** Index of each layer in CompiledDecisionTable (policy CACHE_LAYERS: browser, edge, regional). */
-const BROWSER_DECISION = 0;
-const EDGE_DECISION = 1;
 /** The status a PoP answers with when the origin refused the connection and nothing stale may be served. */
 export const BAD_GATEWAY = 502;
 

@@ -14,10 +14,6 @@ import { representativePath, resolveClassHeaders, type ContentClass } from '../w
  */
 export const CATALOGUE_OBJECT_URL = '/objects/object';
 
-/** Index of each layer in CompiledDecisionTable (policy CACHE_LAYERS: browser, edge, regional). */
-export const EDGE_DECISION = 1;
-export const REGIONAL_DECISION = 2;
-
 /** What the policy engine decided for one class of content, for reports. */
 export interface ClassCaching {
   readonly name: string;

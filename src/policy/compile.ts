@@ -52,6 +52,11 @@ export const FLAG_ERROR_CACHING = 16;
  * by `classId * 3 + layerIndex`. Decisions are taken at time 0 with `Date` equal to the
  * response time, so only relative lifetimes matter.
  */
+/** Each layer's index among a class's slots in CompiledDecisionTable (CACHE_LAYERS order), for typed-array reads on the hot path. */
+export const BROWSER_DECISION = CACHE_LAYERS.indexOf('browser');
+export const EDGE_DECISION = CACHE_LAYERS.indexOf('edge');
+export const REGIONAL_DECISION = CACHE_LAYERS.indexOf('regional');
+
 export class CompiledDecisionTable {
   private ttlMs = new Float64Array(48);
   private swrMs = new Float64Array(48);
