@@ -121,6 +121,9 @@ describe('issue 17: first contact with the help', () => {
     for (const example of examples.filter((line) => !line.includes('|'))) {
       // The examples quote with '…' as a shell would; split the same way.
       const args = [...example.matchAll(/'([^']*)'|(\S+)/g)].map((match) => match[1] ?? match[2]);
+      // An example's output folder goes to a fresh temporary folder, so a second `npm test` in the
+      // same checkout does not meet the first one's results (a folder holding a run is refused).
+      for (let i = 1; i < args.length; i++) if (args[i - 1] === '--out' || args[i - 1] === '--report') args[i] = join(temporaryFolder('help-example'), 'out');
       const result = cdnsim([...args, '--no-progress'].filter((arg, index, all) => arg !== '--no-progress' || ['replay', 'har', 'run'].includes(all[0])));
       expect(result.status, `cdnsim ${example}\n${result.stderr}`).toBe(0);
     }
