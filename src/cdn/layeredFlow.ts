@@ -78,6 +78,8 @@ export interface OriginActivity {
   notModified: number;
   /** Body bytes it sent. */
   bytes: number;
+  /** Sum of its service times (application work to the first byte, slowdowns included) over the answers it gave, refused connections excluded, ms. */
+  serviceMs: number;
 }
 
 export interface LayeredFlowOptions {
@@ -129,7 +131,7 @@ export class LayeredFlow {
   /** Node-layer and origin counters count only while this is true (after the warm-up). */
   measuring = false;
   readonly layerActivity: LayerActivity[] = [newLayerActivity(), newLayerActivity()];
-  readonly originActivity: OriginActivity = { requests: 0, refused: 0, errors: 0, notModified: 0, bytes: 0 };
+  readonly originActivity: OriginActivity = { requests: 0, refused: 0, errors: 0, notModified: 0, bytes: 0, serviceMs: 0 };
   /** Requests reaching the origin per simulated second, warm-up included (the load around incidents). */
   readonly originArrivals = new PerSecondCounter();
   private readonly edgeLayer: number;
@@ -345,6 +347,7 @@ export class LayeredFlow {
     if (this.measuring) {
       const activity = this.originActivity;
       activity.requests++;
+      activity.serviceMs += origin.serviceMs;
       if (status === ORIGIN_REFUSED) activity.refused++;
       else if (status !== STATUS_OK) activity.errors++;
       else if (fetches.haveVersion[f] === version) activity.notModified++;

@@ -74,6 +74,10 @@ export function buildStatedRows(result: RunResult, summary: Omit<Summary, 'state
     const bounds = expected ?? figure.bounds;
     const stated = expected === undefined ? figure.stated : `${boundsText(expected, figure.unit)} (scenario expect; stated ${figure.stated})`;
     if (reading.value === null) return row(figure, stated, null, 'not-applicable', reading.note);
+    if (figure.comparisonFor !== undefined && expected === undefined) {
+      const why = `shown for comparison, not judged: the table judges this figure on ${figure.comparisonFor} (name this row under expect: to check it); `;
+      return row(figure, `${figure.stated}, judged on ${figure.comparisonFor}`, reading.value, 'not-applicable', `${why}${reading.note}`);
+    }
     const verdict = reading.verdict ?? verdictOf(reading.value, bounds);
     const why = verdict === 'outside' && reading.verdict === undefined ? `${outsideBy(reading.value, bounds, (v) => formatStatedValue(v, figure.unit))}; ` : '';
     return row(figure, stated, Number.isFinite(reading.value) ? reading.value : null, verdict, `${why}${reading.note}`);
@@ -109,6 +113,8 @@ function readFigure(id: string, result: RunResult, summary: Omit<Summary, 'state
       return meanOf(latencyMs.byLayer.edge, 'edge-served requests', 'time to first byte');
     case 'latency.layer.regional':
       return meanOf(latencyMs.byLayer.regional, 'regional-served requests', 'time to first byte');
+    case 'latency.layer.originService':
+      return originServiceTime(summary);
     case 'latency.layer.origin':
       return meanOf(latencyMs.byLayer.origin, 'origin-served requests', "the client's time to first byte, every hop included, not the origin's service time alone");
     case 'cdnHitRatio':
@@ -134,6 +140,14 @@ function readFigure(id: string, result: RunResult, summary: Omit<Summary, 'state
     default:
       throw new Error(`no reading for stated figure ${id}`);
   }
+}
+
+/** spec 4.9 layer 4: the origin server's own time to its first byte, over the answers it gave in the measured part. */
+function originServiceTime(summary: Omit<Summary, 'stated'>): Reading {
+  const { origin } = summary.cdn;
+  if (origin.meanServiceMs === null) return notApplicable('the origin answered no request in the measured part of the run');
+  const answers = origin.requests - origin.refused;
+  return { value: origin.meanServiceMs, note: `mean of the origin's ${formatCount(answers)} answers (slowdowns included, refused connections excluded): its own work to the first byte, no network hop` };
 }
 
 /** spec 1.1's 100 Gbit/s at major PoPs: the busiest major PoP's 1 s peak egress against its uplink (pops.csv has every PoP). */

@@ -86,8 +86,19 @@ export interface CdnSummary {
   staleness: OutcomeFigures['staleness'];
   /** Per node layer: coalesced joins, fetches sent upstream, background revalidations, 304s received. */
   layers: Record<string, LayerActivity>;
-  /** Requests reaching the origin (measured part): refused, errors, 304s, body bytes. */
-  origin: OriginActivity;
+  /** Requests reaching the origin (measured part): refused, errors, 304s, body bytes, its mean service time. */
+  origin: OriginFigures;
+}
+
+/** The origin's load over the measured part (spec 4.9 layer 4). */
+export interface OriginFigures extends Omit<OriginActivity, 'serviceMs'> {
+  /** Mean service time of the answers it gave (refused connections excluded), ms; null when it answered none. */
+  meanServiceMs: number | null;
+}
+
+function originFigures({ serviceMs, ...counts }: OriginActivity): OriginFigures {
+  const answered = counts.requests - counts.refused;
+  return { ...counts, meanServiceMs: answered === 0 ? null : round(serviceMs / answered, 3) };
 }
 
 export interface IncidentRow {
@@ -275,7 +286,7 @@ function cdnSummary(result: RunResult): CdnSummary {
       maxSeconds: round(outcomes.staleness.maxSeconds, 3),
     },
     layers: cdn.layers,
-    origin: cdn.origin,
+    origin: originFigures(cdn.origin),
   };
 }
 

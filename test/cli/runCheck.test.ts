@@ -30,7 +30,7 @@ function scenarioFile(folder: string, text: string): string {
 }
 
 describe('cdnsim run --check (stated figures, spec 1.1, 4.9, 8)', () => {
-  it('exit 0 when every row is within or not applicable; stated.csv has a header and 19 rows', () => {
+  it('exit 0 when every row is within or not applicable; stated.csv has a header and 20 rows', () => {
     const folder = temporaryFolder('check-ok');
     const out = join(folder, 'run');
     const result = cdnsim(['run', scenarioFile(folder, SCENARIO + LOOSE), '--check', '--no-progress', '--out', out]);
@@ -42,10 +42,10 @@ describe('cdnsim run --check (stated figures, spec 1.1, 4.9, 8)', () => {
     expect(result.stdout).toContain('stated.csv');
     const csv = readFileSync(join(out, 'stated.csv'), 'utf8').split('\n');
     expect(csv[0]).toBe('id,figure,stated,simulated,unit,verdict,note');
-    expect(csv.length).toBe(1 + 19 + 1);
+    expect(csv.length).toBe(1 + 20 + 1);
     expect(csv.filter((line) => line.includes(',outside,'))).toEqual([]);
     const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'));
-    expect(summary.stated).toHaveLength(19);
+    expect(summary.stated).toHaveLength(20);
     expect(summary.stated.find((row: { id: string }) => row.id === 'latency.region.europe')).toMatchObject({ simulated: 20, verdict: 'within' });
   });
 

@@ -61,7 +61,7 @@ describe('stated figures: verdict rules', () => {
     expect(outsideBy(21, { min: 15, max: 20 }, ms)).toBe('21 ms is above the maximum 20 ms');
   });
 
-  it('row ids are unique, and the stated table has the 19 rows of spec 1.1, 4.8, 4.9, 7.1 and 8', () => {
+  it('row ids are unique, and the stated table has the 20 rows of spec 1.1, 4.8, 4.9, 7.1 and 8', () => {
     const ids = STATED_FIGURES.map((f) => f.id);
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids).toEqual([
@@ -76,6 +76,7 @@ describe('stated figures: verdict rules', () => {
       'latency.layer.browser',
       'latency.layer.edge',
       'latency.layer.regional',
+      'latency.layer.originService',
       'latency.layer.origin',
       'cdnHitRatio',
       'availability.originProblems',
@@ -85,5 +86,15 @@ describe('stated figures: verdict rules', () => {
       'lifetime.staticPage',
       'uplink.major',
     ]);
+  });
+
+  it('spec 1.1 and 4.9 readings: the all-requests mean and the client time to first byte of origin fetches are comparison rows of an existing judged row', () => {
+    const comparisons = STATED_FIGURES.filter((f) => f.comparisonFor !== undefined).map((f) => [f.id, f.comparisonFor]);
+    expect(comparisons).toEqual([
+      ['latency.global.all', 'latency.global.edge'],
+      ['latency.layer.origin', 'latency.layer.originService'],
+    ]);
+    const ids = new Set(STATED_FIGURES.filter((f) => f.comparisonFor === undefined).map((f) => f.id));
+    for (const [, judged] of comparisons) expect(ids.has(judged as string)).toBe(true);
   });
 });

@@ -30,13 +30,14 @@ interface StatedPoint {
 /**
  * Chart 1, stated against simulated: each stated figure (spec 1.1, 4.8, 4.9, 7.1, 8) as the
  * band of values within it, and the run's value as a point coloured by its verdict. Rows
- * that do not apply to the run have no value and are left out (the report's table lists them).
+ * that do not apply to the run, and comparison rows not judged (statedFigures.ts), are left
+ * out (the report's table lists them).
  */
 export function statedChart(rows: readonly StatedCsvRow[], bounds: Readonly<Record<string, Bounds>>): TopLevelSpec {
   const points: StatedPoint[] = [];
   for (const row of rows) {
     const rowBounds = bounds[row.id];
-    if (row.simulated === null || rowBounds === undefined) continue;
+    if (row.simulated === null || row.verdict === 'not-applicable' || rowBounds === undefined) continue;
     const low = rowBounds.min ?? 0;
     // An open-ended bound ("at least 95 %") is drawn to the end of the scale: 1 for a ratio, past the value otherwise.
     const high = rowBounds.max ?? (row.unit === 'ratio' ? 1 : Math.max(low, row.simulated) * 1.1);
