@@ -1,4 +1,5 @@
 import { frameworkProfileForPath, HEADER_PROFILES, NO_CACHE_HEADERS, profileWithOverrides } from '../policy/profiles.js';
+import { DEFAULT_ADAPTIVE_TTL, type AdaptiveTtl } from '../scenario/adaptiveSchema.js';
 import type { Scenario } from '../scenario/schema.js';
 import {
   DEFAULT_STRATEGIES,
@@ -254,6 +255,14 @@ function cdnOff(scenario: Scenario): Scenario {
   return { ...kept, deployment: { ...kept.deployment, kind: 'container', cdn: false } };
 }
 
+/**
+ * spec 1.2 item 6: the adaptive TTL controller runs on the scenario's clock with these
+ * parameters (src/cdn/adaptiveController.ts); the origin's headers stay as they are.
+ */
+function withAdaptiveTtl(scenario: Scenario, adaptiveTtl: AdaptiveTtl): Scenario {
+  return { ...scenario, cdn: { ...scenario.cdn, adaptiveTtl } };
+}
+
 function applyPreset(scenario: Scenario, reference: PresetReference): Scenario {
   if (reference.kind === 'fixed') return fixedTtl(scenario, reference.ttlMs);
   switch (reference.name) {
@@ -273,6 +282,8 @@ function applyPreset(scenario: Scenario, reference: PresetReference): Scenario {
       return versionedAssets(scenario);
     case 'cdn-off':
       return cdnOff(scenario);
+    case 'adaptive':
+      return withAdaptiveTtl(scenario, DEFAULT_ADAPTIVE_TTL);
   }
 }
 
@@ -280,6 +291,7 @@ function applyPreset(scenario: Scenario, reference: PresetReference): Scenario {
 function applyCustom(scenario: Scenario, strategy: CustomStrategy): Scenario {
   let result = applyPreset(scenario, presetReference(strategy.from));
   if (strategy.purgeOnDeploy !== undefined) result = purgeOnDeploy(result, strategy.purgeOnDeploy);
+  if (strategy.adaptive !== undefined) result = withAdaptiveTtl(result, strategy.adaptive);
   const names = strategyClassNames(result);
   const every = strategy.classes[EVERY_CLASS];
   names.forEach((name, index) => {
@@ -347,15 +359,20 @@ export function selectStrategies(scenario: Scenario, names: readonly string[] | 
   });
 }
 
+/** The scenario under one strategy named as `--strategy`/`--strategies` take it (a preset or the scenario's own). */
+export function withStrategy(scenario: Scenario, name: string): Scenario {
+  return selectStrategies(scenario, [name])[0].apply(scenario);
+}
+
 /** content.recorded takes its headers from the recording: strategies that rewrite class headers do not apply to it. */
 export function checkStrategiesApply(scenario: Scenario, strategies: readonly Strategy[], file: string): void {
   if (scenario.content.recorded === undefined) return;
-  const headerless = new Set(['respect-headers', 'purge-on-deploy', 'cdn-off']);
+  const headerless = new Set(['respect-headers', 'purge-on-deploy', 'cdn-off', 'adaptive']);
   const refused = strategies.filter((strategy) => !headerless.has(strategy.name)).map((strategy) => strategy.name);
   if (refused.length > 0) {
     throw new UserError(
       `${file}: strategies ${refused.join(', ')} rewrite the headers of content classes, and content.recorded sends the recording's own headers; ` +
-        'compare respect-headers, purge-on-deploy and cdn-off on it, or describe the site with content.classes',
+        'compare respect-headers, purge-on-deploy, cdn-off and adaptive on it, or describe the site with content.classes',
     );
   }
 }
