@@ -192,7 +192,7 @@ export class LayeredFlow {
     if (request.pieces === 1 && options.cdnEnabled) {
       const node = options.edges[edge];
       edgeLocal = this.touch(node, request.key, c, nowMs);
-      if (edgeLocal >= 0 && node.statusOf(edgeLocal) === STATUS_OK && nowMs < node.freshUntilOf(edgeLocal) && (options.decisions.flagsOf(c, EDGE_DECISION) & FLAG_REVALIDATE_ALWAYS) === 0) {
+      if (edgeLocal >= 0 && node.statusOf(edgeLocal) === STATUS_OK && nowMs < this.freshUntil(node, edgeLocal, c, EDGE_DECISION) && (options.decisions.flagsOf(c, EDGE_DECISION) & FLAG_REVALIDATE_ALWAYS) === 0) {
         this.completeEdgeHit(request, seq, c, edge, node, edgeLocal);
         return;
       }

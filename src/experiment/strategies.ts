@@ -341,19 +341,19 @@ function presetDescription(reference: PresetReference): string {
  * custom strategy of the scenario), else the scenario's `strategies`, else DEFAULT_STRATEGIES.
  * An unknown name is a user error naming the choices, before any run starts.
  */
-export function selectStrategies(scenario: Scenario, names: readonly string[] | undefined): Strategy[] {
+export function selectStrategies(scenario: Scenario, names: readonly string[] | undefined, flag = '--strategies'): Strategy[] {
   const listed = scenario.strategies ?? [];
   if (names === undefined) return (scenario.strategies ?? DEFAULT_STRATEGIES).map(resolveStrategy);
   const seen = new Set<string>();
   return names.map((name) => {
-    if (seen.has(name)) throw new UserError(`--strategies: "${name}" is given twice; name each strategy once`);
+    if (seen.has(name)) throw new UserError(`${flag}: "${name}" is given twice; name each strategy once`);
     seen.add(name);
     const custom = listed.find((entry) => typeof entry !== 'string' && entry.name === name);
     if (custom !== undefined) return resolveStrategy(custom);
     const parsed = parsePresetReference(name);
     if (!parsed.ok) {
       const customs = listed.filter((entry) => typeof entry !== 'string').map(strategyName);
-      throw new UserError(`--strategies: ${parsed.message}${customs.length > 0 ? `; the scenario's own strategies are ${customs.join(', ')}` : ''}`);
+      throw new UserError(`${flag}: ${parsed.message}${customs.length > 0 ? `; the scenario's own strategies are ${customs.join(', ')}` : ''}`);
     }
     return resolveStrategy(name);
   });

@@ -119,7 +119,7 @@ async function executeRun(args: RunArgs): Promise<void> {
   const warmup = warmupOverride(args.warmup);
   const scenario = withWarmup(loadScenarioFile(args.scenario), warmup);
   // An unknown strategy, or one that cannot apply, stops here with exit 2 before any run.
-  if (args.strategy !== undefined) checkStrategiesApply(scenario, selectStrategies(scenario, [args.strategy]), args.scenario);
+  if (args.strategy !== undefined) checkStrategiesApply(scenario, selectStrategies(scenario, [args.strategy], '--strategy'), args.scenario);
   checkRunLength(scenario, overrides);
   // Read before the run starts: a missing or malformed recording is reported at once (the
   // worker reads it again for the run; reading is fast next to the run).
