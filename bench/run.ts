@@ -22,6 +22,7 @@ import { runWorkloadBenchmarks } from './workloadBench.js';
 import { runTraceReaderBenchmarks } from './traceReaderBench.js';
 import { runTimelineBenchmarks } from './timelineBench.js';
 import { runSweepBenchmarks } from './sweepBench.js';
+import { runAdaptiveBenchmarks } from './adaptiveBench.js';
 
 /**
  * `npm run bench`: one JSON line per benchmark. Rates are operations per second (best
@@ -169,6 +170,7 @@ if (wanted('slice.allFeatures')) {
 }
 
 runHotPathBenchmarks(wanted);
+runAdaptiveBenchmarks(wanted);
 runPolicyBenchmarks(wanted);
 runTopologyBenchmarks(wanted);
 await runChartBenchmarks(wanted);

@@ -194,7 +194,7 @@ export class LayeredFlow {
     if (request.pieces === 1 && options.cdnEnabled) {
       const node = options.edges[edge];
       edgeLocal = this.touch(node, request.key, c, nowMs);
-      if (edgeLocal >= 0 && node.statusOf(edgeLocal) === STATUS_OK && nowMs < node.freshUntilOf(edgeLocal) && (options.decisions.flagsOf(c, EDGE_DECISION) & FLAG_REVALIDATE_ALWAYS) === 0) {
+      if (edgeLocal >= 0 && node.statusOf(edgeLocal) === STATUS_OK && nowMs < this.freshUntil(node, edgeLocal, c, EDGE_DECISION) && (options.decisions.flagsOf(c, EDGE_DECISION) & FLAG_REVALIDATE_ALWAYS) === 0) {
         this.completeEdgeHit(request, seq, c, edge, node, edgeLocal);
         return;
       }
@@ -255,16 +255,16 @@ export class LayeredFlow {
     const servedLayer = kind === NODE_EDGE ? this.edgeLayer : this.regionalLayer;
     let validate = -1;
     if (local >= 0) {
-      const freshUntil = node.freshUntilOf(local);
       if (node.statusOf(local) !== STATUS_OK) {
         // spec 7.1: a cached origin error is served until its 5 s are over, then the origin is retried.
-        if (nowMs < freshUntil) {
+        if (nowMs < node.freshUntilOf(local)) {
           this.answer(waiter, nowMs, servedLayer, node.statusOf(local), node.versionOf(local), node.responseAtOf(local), OUTCOME_CACHED_ERROR);
           return;
         }
       } else {
         const table = options.decisions;
         const flags = table.flagsOf(c, decisionLayer);
+        const freshUntil = this.freshUntil(node, local, c, decisionLayer);
         if ((flags & FLAG_REVALIDATE_ALWAYS) === 0 && nowMs < freshUntil) {
           this.answer(waiter, nowMs, servedLayer, STATUS_OK, node.versionOf(local), node.responseAtOf(local), 0);
           return;
@@ -395,8 +395,8 @@ export class LayeredFlow {
         const usable =
           local >= 0 &&
           node.statusOf(local) === STATUS_OK &&
-          ((nowMs < node.freshUntilOf(local) && (flags & FLAG_REVALIDATE_ALWAYS) === 0) ||
-            ((flags & FLAG_NEVER_STALE) === 0 && nowMs <= node.freshUntilOf(local) + table.staleIfErrorMsOf(c, decisionLayer)));
+          ((nowMs < this.freshUntil(node, local, c, decisionLayer) && (flags & FLAG_REVALIDATE_ALWAYS) === 0) ||
+            ((flags & FLAG_NEVER_STALE) === 0 && nowMs <= this.freshUntil(node, local, c, decisionLayer) + table.staleIfErrorMsOf(c, decisionLayer)));
         if (usable) {
           // spec 4.7 row 1, RFC 5861 §4: the last good version instead of the error; the error is not stored over it.
           answerStatus = STATUS_OK;
@@ -554,6 +554,16 @@ export class LayeredFlow {
       const request = fetches.waiterOf(cell);
       if (request < 0) this.requests.outcome[-1 - request] |= bit;
     }
+  }
+
+  /**
+   * When a stored response (status 200) stops being fresh at this layer: its response time
+   * plus the lifetime in force now (RFC 9111 §4.2), not the one it was stored with, so a
+   * lifetime the adaptive controller changes (spec 1.2 item 6) applies to what the caches
+   * already hold. Without the controller the two are the same number.
+   */
+  private freshUntil(node: SharedCacheNode, local: number, c: number, decisionLayer: number): number {
+    return node.responseAtOf(local) + this.options.decisions.ttlMsOf(c, decisionLayer);
   }
 
   /** Whether a purge (a deploy with purge, spec 1.2 item 6) has reached this node since the entry was stored. */

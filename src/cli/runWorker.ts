@@ -1,6 +1,7 @@
 import { dirname, resolve } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { loadScenarioRecording } from '../experiment/recordedCaching.js';
+import { withStrategy } from '../experiment/strategies.js';
 import { runScenario, type RunProgress, type RunResult } from '../experiment/runScenario.js';
 import { buildSummary, summaryJson } from '../report/summary.js';
 import { summaryText } from '../report/summaryText.js';
@@ -23,6 +24,8 @@ export interface RunWorkerInput {
   overrides: { seed?: number; requests?: number; durationMs?: number };
   /** --warmup: replaces the scenario's run.warmup (and so its scenario.json). */
   warmup?: Warmup;
+  /** --strategy: a TTL strategy applied to the scenario (its scenario.json is the result). */
+  strategy?: string;
 }
 
 export type RunWorkerMessage =
@@ -61,7 +64,8 @@ function asRun(scenario: Scenario, result: RunResult, scenarioFile: string): Sce
 }
 
 async function work(input: RunWorkerInput, post: (message: RunWorkerMessage) => void): Promise<void> {
-  const scenario = withWarmup(loadScenarioFile(input.scenarioFile), input.warmup);
+  const loaded = withWarmup(loadScenarioFile(input.scenarioFile), input.warmup);
+  const scenario = input.strategy === undefined ? loaded : withStrategy(loaded, input.strategy);
   const recording = scenario.content.recorded ? await loadScenarioRecording(scenario.content.recorded, input.scenarioFile) : undefined;
   let lastPost = 0;
   const result = runScenario(scenario, {
@@ -82,7 +86,7 @@ async function work(input: RunWorkerInput, post: (message: RunWorkerMessage) => 
     summaryJson: summaryJson(summary),
     summaryText: summaryText(summary),
     statedCsv: statedCsv(summary.stated),
-    csvFiles: runCsvFiles(summary, result.timeline),
+    csvFiles: runCsvFiles(summary, result.timeline, result.adaptive),
     outside: outsideLines(summary.stated),
     // The scenario as it ran (defaults filled, units resolved, overrides applied), so the run
     // folder alone is enough to repeat the run.

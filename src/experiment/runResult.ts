@@ -1,3 +1,4 @@
+import type { AdaptiveFigures } from '../cdn/adaptiveController.js';
 import type { PopCapacityFigures } from '../metrics/popCapacity.js';
 import type { TimelineFigures } from '../metrics/runTimeline.js';
 import type { LatencySummary } from '../metrics/latencyHistogram.js';
@@ -124,5 +125,7 @@ export interface RunResult {
   errorCaching: { status: number; edge: CompiledDecision }[];
   /** The measured part on the clock: one row per `metrics.interval` (timeseries.csv); absent with `timeline: false`. */
   timeline?: TimelineFigures;
+  /** The adaptive TTL controller's windows and adjustments (spec 1.2 item 6); absent when it is off. */
+  adaptive?: AdaptiveFigures;
   events: number;
 }

@@ -16,6 +16,7 @@ import { RunRecorder } from './runRecorder.js';
 import type { RunResult } from './runResult.js';
 import { cacheWarmupFor, flowWarmupFacts } from './cacheWarmup.js';
 import { newTimeline, withCapacity } from './runTimeline.js';
+import { newAdaptiveController } from './adaptiveRun.js';
 
 export type { CdnActivity, ClassChurn, ClassFigures, EdgeTheory, NodeState, RecordingFacts, RunResult } from './runResult.js';
 
@@ -99,6 +100,8 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
     }
   };
   const errorClassOf = compileErrorClasses(contentCaching, scenario.incidents);
+  // spec 1.2 item 6: null unless the scenario (or its strategy) turns the controller on.
+  const adaptive = newAdaptiveController(scenario, simulation, contentCaching, browsers === null ? network.layerNames : ['browser', ...network.layerNames]);
   const flow = new LayeredFlow({
     simulation,
     network: network.network,
@@ -113,7 +116,7 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
     validators: scenario.cdn.validators,
     cdnEnabled: scenario.deployment.cdn,
     purgeDelayMs: scenario.cdn.purgeDelayMs,
-    onComplete,
+    onComplete: adaptive === null ? onComplete : adaptive.wrap(onComplete),
   });
   const cacheWarmup = cacheWarmupFor(scenario.run.warmup, { network: network.network, edges: network.edges, regionals: network.regionals, decisions: contentCaching.table, classOf: catalogue.classOf, origin, browsers, cdnEnabled: scenario.deployment.cdn, purgeDelayMs: scenario.cdn.purgeDelayMs });
   let measuredFromMs = 0;
@@ -143,6 +146,7 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
   const progressEvery = options.progressEvery ?? 100_000;
   // A cache-only warm-up comes before the run: the run's duration counts from its end.
   const warmedMs = cacheWarmup?.run(simulation, (simulatedMs) => options.onProgress?.({ simulatedMs, requests: 0, fraction: 0 })) ?? 0;
+  adaptive?.start(warmedMs);
   let stopReason: RunResult['stopReason'] = 'duration';
   for (;;) {
     const result = simulation.run({ untilMs: warmedMs + horizonMs, maxEvents: progressEvery });
@@ -158,6 +162,7 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
   }
   const simulatedMs = simulation.nowMs;
   timeline?.endRun(simulatedMs);
+  adaptive?.stop();
   // Requests sent before the end are answered: the clock runs on, taking no new ones, until the last is back.
   accepting = false;
   while (flow.requestsInFlight > 0) {
@@ -209,6 +214,7 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
     rangeRequests,
     errorCaching: [...errorClassOf].flatMap((id, i) => (id < 0 ? [] : [{ status: 500 + i, edge: contentCaching.table.get(id, 'edge') }])),
     ...(timelineFigures ? { timeline: timelineFigures } : {}),
+    ...(adaptive ? { adaptive: adaptive.figures() } : {}),
     events: simulation.eventsProcessed,
   };
 }

@@ -4,7 +4,7 @@ import type { Scenario } from '../scenario/schema.js';
 import { loadScenarioRecording } from './recordedCaching.js';
 import { runScenario, type RunProgress } from './runScenario.js';
 import { readScenarioData, scenarioWithParams, type ParamAssignment, type SweepParam } from './scenarioParams.js';
-import { selectStrategies } from './strategies.js';
+import { withStrategy } from './strategies.js';
 
 /**
  * One run of a comparison or a sweep: a scenario file, the key paths set on it, a strategy
@@ -27,7 +27,7 @@ export interface ScenarioJob {
 export function jobScenario(job: ScenarioJob): Scenario {
   const base = job.assignments.length === 0 ? loadScenarioFile(job.scenarioFile) : scenarioWithParams(job.scenarioFile, readScenarioData(job.scenarioFile), job.params, job.assignments);
   if (job.strategy === undefined) return base;
-  return selectStrategies(base, [job.strategy])[0].apply(base);
+  return withStrategy(base, job.strategy);
 }
 
 export async function runScenarioJob(job: ScenarioJob, onProgress?: (progress: RunProgress) => void): Promise<Summary> {

@@ -1,4 +1,5 @@
 import { frameworkProfileForPath, HEADER_PROFILES, NO_CACHE_HEADERS, profileWithOverrides } from '../policy/profiles.js';
+import { DEFAULT_ADAPTIVE_TTL, type AdaptiveTtl } from '../scenario/adaptiveSchema.js';
 import type { Scenario } from '../scenario/schema.js';
 import {
   DEFAULT_STRATEGIES,
@@ -254,6 +255,14 @@ function cdnOff(scenario: Scenario): Scenario {
   return { ...kept, deployment: { ...kept.deployment, kind: 'container', cdn: false } };
 }
 
+/**
+ * spec 1.2 item 6: the adaptive TTL controller runs on the scenario's clock with these
+ * parameters (src/cdn/adaptiveController.ts); the origin's headers stay as they are.
+ */
+function withAdaptiveTtl(scenario: Scenario, adaptiveTtl: AdaptiveTtl): Scenario {
+  return { ...scenario, cdn: { ...scenario.cdn, adaptiveTtl } };
+}
+
 function applyPreset(scenario: Scenario, reference: PresetReference): Scenario {
   if (reference.kind === 'fixed') return fixedTtl(scenario, reference.ttlMs);
   switch (reference.name) {
@@ -273,6 +282,8 @@ function applyPreset(scenario: Scenario, reference: PresetReference): Scenario {
       return versionedAssets(scenario);
     case 'cdn-off':
       return cdnOff(scenario);
+    case 'adaptive':
+      return withAdaptiveTtl(scenario, DEFAULT_ADAPTIVE_TTL);
   }
 }
 
@@ -280,6 +291,7 @@ function applyPreset(scenario: Scenario, reference: PresetReference): Scenario {
 function applyCustom(scenario: Scenario, strategy: CustomStrategy): Scenario {
   let result = applyPreset(scenario, presetReference(strategy.from));
   if (strategy.purgeOnDeploy !== undefined) result = purgeOnDeploy(result, strategy.purgeOnDeploy);
+  if (strategy.adaptive !== undefined) result = withAdaptiveTtl(result, strategy.adaptive);
   const names = strategyClassNames(result);
   const every = strategy.classes[EVERY_CLASS];
   names.forEach((name, index) => {
@@ -329,33 +341,38 @@ function presetDescription(reference: PresetReference): string {
  * custom strategy of the scenario), else the scenario's `strategies`, else DEFAULT_STRATEGIES.
  * An unknown name is a user error naming the choices, before any run starts.
  */
-export function selectStrategies(scenario: Scenario, names: readonly string[] | undefined): Strategy[] {
+export function selectStrategies(scenario: Scenario, names: readonly string[] | undefined, flag = '--strategies'): Strategy[] {
   const listed = scenario.strategies ?? [];
   if (names === undefined) return (scenario.strategies ?? DEFAULT_STRATEGIES).map(resolveStrategy);
   const seen = new Set<string>();
   return names.map((name) => {
-    if (seen.has(name)) throw new UserError(`--strategies: "${name}" is given twice; name each strategy once`);
+    if (seen.has(name)) throw new UserError(`${flag}: "${name}" is given twice; name each strategy once`);
     seen.add(name);
     const custom = listed.find((entry) => typeof entry !== 'string' && entry.name === name);
     if (custom !== undefined) return resolveStrategy(custom);
     const parsed = parsePresetReference(name);
     if (!parsed.ok) {
       const customs = listed.filter((entry) => typeof entry !== 'string').map(strategyName);
-      throw new UserError(`--strategies: ${parsed.message}${customs.length > 0 ? `; the scenario's own strategies are ${customs.join(', ')}` : ''}`);
+      throw new UserError(`${flag}: ${parsed.message}${customs.length > 0 ? `; the scenario's own strategies are ${customs.join(', ')}` : ''}`);
     }
     return resolveStrategy(name);
   });
 }
 
+/** The scenario under one strategy named as `--strategy`/`--strategies` take it (a preset or the scenario's own). */
+export function withStrategy(scenario: Scenario, name: string): Scenario {
+  return selectStrategies(scenario, [name])[0].apply(scenario);
+}
+
 /** content.recorded takes its headers from the recording: strategies that rewrite class headers do not apply to it. */
 export function checkStrategiesApply(scenario: Scenario, strategies: readonly Strategy[], file: string): void {
   if (scenario.content.recorded === undefined) return;
-  const headerless = new Set(['respect-headers', 'purge-on-deploy', 'cdn-off']);
+  const headerless = new Set(['respect-headers', 'purge-on-deploy', 'cdn-off', 'adaptive']);
   const refused = strategies.filter((strategy) => !headerless.has(strategy.name)).map((strategy) => strategy.name);
   if (refused.length > 0) {
     throw new UserError(
       `${file}: strategies ${refused.join(', ')} rewrite the headers of content classes, and content.recorded sends the recording's own headers; ` +
-        'compare respect-headers, purge-on-deploy and cdn-off on it, or describe the site with content.classes',
+        'compare respect-headers, purge-on-deploy, cdn-off and adaptive on it, or describe the site with content.classes',
     );
   }
 }

@@ -108,6 +108,17 @@ export class CompiledDecisionTable {
     return this.ttlMs[classId * 3 + layerIndex];
   }
 
+  /**
+   * Changes one class's freshness lifetime at one layer while a run goes on (the adaptive
+   * controller, spec 1.2 item 6): stores and renewals from then on take it; entries already
+   * stored keep the lifetime they were stored with.
+   */
+  setTtlMs(classId: number, layerIndex: number, ttlMs: number): void {
+    if (!(classId >= 0 && classId < this.classCount)) throw new RangeError(`no compiled class ${classId}`);
+    if (!(ttlMs >= 0 && Number.isFinite(ttlMs))) throw new RangeError(`expected a TTL ≥ 0 ms, got ${ttlMs}`);
+    this.ttlMs[classId * 3 + layerIndex] = ttlMs;
+  }
+
   staleWhileRevalidateMsOf(classId: number, layerIndex: number): number {
     return this.swrMs[classId * 3 + layerIndex];
   }

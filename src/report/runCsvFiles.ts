@@ -1,4 +1,6 @@
 import type { TimelineFigures } from '../metrics/runTimeline.js';
+import type { AdaptiveFigures } from '../cdn/adaptiveController.js';
+import { adaptiveCsv } from './adaptiveReport.js';
 import { REGIONS, STATED_REGION_LATENCY_MS } from '../topology/regions.js';
 import { csvText, type CsvCell } from './csvTable.js';
 import type { LatencyFigures, Summary } from './summary.js';
@@ -38,13 +40,14 @@ const ratioCell = (value: number | null | undefined): number | null => round(val
 const msCell = (value: number | null | undefined): number | null => round(value, 3);
 
 /** Every CSV of the run folder but stated.csv (statedTable.ts), in a fixed order. */
-export function runCsvFiles(summary: Summary, timeline: TimelineFigures | undefined): CsvFile[] {
+export function runCsvFiles(summary: Summary, timeline: TimelineFigures | undefined, adaptive?: AdaptiveFigures): CsvFile[] {
   return [
     ...(timeline ? [{ name: 'timeseries.csv', text: timeSeriesCsv(timeline) }] : []),
     { name: 'pops.csv', text: popsCsv(summary) },
     { name: 'regions.csv', text: regionsCsv(summary) },
     { name: 'layers.csv', text: layersCsv(summary) },
     { name: 'classes.csv', text: classesCsv(summary) },
+    ...(adaptive ? [{ name: 'adaptive.csv', text: adaptiveCsv(adaptive) }] : []),
   ];
 }
 

@@ -1,4 +1,5 @@
 import type { ClassCaching } from '../experiment/contentCaching.js';
+import { adaptiveSummary, type AdaptiveSummary } from './adaptiveReport.js';
 import type { NodeState, RecordingFacts, RunResult } from '../experiment/runScenario.js';
 import type { IncidentFigures } from '../experiment/incidentWindows.js';
 import type { LayerActivity, OriginActivity } from '../cdn/layeredFlow.js';
@@ -65,6 +66,8 @@ export interface Summary {
   capacity?: CapacitySummary;
   /** One row per incident of the scenario, in its order. */
   incidents: IncidentRow[];
+  /** The adaptive TTL controller's parameters and adjustments (spec 1.2 item 6); absent when it is off. */
+  adaptive?: AdaptiveSummary;
   /** The service's stated figures against the run, or the scenario's `expect` for them (README "The stated figures"). */
   stated: StatedRow[];
 }
@@ -265,6 +268,7 @@ function measuredSummary(result: RunResult): Omit<Summary, 'stated'> {
     cdn: cdnSummary(result),
     ...(result.timeline ? { capacity: capacitySummary(edges, result.scenario.edge.capacity) } : {}),
     incidents: result.incidents.map(incidentRow),
+    ...(result.adaptive ? { adaptive: adaptiveSummary(result.adaptive) } : {}),
   };
 }
 

@@ -1,4 +1,5 @@
 import { formatBytes } from '../units.js';
+import { adaptiveLine } from './adaptiveReport.js';
 import { formatCount, formatMs, formatPercent, formatTable } from './consoleTable.js';
 import { REGIONS, STATED_REGION_LATENCY_MS } from '../topology/regions.js';
 import type { CapacitySummary, EdgeCaching, LatencyFigures, NodeFiguresRow, Summary } from './summary.js';
@@ -57,6 +58,7 @@ export function summaryText(summary: Summary): string {
   if (summary.capacity) lines.push(busiestPops(summary.capacity), '');
   if (summary.incidents.length > 0) lines.push(incidentTable(summary), '');
   lines.push(...cdnLines(summary));
+  if (summary.adaptive) lines.push(adaptiveLine(summary.adaptive));
   lines.push('');
   lines.push(nodeTable('edge cache', summary.edges));
   if (summary.regionals.length > 0) {

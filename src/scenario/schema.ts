@@ -11,6 +11,7 @@ import { incidentsSchema } from '../workload/incidents/incidentSchema.js';
 import { expectSchema } from './expectSchema.js';
 import { clockedParts, steadyWarmupIssues, warmupSchema } from './warmupSchema.js';
 import { strategiesSchema, strategyClassProblems } from './strategySchema.js';
+import { adaptiveClassProblems, adaptiveTtlSchema } from './adaptiveSchema.js';
 import { REGIONS, type Region } from '../topology/regions.js';
 import {
   clientPlacesShape,
@@ -346,7 +347,8 @@ const cdnSection = z.strictObject({
     description: 'the origin sends validators (ETag), so a stale copy is revalidated with a conditional request and an unchanged object costs a 304 without a body; false: every refresh is a full response (spec 8.2 rule 1 turns validators off)',
   }),
   purgeDelay: duration('how long a purge takes to reach every node after a deploy with purge: true (spec 1.2 item 6)').default(2_000),
-}).transform((cdn) => ({ coalescing: cdn.coalescing, validators: cdn.validators, purgeDelayMs: cdn.purgeDelay }));
+  adaptiveTtl: adaptiveTtlSchema.optional(),
+}).transform((cdn) => ({ coalescing: cdn.coalescing, validators: cdn.validators, purgeDelayMs: cdn.purgeDelay, ...(cdn.adaptiveTtl === undefined ? {} : { adaptiveTtl: cdn.adaptiveTtl }) }));
 
 /** What a run records beside its totals (src/metrics/timeSeries.ts, docs/outputs.md). */
 const metricsSection = z
@@ -392,6 +394,9 @@ export const scenarioSchema = z
     // So do custom TTL strategies (src/scenario/strategySchema.ts).
     if (classNames !== undefined && scenario.strategies !== undefined) {
       for (const problem of strategyClassProblems(scenario.strategies, classNames)) ctx.addIssue({ code: 'custom', path: ['strategies', ...problem.path], message: problem.message });
+    }
+    if (classNames !== undefined && scenario.cdn.adaptiveTtl !== undefined) {
+      for (const problem of adaptiveClassProblems(scenario.cdn.adaptiveTtl, classNames)) ctx.addIssue({ code: 'custom', path: ['cdn', 'adaptiveTtl', ...problem.path], message: problem.message });
     }
     if (classNames !== undefined) {
       scenario.incidents.forEach((incident, index) => {

@@ -7,6 +7,7 @@ import type { ContentClass } from '../workload/content/contentClasses.js';
 import type { ContentClassInput } from '../workload/content/contentSchema.js';
 import type { RecordedContent, Scenario, ScenarioInput, ScenarioTopology } from './schema.js';
 import { warmupToInput } from './warmupSchema.js';
+import { adaptiveTtlToInput } from './adaptiveSchema.js';
 
 const ms = (value: number): string => `${value}ms`;
 
@@ -45,7 +46,12 @@ export function scenarioToInput(scenario: Scenario): ScenarioInput {
     edge: { policy: scenario.edge.policy, capacity: scenario.edge.capacity },
     regional: { policy: scenario.regional.policy, capacity: scenario.regional.capacity },
     topology: topologyToInput(scenario.topology),
-    cdn: { coalescing: scenario.cdn.coalescing, validators: scenario.cdn.validators, purgeDelay: ms(scenario.cdn.purgeDelayMs) },
+    cdn: {
+      coalescing: scenario.cdn.coalescing,
+      validators: scenario.cdn.validators,
+      purgeDelay: ms(scenario.cdn.purgeDelayMs),
+      ...(scenario.cdn.adaptiveTtl === undefined ? {} : { adaptiveTtl: adaptiveTtlToInput(scenario.cdn.adaptiveTtl) }),
+    },
     metrics: { interval: ms(scenario.metrics.intervalMs) },
     incidents: scenario.incidents.map(incidentToInput),
     ...(Object.keys(scenario.expect).length === 0 ? {} : { expect: expectToInput(scenario.expect) }),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { HEADER_PROFILES } from '../policy/profiles.js';
 import { nearest } from '../suggest.js';
 import { DURATION_EXPECTED, parseDuration } from '../units.js';
+import { adaptiveClassProblems, adaptiveTtlSchema, DEFAULT_ADAPTIVE_TTL } from './adaptiveSchema.js';
 
 /**
  * The scenario's `strategies` list: the TTL strategies `cdnsim compare` runs on the
@@ -20,6 +21,9 @@ import { DURATION_EXPECTED, parseDuration } from '../units.js';
  *       html: { fields: { CDN-Cache-Control: "max-age=30" } }
  *       "*": { remove: [Expires] }
  *     purgeOnDeploy: true
+ *   - name: adaptive-from-1m
+ *     from: fixed:1m
+ *     adaptive: { target: 90%, maxStaleShare: 10% }
  * ```
  */
 
@@ -33,6 +37,7 @@ export const STRATEGY_PRESETS = {
   'purge-on-deploy': 'spec 1.2 item 6: every deploy purges the classes it touches',
   'versioned-assets': 'spec 8.1 row 1: hashed asset URLs change with each deploy, nothing is purged',
   'cdn-off': 'spec 1.3: a container deployment with the CDN disabled',
+  adaptive: 'spec 1.2 item 6: the origin\'s headers, and a controller that raises a class\'s CDN TTL while its hit ratio is below 90 %, within a staleness budget',
 } as const;
 
 export type StrategyPresetName = keyof typeof STRATEGY_PRESETS;
@@ -101,6 +106,10 @@ const customStrategy = z
     from: presetName.default('respect-headers').meta({ description: 'the preset the overrides apply to (default respect-headers)' }),
     classes: z.record(z.string(), classOverride).default({}).meta({ description: 'per content class name (`objects` without content.classes; "*" for every class): header overrides' }),
     purgeOnDeploy: z.boolean({ error: 'expected true or false' }).optional().meta({ description: 'whether deploys purge the classes they touch (spec 1.2 item 6); left out: as the scenario\'s incidents say' }),
+    adaptive: z
+      .union([z.literal(true).transform(() => DEFAULT_ADAPTIVE_TTL), adaptiveTtlSchema], { error: 'expected true (the defaults) or the controller\'s parameters {window, target, factor, maxTtl, maxStaleShare, startTtl, minRequests, classes}' })
+      .optional()
+      .meta({ description: 'spec 1.2 item 6: run the adaptive TTL controller with these parameters (true: the defaults; docs/ttl-strategies.md)' }),
   })
   .meta({ description: 'a custom TTL strategy: a preset and overrides' });
 
@@ -118,7 +127,7 @@ export const strategiesSchema = z
       seen.add(name);
     });
   })
-  .meta({ description: 'TTL strategies `cdnsim compare` runs on identical traffic (presets: respect-headers, framework-defaults, guidance, fixed:<duration>, swr, no-swr, purge-on-deploy, versioned-assets, cdn-off; or custom)' });
+  .meta({ description: 'TTL strategies `cdnsim compare` runs on identical traffic (presets: respect-headers, framework-defaults, guidance, fixed:<duration>, swr, no-swr, purge-on-deploy, versioned-assets, cdn-off, adaptive; or custom)' });
 
 export function strategyName(entry: StrategyEntry): string {
   return typeof entry === 'string' ? entry : entry.name;
@@ -142,6 +151,9 @@ export function strategyClassProblems(entries: readonly StrategyEntry[], classNa
         path: [index, 'classes', name],
         message: `expected a content class of this scenario (${classNames.join(', ')}) or "*", found "${name}"${suggestion ? ` — did you mean "${suggestion}"?` : ''}`,
       });
+    }
+    if (entry.adaptive !== undefined) {
+      for (const problem of adaptiveClassProblems(entry.adaptive, classNames)) problems.push({ path: [index, 'adaptive', ...problem.path], message: problem.message });
     }
   });
   return problems;

@@ -142,6 +142,8 @@ export function flowHarness(options: HarnessOptions) {
   const queue: SentRequest[] = [];
   return {
     flow,
+    /** The compiled decisions the flow reads (class 0 first). */
+    table,
     /** Sends the requests at their times and runs until every one is answered; returns them in send order. */
     run(requests: SentRequest[]): CompletedRequest[] {
       completed.length = 0;

@@ -37,7 +37,7 @@ export function compareCommand(yargs: Argv): Argv {
         .option('strategies', {
           type: 'string',
           describe:
-            "comma-separated strategies: presets (respect-headers, framework-defaults, guidance, fixed:<duration>, swr, no-swr, purge-on-deploy, versioned-assets, cdn-off) or the scenario's own (default: the scenario's `strategies`, else respect-headers,guidance,fixed:1h,swr)",
+            "comma-separated strategies: presets (respect-headers, framework-defaults, guidance, fixed:<duration>, swr, no-swr, purge-on-deploy, versioned-assets, cdn-off, adaptive) or the scenario's own (default: the scenario's `strategies`, else respect-headers,guidance,fixed:1h,swr)",
         })
         .options(RUN_LENGTH_OPTIONS)
         .option('workers', { type: 'string', describe: 'worker threads running strategies side by side (default: one per core)' })

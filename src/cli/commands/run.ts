@@ -4,6 +4,7 @@ import { Worker } from 'node:worker_threads';
 import type { Argv } from 'yargs';
 import type { RunProgress } from '../../experiment/runScenario.js';
 import { loadScenarioRecording } from '../../experiment/recordedCaching.js';
+import { checkStrategiesApply, selectStrategies } from '../../experiment/strategies.js';
 import type { Scenario } from '../../scenario/schema.js';
 import { newRunFolder } from '../../report/runFolder.js';
 import { writeFileAtomic } from '../../report/writeAtomic.js';
@@ -25,6 +26,7 @@ interface RunArgs {
   requests?: string;
   duration?: string;
   warmup?: string;
+  strategy?: string;
   out?: string;
   json: boolean;
   progress: boolean;
@@ -59,6 +61,7 @@ export function runCommand(yargs: Argv): Argv {
         .positional('scenario', { type: 'string', describe: 'scenario file (YAML or JSON)', demandOption: true })
         .options(RUN_LENGTH_OPTIONS)
         .option('warmup', { type: 'string', describe: 'replaces run.warmup: steady (cache-only, until the CDN hit ratio settles), 25%, 500000, 60s, or 0 for none (docs/warmup.md)' })
+        .option('strategy', { type: 'string', describe: "a TTL strategy applied to the scenario: a preset (respect-headers, guidance, fixed:1h, adaptive, …) or one of the scenario's `strategies` (docs/ttl-strategies.md)" })
         .option('out', { type: 'string', describe: 'run folder to write (default results/<scenario>/<run-id>/)' })
         .option('json', { type: 'boolean', default: false, describe: 'print the summary JSON on stdout and nothing else' })
         .option('progress', { type: 'boolean', default: true, describe: 'progress bar on a terminal (--no-progress to hide)' })
@@ -115,6 +118,8 @@ async function executeRun(args: RunArgs): Promise<void> {
   const overrides = checkedOverrides(args);
   const warmup = warmupOverride(args.warmup);
   const scenario = withWarmup(loadScenarioFile(args.scenario), warmup);
+  // An unknown strategy, or one that cannot apply, stops here with exit 2 before any run.
+  if (args.strategy !== undefined) checkStrategiesApply(scenario, selectStrategies(scenario, [args.strategy], '--strategy'), args.scenario);
   checkRunLength(scenario, overrides);
   // Read before the run starts: a missing or malformed recording is reported at once (the
   // worker reads it again for the run; reading is fast next to the run).
@@ -129,7 +134,11 @@ async function executeRun(args: RunArgs): Promise<void> {
   const progress = createProgressReporter(args.progress);
   let done: Extract<RunWorkerMessage, { type: 'done' }>;
   try {
-    done = await runInWorker({ scenarioFile: args.scenario, overrides, ...(warmup === undefined ? {} : { warmup }) }, (p) => progress.update(p), folder);
+    done = await runInWorker(
+      { scenarioFile: args.scenario, overrides, ...(warmup === undefined ? {} : { warmup }), ...(args.strategy === undefined ? {} : { strategy: args.strategy }) },
+      (p) => progress.update(p),
+      folder,
+    );
   } finally {
     progress.stop();
   }

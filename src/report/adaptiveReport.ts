@@ -1,0 +1,116 @@
+import type { AdaptiveFigures } from '../cdn/adaptiveController.js';
+import { csvText } from './csvTable.js';
+
+/**
+ * The adaptive TTL controller in the run folder (spec 1.2 item 6; docs/outputs.md):
+ * summary.json `adaptive` (its parameters, each class's lifetime from the headers and at the
+ * end, every adjustment) and adaptive.csv (each class over each window: hit ratio, outdated
+ * share and the lifetime in force), so the controller can be watched reacting.
+ */
+
+export interface AdaptiveClassSummary {
+  name: string;
+  /** Whether the controller may change it (the CDN stores it and need not revalidate each use). */
+  adjustable: boolean;
+  /** The CDN lifetime the origin's headers give it at the edge. */
+  headerTtlSeconds: number;
+  /** Its lifetime when the run ended. */
+  finalTtlSeconds: number;
+  targetHitRatio: number;
+  maxTtlSeconds: number;
+  maxStaleShare: number;
+}
+
+export interface AdaptiveAdjustmentSummary {
+  atSeconds: number;
+  class: string;
+  action: 'ttl';
+  fromTtlSeconds: number;
+  toTtlSeconds: number;
+  /** `below-target` (raised) or `over-budget` (lowered). */
+  reason: string;
+  /** The window that decided it: its requests reaching the CDN, CDN hit ratio and outdated share. */
+  requests: number;
+  cdnHitRatio: number;
+  outdatedShare: number;
+}
+
+export interface AdaptiveSummary {
+  windowSeconds: number;
+  targetHitRatio: number;
+  factor: number;
+  maxTtlSeconds: number;
+  maxStaleShare: number;
+  startTtlSeconds: number;
+  minRequests: number;
+  classes: AdaptiveClassSummary[];
+  adjustments: AdaptiveAdjustmentSummary[];
+}
+
+const round6 = (value: number): number => Math.round(value * 1e6) / 1e6;
+const seconds = (ms: number): number => round6(ms / 1000);
+
+export function adaptiveSummary(figures: AdaptiveFigures): AdaptiveSummary {
+  const { settings } = figures;
+  return {
+    windowSeconds: seconds(settings.windowMs),
+    targetHitRatio: settings.targetHitRatio,
+    factor: settings.factor,
+    maxTtlSeconds: seconds(settings.maxTtlMs),
+    maxStaleShare: settings.maxStaleShare,
+    startTtlSeconds: seconds(settings.startTtlMs),
+    minRequests: settings.minRequests,
+    classes: figures.classes.map((klass, c) => ({
+      name: klass.name,
+      adjustable: klass.adjustable,
+      headerTtlSeconds: seconds(klass.headerTtlMs),
+      finalTtlSeconds: seconds(figures.finalTtlMs[c]),
+      targetHitRatio: klass.limits.targetHitRatio,
+      maxTtlSeconds: seconds(klass.bounds.maxTtlMs),
+      maxStaleShare: klass.limits.maxStaleShare,
+    })),
+    adjustments: figures.adjustments.map((adjustment) => ({
+      atSeconds: seconds(adjustment.atMs),
+      class: figures.classes[adjustment.classId].name,
+      action: adjustment.action,
+      fromTtlSeconds: seconds(adjustment.fromTtlMs),
+      toTtlSeconds: seconds(adjustment.toTtlMs),
+      reason: adjustment.reason,
+      requests: adjustment.requests,
+      cdnHitRatio: round6(adjustment.cdnHitRatio),
+      outdatedShare: round6(adjustment.outdatedShare),
+    })),
+  };
+}
+
+export const ADAPTIVE_COLUMNS = ['start_s', 'end_s', 'class', 'requests', 'cdn_hit_ratio', 'outdated_share', 'ttl_s', 'verdict', 'next_ttl_s'] as const;
+
+/** adaptive.csv: one row per window and class, in time order, classes in class order. */
+export function adaptiveCsv(figures: AdaptiveFigures): string {
+  return csvText(
+    ADAPTIVE_COLUMNS,
+    figures.windows.map((window) => [
+      seconds(window.startMs),
+      seconds(window.endMs),
+      figures.classes[window.classId].name,
+      window.requests,
+      window.requests === 0 ? null : round6(window.cdnHits / window.requests),
+      window.requests === 0 ? null : round6(window.outdated / window.requests),
+      seconds(window.ttlMs),
+      window.verdict,
+      seconds(window.nextTtlMs),
+    ]),
+  );
+}
+
+/** One line for the terminal report: how many changes, and each class's lifetime from the headers to the end. */
+export function adaptiveLine(summary: AdaptiveSummary): string {
+  const changed = summary.classes.filter((klass) => klass.finalTtlSeconds !== klass.headerTtlSeconds || summary.adjustments.some((a) => a.class === klass.name));
+  const classes = changed.map((klass) => `${klass.name} ${klass.headerTtlSeconds} s → ${klass.finalTtlSeconds} s`).join(', ');
+  const raised = summary.adjustments.filter((a) => a.reason === 'below-target').length;
+  const lowered = summary.adjustments.length - raised;
+  return (
+    `adaptive TTL (spec 1.2 item 6; every ${summary.windowSeconds} s, target ${round6(summary.targetHitRatio * 100)} %, outdated at most ${round6(summary.maxStaleShare * 100)} %): ` +
+    `${raised} raised, ${lowered} lowered${classes === '' ? ', no class changed' : ` · ${classes}`} (summary.json "adaptive", adaptive.csv)`
+  );
+}
