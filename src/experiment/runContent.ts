@@ -64,7 +64,9 @@ export function buildRunContent(scenario: Scenario, recording: RecordedTraffic |
 function buildClassCatalogue(classes: readonly ContentClass[], scenario: Scenario, requestLimit: number, horizonMs: number, streams: RandomStreams): ClassCatalogue {
   const byCount = requestLimit === Infinity ? Infinity : (3 * requestLimit * 1000) / scenario.traffic.rate + 60_000;
   const estimatedMs = Math.min(horizonMs, byCount);
-  const reservedIds = classes.map((klass) => churnReservation(klass.churn, klass.objects, estimatedMs));
+  // Deploys of a class with `updates.onDeploy` and new URLs take fresh ids too (churn.deployClass).
+  const deploysOf = (name: string): number => scenario.incidents.filter((incident) => incident.kind === 'deploy' && (incident.classes.length === 0 || incident.classes.includes(name))).length;
+  const reservedIds = classes.map((klass) => churnReservation(klass.churn, klass.objects, estimatedMs, deploysOf(klass.name)));
   return new ClassCatalogue(classes, streams, { framework: scenario.deployment.framework, reservedIds });
 }
 

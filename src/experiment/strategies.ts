@@ -227,22 +227,23 @@ function purgeOnDeploy(scenario: Scenario, purge = true): Scenario {
 
 /**
  * Versioned assets (spec 8.1 row 1): classes with a `{hash}` in their paths publish every
- * new version at a new URL, so a deploy leaves their cached copies correct (the old URLs are
- * no longer referenced) and their same-URL updates become new URLs; nothing is purged, and
- * the other classes (pages, APIs) keep serving what they hold until it expires (spec 4.7).
- * A deploy that touched only versioned classes no longer changes anything the CDN holds.
+ * new version at a new URL. A deploy that touches such a class gives the objects it changes
+ * new URLs (its `updates.onDeploy` share, every object when the class has none): cold keys
+ * that nobody has cached, fetched from the origin on their first requests, while the old
+ * URLs are no longer referenced and their cached copies never become outdated. Their
+ * same-URL updates become new URLs too, and nothing is purged; the other classes (pages,
+ * APIs) keep serving what they hold until it expires (spec 4.7).
  */
 function versionedAssets(scenario: Scenario): Scenario {
   const classes = scenario.content.classes;
   if (classes === undefined) return purgeOnDeploy(scenario, false);
-  const versioned = new Set(classes.filter(isVersioned).map((klass) => klass.name));
-  const unversioned = classes.map((klass) => klass.name).filter((name) => !versioned.has(name));
-  const deployed = withDeploys(scenario, (deploy) => {
-    const touched = (deploy.classes.length === 0 ? unversioned : deploy.classes.filter((name) => !versioned.has(name)));
-    return touched.length === 0 ? undefined : { ...deploy, purge: false, classes: touched };
+  const unpurged = purgeOnDeploy(scenario, false);
+  const rehashed = classes.map((klass): ContentClass => {
+    if (!isVersioned(klass)) return klass;
+    const updates = { ...klass.churn.updates, newUrl: true, onDeployShare: klass.churn.updates.onDeployShare ?? 1 };
+    return { ...klass, churn: { ...klass.churn, updates } };
   });
-  const rehashed = classes.map((klass): ContentClass => (versioned.has(klass.name) ? { ...klass, churn: { ...klass.churn, updates: { ...klass.churn.updates, newUrl: true } } } : klass));
-  return { ...deployed, content: { ...deployed.content, classes: rehashed } };
+  return { ...unpurged, content: { ...unpurged.content, classes: rehashed } };
 }
 
 /**

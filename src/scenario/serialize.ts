@@ -91,7 +91,11 @@ function contentClassToInput(klass: ContentClass): ContentClassInput {
       newObjects: perSecond(klass.churn.newObjectsPerSecond),
       oneHitWonderShare: klass.churn.oneHitWonderShare,
       entry: klass.churn.entry,
-      updates: { rate: perSecond(klass.churn.updates.perSecond), newUrl: klass.churn.updates.newUrl, onDeploy: klass.churn.updates.onDeployShare },
+      updates: {
+        rate: perSecond(klass.churn.updates.perSecond),
+        newUrl: klass.churn.updates.newUrl,
+        ...(klass.churn.updates.onDeployShare === undefined ? {} : { onDeploy: klass.churn.updates.onDeployShare }),
+      },
     },
   };
 }

@@ -85,7 +85,7 @@ const updatesOverride = z
   .strictObject({
     rate: rateOrZero('objects updated per unit of time (each update picks one of the class\'s objects uniformly)').optional(),
     newUrl: z.boolean().optional().meta({ description: 'true: an update publishes a new URL (hashed names) and the old one is never requested again; false: same URL, next version' }),
-    onDeploy: fraction('share of the class\'s objects updated by each deploy event').optional(),
+    onDeploy: fraction('share of the class\'s objects each deploy that touches the class updates (new URLs with newUrl: true, else new versions at the same URLs); left out: the deploy gives every object a new version at its same URL').optional(),
   })
   .meta({ description: 'content updates: new versions at the origin' });
 
@@ -171,6 +171,7 @@ function resolveEntry(entry: ContentClassEntry, at: number, issues: Issue[]): Co
 
   const churn = entry.churn ?? {};
   const updates = churn.updates ?? {};
+  const onDeployShare = updates.onDeploy ?? base.churn.updates.onDeployShare;
   return {
     ...base,
     share: entry.share ?? base.share,
@@ -189,7 +190,7 @@ function resolveEntry(entry: ContentClassEntry, at: number, issues: Issue[]): Co
       updates: {
         perSecond: updates.rate ?? base.churn.updates.perSecond,
         newUrl: updates.newUrl ?? base.churn.updates.newUrl,
-        onDeployShare: updates.onDeploy ?? base.churn.updates.onDeployShare,
+        ...(onDeployShare === undefined ? {} : { onDeployShare }),
       },
     },
   };
