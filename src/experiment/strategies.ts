@@ -1,3 +1,4 @@
+import type { QueryHandling } from '../policy/queryHandling.js';
 import { frameworkProfileForPath, HEADER_PROFILES, NO_CACHE_HEADERS, profileWithOverrides } from '../policy/profiles.js';
 import type { Scenario } from '../scenario/schema.js';
 import {
@@ -18,7 +19,8 @@ import { CATALOGUE_OBJECT_URL, compileContentCaching, scenarioDeployment } from 
 
 /**
  * TTL strategies as scenario transformations: each one rewrites what the origin sends per
- * content class (header fields), what deploys do to cached content, or the deployment, and
+ * content class (header fields), how the CDN keys a class's query strings, what deploys do
+ * to cached content, or the deployment, and
  * leaves the traffic alone. The run then compiles the rewritten scenario with the real
  * policy engine (contentCaching.ts), so the engine, not this module, decides what a layer
  * stores and for how long. Every transformation keeps the scenario's seed, classes, sizes
@@ -292,6 +294,22 @@ function applyCustom(scenario: Scenario, strategy: CustomStrategy): Scenario {
 }
 
 function applyClassOverride(scenario: Scenario, index: number, override: StrategyClassOverride): Scenario {
+  const keyed = override.query === undefined ? scenario : withQueryHandling(scenario, index, override.query);
+  // A query-only override leaves the headers exactly as they were.
+  if (override.query !== undefined && override.profile === undefined && Object.keys(override.fields).length === 0 && override.remove.length === 0) return keyed;
+  return withHeaderOverride(keyed, index, override);
+}
+
+/** The scenario with class `index`'s query strings keyed under `handling`; a class without `queries` has none to key. */
+function withQueryHandling(scenario: Scenario, index: number, handling: QueryHandling): Scenario {
+  const classes = scenario.content.classes;
+  const queries = classes?.[index].queries;
+  if (classes === undefined || queries === undefined) return scenario;
+  const rekeyed = classes.map((klass, i): ContentClass => (i === index ? { ...klass, queries: { ...queries, handling } } : klass));
+  return { ...scenario, content: { ...scenario.content, classes: rekeyed } };
+}
+
+function withHeaderOverride(scenario: Scenario, index: number, override: StrategyClassOverride): Scenario {
   const profile = override.profile === undefined ? undefined : HEADER_PROFILES.get(override.profile);
   let fields = profile === undefined ? classFields(scenario, index) : Object.entries(profile.headers).map(([name, value]): Field => [name, value]);
   for (const [name, value] of Object.entries(override.fields)) fields = setField(fields, name, value);

@@ -391,7 +391,7 @@ export const scenarioSchema = z
     const classNames = scenario.content.classes === undefined ? (scenario.content.recorded === undefined ? ['objects'] : undefined) : scenario.content.classes.map((klass) => klass.name);
     // So do custom TTL strategies (src/scenario/strategySchema.ts).
     if (classNames !== undefined && scenario.strategies !== undefined) {
-      for (const problem of strategyClassProblems(scenario.strategies, classNames)) ctx.addIssue({ code: 'custom', path: ['strategies', ...problem.path], message: problem.message });
+      for (const problem of strategyClassProblems(scenario.strategies, classNames, (scenario.content.classes ?? []).filter((klass) => klass.queries !== undefined).map((klass) => klass.name))) ctx.addIssue({ code: 'custom', path: ['strategies', ...problem.path], message: problem.message });
     }
     if (classNames !== undefined) {
       scenario.incidents.forEach((incident, index) => {

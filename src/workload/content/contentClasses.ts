@@ -1,4 +1,5 @@
 import type { Deployment, DeploymentKind } from '../../policy/deployment.js';
+import type { QuerySpec } from './querySchema.js';
 import { HEADER_PROFILES, frameworkProfileForPath, profileWithOverrides, type HeaderProfile, type PageRendering } from '../../policy/profiles.js';
 
 /**
@@ -114,6 +115,8 @@ export interface ContentClass {
   readonly rangeRequests: boolean;
   readonly headers: ClassHeaderChoice;
   readonly churn: ChurnSpec;
+  /** spec 4.3.1: query strings on the class's requests and how the CDN keys them; left out: none. */
+  readonly queries?: QuerySpec;
 }
 
 /** What a preset adds to a class: a description and the profiles it maps to under static and container deployments. */

@@ -15,6 +15,7 @@ import {
   type ContentPresetName,
 } from './contentClasses.js';
 import { MAX_CONTENT_CLASSES } from './classCatalogue.js';
+import { querySpecSchema } from './querySchema.js';
 
 /**
  * The `content.classes` section of a scenario: a list of content classes, each naming a
@@ -120,6 +121,7 @@ export const contentClassEntrySchema = z
     rangeRequests: z.boolean().optional().meta({ description: 'clients fetch byte ranges, as media players do (spec 4.8)' }),
     headers: headersEntry.optional(),
     churn: churnOverride.optional(),
+    queries: querySpecSchema.optional(),
   })
   .meta({ description: 'one content class: a preset and the fields that differ from it' });
 
@@ -193,6 +195,7 @@ function resolveEntry(entry: ContentClassEntry, at: number, issues: Issue[]): Co
         ...(onDeployShare === undefined ? {} : { onDeployShare }),
       },
     },
+    ...(entry.queries === undefined ? {} : { queries: entry.queries }),
   };
 }
 
