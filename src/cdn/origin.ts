@@ -26,6 +26,8 @@ export class OriginModel {
   serviceMs = 0;
   /** Whether any deploy purges (else no entry is ever purged, and the flow need not ask). */
   readonly purges: boolean;
+  /** Per class: 1 when deploys version its objects one by one (content churn), not the class as a whole. */
+  private readonly versionedByObject: Uint8Array;
 
   constructor(
     private readonly conditions: OriginConditionsTimeline | null,
@@ -39,6 +41,7 @@ export class OriginModel {
   ) {
     this.updatedAtMs = new Float64Array(objectCount).fill(-Infinity);
     this.deployedAtMs = new Float64Array(classSlot.length).fill(-Infinity);
+    this.versionedByObject = new Uint8Array(classSlot.length);
     this.purges = conditions !== null && classSlot.some((slot) => conditions.purgeTimes(slot).length > 0);
   }
 
@@ -52,10 +55,19 @@ export class OriginModel {
     for (const c of classIds) this.deployedAtMs[c] = nowMs;
   }
 
+  /**
+   * Deploys give the objects of class `classId` new versions one by one (churn's
+   * `updates.onDeploy`: noteUpdate, or new URLs), so the deploys' whole-class version no
+   * longer applies to it.
+   */
+  versionObjectsOnDeploy(classId: number): void {
+    this.versionedByObject[classId] = 1;
+  }
+
   /** The origin's current version of an object of class `classId` at `nowMs`. */
   versionAt(objectId: number, classId: number, nowMs: number): number {
     const updates = this.objectUpdates === null || objectId >= this.objectUpdates.length ? 0 : this.objectUpdates[objectId];
-    return updates + (this.conditions === null ? 0 : this.conditions.classEpochAt(nowMs, this.classSlot[classId]));
+    return updates + (this.conditions === null || this.versionedByObject[classId] === 1 ? 0 : this.conditions.classEpochAt(nowMs, this.classSlot[classId]));
   }
 
   /** When the origin's current version of the object appeared (−∞ if it never changed): how long an older copy has been outdated, at least. */

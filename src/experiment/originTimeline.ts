@@ -3,7 +3,7 @@ import { OriginModel } from '../cdn/origin.js';
 import type { Scenario } from '../scenario/schema.js';
 import type { RandomStreams } from '../sim/random.js';
 import type { Simulation } from '../sim/simulation.js';
-import { ContentChurn } from '../workload/content/churn.js';
+import { ContentChurn, type ChurnHooks } from '../workload/content/churn.js';
 import { IncidentSchedule, INCIDENT_START } from '../workload/incidents/incidentSchedule.js';
 import type { ShapedWorkload } from '../workload/shapedWorkload.js';
 import type { RunContent } from './runContent.js';
@@ -17,8 +17,9 @@ export interface OriginTimeline {
 
 /**
  * The origin model with everything that changes what it answers, scheduled on the run's clock:
- * content churn (new objects, same-URL updates: a new version of the URL), deploys (a new
- * version of the classes they name, spec 1.2 item 6, purged or not) and the incident schedule
+ * content churn (new objects, same-URL updates: a new version of the URL), deploys (spec 1.2
+ * item 6, purged or not: a new version of the classes they name, or, for a class with
+ * `updates.onDeploy`, new URLs or versions for that share of its objects) and the incident schedule
  * (refused connections, error bursts, slowdowns, spec 4.7 and 7.1).
  * `shaped` is the synthetic workload, which churn feeds with one-hit wonders; a replayed
  * recording has no classes and no churn.
@@ -42,19 +43,28 @@ export function buildOriginTimeline(
     streams.stream('origin.errors'),
     () => network.originServiceMs(),
   );
-  if (churn && shaped) {
-    churn.attach(simulation, {
-      onOneHitWonder: (id) => shaped.requestOnce(id),
-      onUpdate: (id, previous) => {
-        if (id === previous) origin.noteUpdate(id, simulation.nowMs);
-      },
-    });
-  }
+  const hooks: ChurnHooks = {
+    onOneHitWonder: (id) => shaped?.requestOnce(id),
+    onUpdate: (id, previous) => {
+      if (id === previous) origin.noteUpdate(id, simulation.nowMs);
+    },
+  };
+  if (churn) churn.attach(simulation, hooks);
+  // Classes with `updates.onDeploy`: a deploy updates that share of their objects (new URLs
+  // or new versions, churn.deployClass); the others get a new version of everything at once.
+  const deployedByChurn = (scenario.content.classes ?? []).map((klass) => churn !== undefined && klass.churn.updates.onDeployShare !== undefined);
+  deployedByChurn.forEach((byChurn, c) => {
+    if (byChurn) origin.versionObjectsOnDeploy(c);
+  });
   schedule.schedule(simulation, (index, phase) => {
     const incident = scenario.incidents[index];
     if (incident.kind !== 'deploy' || phase !== INCIDENT_START) return;
     const touched = contentCaching.classes.flatMap((klass, c) => (incident.classes.length === 0 || incident.classes.includes(klass.name) ? [c] : []));
-    origin.noteDeploy(touched, simulation.nowMs);
+    for (const c of touched) if (deployedByChurn[c]) churn?.deployClass(c, hooks);
+    origin.noteDeploy(
+      touched.filter((c) => !deployedByChurn[c]),
+      simulation.nowMs,
+    );
   });
   return churn ? { origin, churn } : { origin };
 }

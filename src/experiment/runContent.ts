@@ -13,6 +13,7 @@ import { ClientTraffic } from '../workload/requests/clientTraffic.js';
 import { RequestAttributeSampler } from '../workload/requests/requestAttributes.js';
 import { requestAttributeSpec, type RequestAttributesSettings } from '../workload/requests/requestAttributesSchema.js';
 import { RequestKeys } from '../workload/requests/requestKeys.js';
+import { QueryKeys } from '../workload/requests/queryKeys.js';
 import { compileContentCaching, scenarioDeployment, type ContentCaching } from './contentCaching.js';
 import { compileRecordedCaching } from './recordedCaching.js';
 import { classObjectTraits, recordedObjectTraits } from './requestVariants.js';
@@ -31,6 +32,8 @@ export interface RunContent {
   readonly contentCaching: ContentCaching;
   /** Browsers, variants and chunks; null without `traffic.clients`. */
   readonly clients: ClientTraffic | null;
+  /** Query strings of classes with `queries` (spec 4.3.1) as keys; null when no class has any. */
+  readonly queryKeys: QueryKeys | null;
 }
 
 export function buildRunContent(scenario: Scenario, recording: RecordedTraffic | undefined, requestLimit: number, horizonMs: number, streams: RandomStreams): RunContent {
@@ -46,13 +49,21 @@ export function buildRunContent(scenario: Scenario, recording: RecordedTraffic |
         ? classCatalogueObjects(classCatalogue)
         : (singleClass as Catalogue);
   const clientSettings = scenario.traffic.clients;
+  const clients = clientSettings === undefined ? null : buildClientTraffic(scenario, clientSettings, catalogue, classCatalogue, recording, streams);
   return {
     catalogue,
     ...(classCatalogue ? { classCatalogue } : {}),
     ...(singleClass ? { singleClass } : {}),
     contentCaching: recordedCaching?.caching ?? compileContentCaching(scenario),
-    clients: clientSettings === undefined ? null : buildClientTraffic(scenario, clientSettings, catalogue, classCatalogue, recording, streams),
+    clients,
+    queryKeys: classes !== undefined && classCatalogue ? buildQueryKeys(classes, classCatalogue, clients?.keys.keyCount ?? catalogue.size, streams) : null,
   };
+}
+
+/** Query keys for the classes with `queries`, numbered after the run's other `baseKeyCount` keys; null when no class has queries. */
+function buildQueryKeys(classes: readonly ContentClass[], catalogue: ClassCatalogue, baseKeyCount: number, streams: RandomStreams): QueryKeys | null {
+  if (classes.every((klass) => klass.queries === undefined)) return null;
+  return new QueryKeys(classes, catalogue.classOfId, baseKeyCount, streams.stream('workload.queries'));
 }
 
 /**
@@ -64,7 +75,9 @@ export function buildRunContent(scenario: Scenario, recording: RecordedTraffic |
 function buildClassCatalogue(classes: readonly ContentClass[], scenario: Scenario, requestLimit: number, horizonMs: number, streams: RandomStreams): ClassCatalogue {
   const byCount = requestLimit === Infinity ? Infinity : (3 * requestLimit * 1000) / scenario.traffic.rate + 60_000;
   const estimatedMs = Math.min(horizonMs, byCount);
-  const reservedIds = classes.map((klass) => churnReservation(klass.churn, klass.objects, estimatedMs));
+  // Deploys of a class with `updates.onDeploy` and new URLs take fresh ids too (churn.deployClass).
+  const deploysOf = (name: string): number => scenario.incidents.filter((incident) => incident.kind === 'deploy' && (incident.classes.length === 0 || incident.classes.includes(name))).length;
+  const reservedIds = classes.map((klass) => churnReservation(klass.churn, klass.objects, estimatedMs, deploysOf(klass.name)));
   return new ClassCatalogue(classes, streams, { framework: scenario.deployment.framework, reservedIds });
 }
 

@@ -123,7 +123,9 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
   const timeline = options.timeline === false ? null : newTimeline(scenario, recorder.metrics, network.edges, flow.originActivity);
   let total = 0;
   const rangeRequests = { requests: 0, chunks: 0 };
+  const queryKeys = content.queryKeys;
   workload.attach(simulation, (request: ClientRequest) => {
+    queryKeys?.keyRequest(request);
     if (!accepting || cacheWarmup?.accept(request)) return;
     const seq = total++;
     if (measuredFrom < 0 && seq >= warmupCount && request.timeMs >= warmupUntilMs) {

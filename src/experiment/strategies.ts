@@ -1,3 +1,4 @@
+import type { QueryHandling } from '../policy/queryHandling.js';
 import { frameworkProfileForPath, HEADER_PROFILES, NO_CACHE_HEADERS, profileWithOverrides } from '../policy/profiles.js';
 import { DEFAULT_ADAPTIVE_TTL, type AdaptiveTtl } from '../scenario/adaptiveSchema.js';
 import type { Scenario } from '../scenario/schema.js';
@@ -19,7 +20,8 @@ import { CATALOGUE_OBJECT_URL, compileContentCaching, scenarioDeployment } from 
 
 /**
  * TTL strategies as scenario transformations: each one rewrites what the origin sends per
- * content class (header fields), what deploys do to cached content, or the deployment, and
+ * content class (header fields), how the CDN keys a class's query strings, what deploys do
+ * to cached content, or the deployment, and
  * leaves the traffic alone. The run then compiles the rewritten scenario with the real
  * policy engine (contentCaching.ts), so the engine, not this module, decides what a layer
  * stores and for how long. Every transformation keeps the scenario's seed, classes, sizes
@@ -228,22 +230,23 @@ function purgeOnDeploy(scenario: Scenario, purge = true): Scenario {
 
 /**
  * Versioned assets (spec 8.1 row 1): classes with a `{hash}` in their paths publish every
- * new version at a new URL, so a deploy leaves their cached copies correct (the old URLs are
- * no longer referenced) and their same-URL updates become new URLs; nothing is purged, and
- * the other classes (pages, APIs) keep serving what they hold until it expires (spec 4.7).
- * A deploy that touched only versioned classes no longer changes anything the CDN holds.
+ * new version at a new URL. A deploy that touches such a class gives the objects it changes
+ * new URLs (its `updates.onDeploy` share, every object when the class has none): cold keys
+ * that nobody has cached, fetched from the origin on their first requests, while the old
+ * URLs are no longer referenced and their cached copies never become outdated. Their
+ * same-URL updates become new URLs too, and nothing is purged; the other classes (pages,
+ * APIs) keep serving what they hold until it expires (spec 4.7).
  */
 function versionedAssets(scenario: Scenario): Scenario {
   const classes = scenario.content.classes;
   if (classes === undefined) return purgeOnDeploy(scenario, false);
-  const versioned = new Set(classes.filter(isVersioned).map((klass) => klass.name));
-  const unversioned = classes.map((klass) => klass.name).filter((name) => !versioned.has(name));
-  const deployed = withDeploys(scenario, (deploy) => {
-    const touched = (deploy.classes.length === 0 ? unversioned : deploy.classes.filter((name) => !versioned.has(name)));
-    return touched.length === 0 ? undefined : { ...deploy, purge: false, classes: touched };
+  const unpurged = purgeOnDeploy(scenario, false);
+  const rehashed = classes.map((klass): ContentClass => {
+    if (!isVersioned(klass)) return klass;
+    const updates = { ...klass.churn.updates, newUrl: true, onDeployShare: klass.churn.updates.onDeployShare ?? 1 };
+    return { ...klass, churn: { ...klass.churn, updates } };
   });
-  const rehashed = classes.map((klass): ContentClass => (versioned.has(klass.name) ? { ...klass, churn: { ...klass.churn, updates: { ...klass.churn.updates, newUrl: true } } } : klass));
-  return { ...deployed, content: { ...deployed.content, classes: rehashed } };
+  return { ...unpurged, content: { ...unpurged.content, classes: rehashed } };
 }
 
 /**
@@ -303,6 +306,22 @@ function applyCustom(scenario: Scenario, strategy: CustomStrategy): Scenario {
 }
 
 function applyClassOverride(scenario: Scenario, index: number, override: StrategyClassOverride): Scenario {
+  const keyed = override.query === undefined ? scenario : withQueryHandling(scenario, index, override.query);
+  // A query-only override leaves the headers exactly as they were.
+  if (override.query !== undefined && override.profile === undefined && Object.keys(override.fields).length === 0 && override.remove.length === 0) return keyed;
+  return withHeaderOverride(keyed, index, override);
+}
+
+/** The scenario with class `index`'s query strings keyed under `handling`; a class without `queries` has none to key. */
+function withQueryHandling(scenario: Scenario, index: number, handling: QueryHandling): Scenario {
+  const classes = scenario.content.classes;
+  const queries = classes?.[index].queries;
+  if (classes === undefined || queries === undefined) return scenario;
+  const rekeyed = classes.map((klass, i): ContentClass => (i === index ? { ...klass, queries: { ...queries, handling } } : klass));
+  return { ...scenario, content: { ...scenario.content, classes: rekeyed } };
+}
+
+function withHeaderOverride(scenario: Scenario, index: number, override: StrategyClassOverride): Scenario {
   const profile = override.profile === undefined ? undefined : HEADER_PROFILES.get(override.profile);
   let fields = profile === undefined ? classFields(scenario, index) : Object.entries(profile.headers).map(([name, value]): Field => [name, value]);
   for (const [name, value] of Object.entries(override.fields)) fields = setField(fields, name, value);

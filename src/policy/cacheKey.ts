@@ -61,8 +61,7 @@ export function normaliseQuery(query: string): string {
   for (let i = 0; i < segments.length; i++) {
     const segment = segments[i];
     if (segment === '') continue;
-    const equals = segment.indexOf('=');
-    entries.push({ name: decodeName(equals === -1 ? segment : segment.slice(0, equals)), segment, index: i });
+    entries.push({ name: queryParameterName(segment), segment, index: i });
   }
   // Array.prototype.sort is stable (ES2019); the index tie-break only documents the intent.
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.index - b.index));
@@ -71,7 +70,10 @@ export function normaliseQuery(query: string): string {
   return result;
 }
 
-function decodeName(raw: string): string {
+/** The name of one `name=value` query segment as 4.3.1's sort compares it: form-decoded (`+` → space, percent escapes), raw on a bad escape. */
+export function queryParameterName(segment: string): string {
+  const equals = segment.indexOf('=');
+  const raw = equals === -1 ? segment : segment.slice(0, equals);
   if (!raw.includes('%') && !raw.includes('+')) return raw;
   try {
     return decodeURIComponent(raw.replace(/\+/g, ' '));

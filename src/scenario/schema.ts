@@ -393,7 +393,7 @@ export const scenarioSchema = z
     const classNames = scenario.content.classes === undefined ? (scenario.content.recorded === undefined ? ['objects'] : undefined) : scenario.content.classes.map((klass) => klass.name);
     // So do custom TTL strategies (src/scenario/strategySchema.ts).
     if (classNames !== undefined && scenario.strategies !== undefined) {
-      for (const problem of strategyClassProblems(scenario.strategies, classNames)) ctx.addIssue({ code: 'custom', path: ['strategies', ...problem.path], message: problem.message });
+      for (const problem of strategyClassProblems(scenario.strategies, classNames, (scenario.content.classes ?? []).filter((klass) => klass.queries !== undefined).map((klass) => klass.name))) ctx.addIssue({ code: 'custom', path: ['strategies', ...problem.path], message: problem.message });
     }
     if (classNames !== undefined && scenario.cdn.adaptiveTtl !== undefined) {
       for (const problem of adaptiveClassProblems(scenario.cdn.adaptiveTtl, classNames)) ctx.addIssue({ code: 'custom', path: ['cdn', 'adaptiveTtl', ...problem.path], message: problem.message });

@@ -5,7 +5,9 @@ import { expectToInput } from './expectSchema.js';
 import type { ArrivalShape, ArrivalShapeInput } from '../workload/arrivals/arrivalsSchema.js';
 import type { ContentClass } from '../workload/content/contentClasses.js';
 import type { ContentClassInput } from '../workload/content/contentSchema.js';
+import { querySpecInput } from '../workload/content/querySchema.js';
 import type { RecordedContent, Scenario, ScenarioInput, ScenarioTopology } from './schema.js';
+import { strategiesToInput } from './strategySchema.js';
 import { warmupToInput } from './warmupSchema.js';
 import { adaptiveTtlToInput } from './adaptiveSchema.js';
 
@@ -55,7 +57,7 @@ export function scenarioToInput(scenario: Scenario): ScenarioInput {
     metrics: { interval: ms(scenario.metrics.intervalMs) },
     incidents: scenario.incidents.map(incidentToInput),
     ...(Object.keys(scenario.expect).length === 0 ? {} : { expect: expectToInput(scenario.expect) }),
-    ...(scenario.strategies === undefined ? {} : { strategies: structuredClone(scenario.strategies) }),
+    ...(scenario.strategies === undefined ? {} : { strategies: strategiesToInput(scenario.strategies) }),
   };
 }
 
@@ -97,8 +99,13 @@ function contentClassToInput(klass: ContentClass): ContentClassInput {
       newObjects: perSecond(klass.churn.newObjectsPerSecond),
       oneHitWonderShare: klass.churn.oneHitWonderShare,
       entry: klass.churn.entry,
-      updates: { rate: perSecond(klass.churn.updates.perSecond), newUrl: klass.churn.updates.newUrl, onDeploy: klass.churn.updates.onDeployShare },
+      updates: {
+        rate: perSecond(klass.churn.updates.perSecond),
+        newUrl: klass.churn.updates.newUrl,
+        ...(klass.churn.updates.onDeployShare === undefined ? {} : { onDeploy: klass.churn.updates.onDeployShare }),
+      },
     },
+    ...(klass.queries === undefined ? {} : { queries: querySpecInput(klass.queries) }),
   };
 }
 

@@ -2,13 +2,15 @@ import { z } from 'zod';
 import { HEADER_PROFILES } from '../policy/profiles.js';
 import { nearest } from '../suggest.js';
 import { DURATION_EXPECTED, parseDuration } from '../units.js';
-import { adaptiveClassProblems, adaptiveTtlSchema, DEFAULT_ADAPTIVE_TTL } from './adaptiveSchema.js';
+import { queryHandlingInput } from '../policy/queryHandling.js';
+import { queryHandlingSchema } from '../workload/content/querySchema.js';
+import { adaptiveClassProblems, adaptiveTtlSchema, adaptiveTtlToInput, DEFAULT_ADAPTIVE_TTL } from './adaptiveSchema.js';
 
 /**
  * The scenario's `strategies` list: the TTL strategies `cdnsim compare` runs on the
  * scenario's traffic, in order. An entry is a preset name (below) or a custom strategy: a
- * preset to start from and overrides of the origin's headers per content class, and of what
- * deploys do to cached content. The transformations themselves live in
+ * preset to start from and overrides of the origin's headers and of the cache key's query
+ * handling per content class, and of what deploys do to cached content. The transformations themselves live in
  * src/experiment/strategies.ts; this module only names and checks them.
  *
  * ```yaml
@@ -18,7 +20,7 @@ import { adaptiveClassProblems, adaptiveTtlSchema, DEFAULT_ADAPTIVE_TTL } from '
  *   - name: short-html
  *     from: swr
  *     classes:
- *       html: { fields: { CDN-Cache-Control: "max-age=30" } }
+ *       html: { fields: { CDN-Cache-Control: "max-age=30" }, query: strip-tracking }
  *       "*": { remove: [Expires] }
  *     purgeOnDeploy: true
  *   - name: adaptive-from-1m
@@ -87,8 +89,11 @@ const classOverride = z
       .array(z.string().regex(HEADER_FIELD_NAME, { error: 'expected a header field name such as Expires' }))
       .default([])
       .meta({ description: 'response header fields the origin stops sending' }),
+    query: queryHandlingSchema
+      .optional()
+      .meta({ description: 'how the cache key treats the class\'s query strings (its `queries`): keep (spec 4.3.1), strip-tracking, or {ignore: [names]}' }),
   })
-  .meta({ description: 'what the origin sends for one content class under this strategy' });
+  .meta({ description: 'what the origin sends for one content class under this strategy, and how the CDN keys its query strings' });
 
 export type StrategyClassOverride = z.output<typeof classOverride>;
 
@@ -129,6 +134,21 @@ export const strategiesSchema = z
   })
   .meta({ description: 'TTL strategies `cdnsim compare` runs on identical traffic (presets: respect-headers, framework-defaults, guidance, fixed:<duration>, swr, no-swr, purge-on-deploy, versioned-assets, cdn-off, adaptive; or custom)' });
 
+/** The strategies written back as scenario input (serialize.ts): a query handling and the adaptive controller's parameters in their YAML form. */
+export function strategiesToInput(entries: readonly StrategyEntry[]): z.input<typeof strategiesSchema> {
+  return entries.map((entry) => {
+    if (typeof entry === 'string') return entry;
+    const classes = Object.fromEntries(
+      Object.entries(entry.classes).map(([name, { query, ...override }]) => [
+        name,
+        { ...structuredClone(override), ...(query === undefined ? {} : { query: queryHandlingInput(query) }) },
+      ]),
+    );
+    const { adaptive, ...rest } = entry;
+    return { ...structuredClone({ ...rest, classes: {} }), classes, ...(adaptive === undefined ? {} : { adaptive: adaptiveTtlToInput(adaptive) }) };
+  });
+}
+
 export function strategyName(entry: StrategyEntry): string {
   return typeof entry === 'string' ? entry : entry.name;
 }
@@ -140,11 +160,24 @@ export const DEFAULT_STRATEGIES: readonly string[] = ['respect-headers', 'guidan
  * Problems with the class names of custom strategies, against the scenario's classes:
  * each at its key path under `strategies`.
  */
-export function strategyClassProblems(entries: readonly StrategyEntry[], classNames: readonly string[]): { path: (string | number)[]; message: string }[] {
+export function strategyClassProblems(
+  entries: readonly StrategyEntry[],
+  classNames: readonly string[],
+  classesWithQueries: readonly string[] = [],
+): { path: (string | number)[]; message: string }[] {
   const problems: { path: (string | number)[]; message: string }[] = [];
   entries.forEach((entry, index) => {
     if (typeof entry === 'string') return;
-    for (const name of Object.keys(entry.classes)) {
+    for (const [name, override] of Object.entries(entry.classes)) {
+      if (override.query !== undefined && !classesWithQueries.includes(name) && (name !== EVERY_CLASS || classesWithQueries.length === 0)) {
+        problems.push({
+          path: [index, 'classes', name, 'query'],
+          message:
+            classesWithQueries.length === 0
+              ? 'expected a class with query strings (`queries` under content.classes), found none in this scenario: `query` would change nothing'
+              : `expected a class with query strings (${classesWithQueries.join(', ')}), found "${name}", whose requests carry none: add \`queries\` to the class or leave \`query\` out`,
+        });
+      }
       if (name === EVERY_CLASS || classNames.includes(name)) continue;
       const suggestion = nearest(name, classNames);
       problems.push({

@@ -98,11 +98,18 @@ describe('TTL strategy presets as scenario transformations, decided by the polic
     expect(scenario.incidents.map((incident) => incident.kind === 'deploy' && incident.purge)).toEqual([true, true]);
   });
 
-  it('versioned-assets (spec 8.1 row 1): deploys leave hashed classes out and purge nothing; a deploy of hashed assets alone is gone; their updates take new URLs', () => {
+  it('versioned-assets (spec 8.1 row 1): deploys purge nothing; hashed classes take new URLs on updates and deploys (every object without onDeploy, else its share)', () => {
     const scenario = apply('versioned-assets');
-    expect(scenario.incidents).toEqual([{ kind: 'deploy', atMs: 60_000, purge: false, classes: ['image', 'html', 'api'] }]);
-    const churn = Object.fromEntries((scenario.content.classes ?? []).map((klass) => [klass.name, klass.churn.updates.newUrl]));
-    expect(churn).toEqual({ 'static-asset': true, image: false, html: false, api: false });
+    expect(scenario.incidents).toEqual([
+      { kind: 'deploy', atMs: 60_000, purge: false, classes: [] },
+      { kind: 'deploy', atMs: 120_000, purge: false, classes: ['static-asset'] },
+    ]);
+    const updates = Object.fromEntries((scenario.content.classes ?? []).map((klass) => [klass.name, klass.churn.updates]));
+    expect(updates['static-asset']).toMatchObject({ newUrl: true, onDeployShare: 1 });
+    for (const name of ['image', 'html', 'api']) expect(updates[name].newUrl).toBe(false);
+    expect(updates.html.onDeployShare).toBeUndefined();
+    const shared = apply('versioned-assets', parseScenarioText(SITE.replace('{ name: static-asset, share: 40% }', '{ name: static-asset, share: 40%, churn: { updates: { onDeploy: 30% } } }'), 'site.yaml'));
+    expect(shared.content.classes?.[0].churn.updates.onDeployShare).toBe(0.3);
   });
 
   it('cdn-off (spec 1.3): a container deployment without the CDN; the origin still sends the same headers, nothing is stored at the edge', () => {

@@ -38,7 +38,7 @@ export function churnReservation(churn: ChurnSpec, objects: number, horizonMs: n
   const perSecond = churn.newObjectsPerSecond + (churn.updates.newUrl ? churn.updates.perSecond : 0);
   const mean = (perSecond * horizonMs) / 1000;
   let ids = mean > 0 ? Math.ceil(mean + RESERVE_SIGMAS * Math.sqrt(mean)) + 8 : 0;
-  const p = churn.updates.onDeployShare;
+  const p = churn.updates.onDeployShare ?? 0;
   if (churn.updates.newUrl && deploys > 0 && p > 0) {
     const perDeploy = Math.min(objects, Math.ceil(objects * p + RESERVE_SIGMAS * Math.sqrt(objects * p * (1 - p))) + 1);
     ids += deploys * perDeploy;
@@ -168,17 +168,28 @@ export class ContentChurn {
    */
   deploy(hooks: ChurnHooks = {}): number {
     let updates = 0;
-    for (let c = 0; c < this.catalogue.classCount; c++) {
-      const share = this.specs[c].updates.onDeployShare;
-      if (share <= 0) continue;
-      const stream = this.deployStreams[c];
-      for (let rank = 0; rank < this.catalogue.rankedObjects[c]; rank++) {
-        if (stream.next() >= share) continue;
-        const previous = this.catalogue.idAtRank(c, rank);
-        const id = this.applyUpdate(c, rank);
-        hooks.onUpdate?.(id, previous, c);
-        updates++;
-      }
+    for (let c = 0; c < this.catalogue.classCount; c++) updates += this.deployClass(c, hooks);
+    return updates;
+  }
+
+  /**
+   * What one deploy does to class c (spec 1.2 item 6): each ranked object is updated with
+   * the class's `onDeployShare` probability, one draw per rank from `content.<name>.deploys`
+   * (so the objects a deploy changes do not depend on other classes). With `newUrl` the
+   * updated objects get fresh ids (cold keys: a new hashed URL nobody has cached), else the
+   * next version at the same URL, as `applyUpdate` does. Returns the number of updates.
+   */
+  deployClass(classIndex: number, hooks: ChurnHooks = {}): number {
+    const share = this.specs[classIndex].updates.onDeployShare ?? 0;
+    if (share <= 0) return 0;
+    const stream = this.deployStreams[classIndex];
+    let updates = 0;
+    for (let rank = 0; rank < this.catalogue.rankedObjects[classIndex]; rank++) {
+      if (stream.next() >= share) continue;
+      const previous = this.catalogue.idAtRank(classIndex, rank);
+      const id = this.applyUpdate(classIndex, rank);
+      hooks.onUpdate?.(id, previous, classIndex);
+      updates++;
     }
     return updates;
   }

@@ -1,4 +1,5 @@
 import type { Deployment, DeploymentKind } from '../../policy/deployment.js';
+import type { QuerySpec } from './querySchema.js';
 import { HEADER_PROFILES, frameworkProfileForPath, profileWithOverrides, type HeaderProfile, type PageRendering } from '../../policy/profiles.js';
 
 /**
@@ -63,8 +64,13 @@ export interface UpdateSpec {
   readonly perSecond: number;
   /** true: an update gives the object a new URL (hashed names) and retires the old one; false: same URL, next version. */
   readonly newUrl: boolean;
-  /** Share of the class's objects updated by one deploy event (0: deploys leave the class alone). */
-  readonly onDeployShare: number;
+  /**
+   * Share of the class's objects a deploy that touches the class updates, object by object
+   * (new URLs with `newUrl`, else new versions at the same URLs; 0: deploys leave the class
+   * alone). Left out: a deploy gives every object of the class a new version at its same
+   * URL at once (the incident schedule's class version).
+   */
+  readonly onDeployShare?: number;
 }
 
 export interface ChurnSpec {
@@ -109,6 +115,8 @@ export interface ContentClass {
   readonly rangeRequests: boolean;
   readonly headers: ClassHeaderChoice;
   readonly churn: ChurnSpec;
+  /** spec 4.3.1: query strings on the class's requests and how the CDN keys them; left out: none. */
+  readonly queries?: QuerySpec;
 }
 
 /** What a preset adds to a class: a description and the profiles it maps to under static and container deployments. */
@@ -127,7 +135,7 @@ const MB = 1_000_000;
 const GB = 1_000_000_000;
 
 function noUpdates(): UpdateSpec {
-  return { perSecond: 0, newUrl: false, onDeployShare: 0 };
+  return { perSecond: 0, newUrl: false };
 }
 
 /**
@@ -160,7 +168,7 @@ export const CONTENT_PRESETS: ReadonlyMap<ContentPresetName, ContentPreset> = ne
       rangeRequests: false,
       headers: AUTO_HEADERS,
       // New bundles appear through deploys (updates with new hashed names), not on their own.
-      churn: { newObjectsPerSecond: 0, oneHitWonderShare: 0, entry: 'top', updates: { perSecond: 2 * PER_HOUR, newUrl: true, onDeployShare: 0 } },
+      churn: { newObjectsPerSecond: 0, oneHitWonderShare: 0, entry: 'top', updates: { perSecond: 2 * PER_HOUR, newUrl: true } },
       staticProfile: 'guidance-static-assets',
       containerProfile: 'container-static-files',
     },
@@ -187,7 +195,7 @@ export const CONTENT_PRESETS: ReadonlyMap<ContentPresetName, ContentPreset> = ne
       rendering: 'static',
       rangeRequests: false,
       headers: AUTO_HEADERS,
-      churn: { newObjectsPerSecond: 5 * PER_HOUR, oneHitWonderShare: 0.3, entry: 'top', updates: { perSecond: 1 * PER_HOUR, newUrl: false, onDeployShare: 0 } },
+      churn: { newObjectsPerSecond: 5 * PER_HOUR, oneHitWonderShare: 0.3, entry: 'top', updates: { perSecond: 1 * PER_HOUR, newUrl: false } },
       // spec 8.1 row 1 covers images *with versioning*; these are not, so a static site sends none (spec 4.1.3 caches them anyway).
       staticProfile: 'no-cache-headers',
       containerProfile: 'container-static-files',
@@ -230,7 +238,7 @@ export const CONTENT_PRESETS: ReadonlyMap<ContentPresetName, ContentPreset> = ne
       rendering: 'static',
       rangeRequests: false,
       headers: AUTO_HEADERS,
-      churn: { newObjectsPerSecond: 2 * PER_HOUR, oneHitWonderShare: 0.2, entry: 'top', updates: { perSecond: 10 * PER_HOUR, newUrl: false, onDeployShare: 0 } },
+      churn: { newObjectsPerSecond: 2 * PER_HOUR, oneHitWonderShare: 0.2, entry: 'top', updates: { perSecond: 10 * PER_HOUR, newUrl: false } },
       staticProfile: 'guidance-dynamic-html',
       containerProfile: 'container-root',
     },
@@ -249,7 +257,7 @@ export const CONTENT_PRESETS: ReadonlyMap<ContentPresetName, ContentPreset> = ne
       rendering: 'server',
       rangeRequests: false,
       headers: AUTO_HEADERS,
-      churn: { newObjectsPerSecond: 60 * PER_HOUR, oneHitWonderShare: 0.5, entry: 'top', updates: { perSecond: 60 * PER_HOUR, newUrl: false, onDeployShare: 0 } },
+      churn: { newObjectsPerSecond: 60 * PER_HOUR, oneHitWonderShare: 0.5, entry: 'top', updates: { perSecond: 60 * PER_HOUR, newUrl: false } },
       staticProfile: 'guidance-frequent-api',
       containerProfile: 'container-api',
     },
@@ -298,7 +306,7 @@ export const CONTENT_PRESETS: ReadonlyMap<ContentPresetName, ContentPreset> = ne
       rangeRequests: false,
       headers: AUTO_HEADERS,
       // A release publishes a new file name (app-1.2.4.zip), so updates take new URLs.
-      churn: { newObjectsPerSecond: 0.1 * PER_HOUR, oneHitWonderShare: 0.1, entry: 'top', updates: { perSecond: 0.1 * PER_HOUR, newUrl: true, onDeployShare: 0 } },
+      churn: { newObjectsPerSecond: 0.1 * PER_HOUR, oneHitWonderShare: 0.1, entry: 'top', updates: { perSecond: 0.1 * PER_HOUR, newUrl: true } },
       staticProfile: 'no-cache-headers',
       containerProfile: 'container-static-files',
     },

@@ -15,6 +15,7 @@ import {
   type ContentPresetName,
 } from './contentClasses.js';
 import { MAX_CONTENT_CLASSES } from './classCatalogue.js';
+import { querySpecSchema } from './querySchema.js';
 
 /**
  * The `content.classes` section of a scenario: a list of content classes, each naming a
@@ -85,7 +86,7 @@ const updatesOverride = z
   .strictObject({
     rate: rateOrZero('objects updated per unit of time (each update picks one of the class\'s objects uniformly)').optional(),
     newUrl: z.boolean().optional().meta({ description: 'true: an update publishes a new URL (hashed names) and the old one is never requested again; false: same URL, next version' }),
-    onDeploy: fraction('share of the class\'s objects updated by each deploy event').optional(),
+    onDeploy: fraction('share of the class\'s objects each deploy that touches the class updates (new URLs with newUrl: true, else new versions at the same URLs); left out: the deploy gives every object a new version at its same URL').optional(),
   })
   .meta({ description: 'content updates: new versions at the origin' });
 
@@ -120,6 +121,7 @@ export const contentClassEntrySchema = z
     rangeRequests: z.boolean().optional().meta({ description: 'clients fetch byte ranges, as media players do (spec 4.8)' }),
     headers: headersEntry.optional(),
     churn: churnOverride.optional(),
+    queries: querySpecSchema.optional(),
   })
   .meta({ description: 'one content class: a preset and the fields that differ from it' });
 
@@ -171,6 +173,7 @@ function resolveEntry(entry: ContentClassEntry, at: number, issues: Issue[]): Co
 
   const churn = entry.churn ?? {};
   const updates = churn.updates ?? {};
+  const onDeployShare = updates.onDeploy ?? base.churn.updates.onDeployShare;
   return {
     ...base,
     share: entry.share ?? base.share,
@@ -189,9 +192,10 @@ function resolveEntry(entry: ContentClassEntry, at: number, issues: Issue[]): Co
       updates: {
         perSecond: updates.rate ?? base.churn.updates.perSecond,
         newUrl: updates.newUrl ?? base.churn.updates.newUrl,
-        onDeployShare: updates.onDeploy ?? base.churn.updates.onDeployShare,
+        ...(onDeployShare === undefined ? {} : { onDeployShare }),
       },
     },
+    ...(entry.queries === undefined ? {} : { queries: entry.queries }),
   };
 }
 

@@ -246,6 +246,23 @@ describe('churn: content updates', () => {
     expect(ranking(catalogue, 1)).toEqual(pagesBefore);
     expect(unrankedPicks(catalogue, churn, 100_000, 13)).toBe(0);
   });
+
+  it('spec 1.2 item 6: deployClass(c) updates only class c: onDeploy 40% of 1,000 same-URL pages raises about 400 versions, ids unchanged', () => {
+    const classes = [klass('assets', 1_000, 'static-asset', 0.5), klass('pages', 1_000, 'html', 0.5)];
+    const specs = [churnSpec({ updates: { newUrl: true, onDeployShare: 0.4 } }), churnSpec({ updates: { onDeployShare: 0.4 } })];
+    const { catalogue, churn } = setup(classes, specs, 5, 0, 1);
+    const assetsBefore = ranking(catalogue, 0);
+    const pagesBefore = ranking(catalogue, 1);
+    const sameUrl: number[] = [];
+    const updated = churn.deployClass(1, { onUpdate: (id, previous) => id === previous && sameUrl.push(id) });
+    // 1,000 × 0.4 = 400, σ ≈ 15.5.
+    expect(Math.abs(updated - 400)).toBeLessThan(3 * Math.sqrt(1_000 * 0.4 * 0.6));
+    expect(sameUrl).toHaveLength(updated);
+    expect(ranking(catalogue, 1)).toEqual(pagesBefore);
+    expect(pagesBefore.filter((id) => churn.versionOf[id] === 1)).toHaveLength(updated);
+    expect(ranking(catalogue, 0)).toEqual(assetsBefore);
+    expect(churn.updateCount[0]).toBe(0);
+  });
 });
 
 describe('churn: determinism', () => {

@@ -34,7 +34,7 @@ describe('content schema (content.classes): resolution over presets', () => {
       zipfExponent: 0.8,
       size: { median: 30_000, sigma: 1.2, min: 200, max: 2_000_000 },
       headers: { profile: 'auto', fields: { 'Cache-Control': 'public, max-age=31536000, immutable' } },
-      churn: { newObjectsPerSecond: 50 / 3600, oneHitWonderShare: 0.3, entry: 'top', updates: { perSecond: 2 / 3600, newUrl: true, onDeployShare: 0 } },
+      churn: { newObjectsPerSecond: 50 / 3600, oneHitWonderShare: 0.3, entry: 'top', updates: { perSecond: 2 / 3600, newUrl: true } },
     });
     expect(video).toEqual({ ...classFromPreset('video', 'media'), share: 0.05 });
     // Without `preset`, the name is the preset.

@@ -1,0 +1,204 @@
+import { ignoredParameters, queryKeyPart, type QueryHandling } from '../../policy/queryHandling.js';
+import type { RandomStream } from '../../sim/random.js';
+import { FUNCTIONAL_PARAMETERS, type QuerySpec } from '../content/querySchema.js';
+import { IdInterner } from '../idInterner.js';
+import type { ClientRequest } from '../request.js';
+
+/** What QueryKeys needs of one content class: its query strings (none: undefined). */
+export interface QueryClass {
+  readonly queries?: QuerySpec;
+}
+
+/** Values of the functional `sort` parameter, by variant. */
+const SORT_ORDERS = ['relevance', 'price', 'newest'] as const;
+
+/** Largest key id a cache store takes (Int32 key arrays, as RequestKeys). */
+const MAX_KEYS = 2 ** 31 - 1;
+
+/** Largest query part number: the high half of an IdInterner pair. */
+const MAX_PART_NUMBER = 2 ** 32 - 2;
+
+/** Query shapes of one class: variants × 2 orders × (no tracking + each tracking parameter); the tracking value comes on top. */
+export function queryShapes(spec: QuerySpec): number {
+  return spec.variants * 2 * (1 + spec.tracking.length);
+}
+
+/**
+ * The query string (no `?`) a request sends: `page=<variant + 1>&sort=<order>`, the two
+ * swapped when `reordered`, and, when `tracking` ≥ 0, the tracking parameter of that index
+ * as `<name>=v<value>` last (first when reordered).
+ */
+export function queryText(spec: QuerySpec, variant: number, reordered: boolean, tracking: number, value: number): string {
+  const [page, sort] = FUNCTIONAL_PARAMETERS;
+  const order = SORT_ORDERS[variant % SORT_ORDERS.length];
+  const functional = reordered ? `${sort}=${order}&${page}=${variant + 1}` : `${page}=${variant + 1}&${sort}=${order}`;
+  if (tracking < 0) return functional;
+  const parameter = `${spec.tracking[tracking]}=v${value}`;
+  return reordered ? `${parameter}&${functional}` : `${functional}&${parameter}`;
+}
+
+/**
+ * Query strings on the synthetic workload's requests (spec 4.3.1), as cache key ids. Per
+ * request of a class with `queries` it draws, from its own stream (`workload.queries`),
+ * whether the request carries a query and which one (variant, order, tracking parameter and
+ * value), and replaces the request's key by the key of (its key, the query's part of the
+ * cache key).
+ *
+ * No string is built per request. Before the run, every query shape of a class (variant,
+ * order, tracking parameter) is turned into its cache key part through the policy engine
+ * (`queryKeyPart`: the handling's ignored parameters removed, then 4.3.1's sorting), with
+ * two tracking values: when the engine gives them different parts, the value is in the
+ * key (4.3.1 keeps a segment byte for byte), and the shape gets a block of
+ * `trackingValues` part numbers, one per value; otherwise one number. A table per class maps
+ * shape → first part number (0: nothing left, the bare path's key) and whether the value
+ * adds to it. A request then costs a few draws, two table reads and one typed-array hash
+ * lookup (IdInterner) of (key, part number) → a dense key id after the run's other keys.
+ *
+ * The handling is a per-class table switchable at any simulated time (setQueryHandling):
+ * a switch rebuilds (or reuses) the class's shape table, and since part numbers are
+ * shared, a key is the same cache entry whichever handling made it: switching from `keep`
+ * to `strip-tracking` makes tracked requests hit the copies untracked requests left.
+ *
+ * Range requests (spec 4.8, media chunks) carry no query: players ask for the media URL.
+ */
+export class QueryKeys {
+  private readonly share: Float64Array;
+  private readonly variants: Int32Array;
+  private readonly reorderShare: Float64Array;
+  private readonly trackingShare: Float64Array;
+  private readonly trackingNames: Int32Array;
+  private readonly trackingValues: Int32Array;
+  /** Per class: shape → first query part number under the class's current handling; null without queries. */
+  private readonly tables: (Int32Array | null)[];
+  /** Per class: shape → 1 when the tracking value is part of the key (add it to the part number). */
+  private readonly valueInKey: (Uint8Array | null)[];
+  private readonly handlings: QueryHandling[];
+  /** Per class: tables already built, by handling (JSON), so switching back costs nothing. */
+  private readonly builtTables: Map<string, { numbers: Int32Array; valueInKey: Uint8Array }>[];
+  /**
+   * Per class: query key part → its number, shared by the class's handlings; a part whose
+   * tracking value is in the key is named with value 0 and owns trackingValues numbers from
+   * there. (Classes never share a key: the key id pairs the number with an object's key.)
+   */
+  private readonly partNumbers: Map<string, number>[];
+  private readonly nextPartNumber: Float64Array;
+  private readonly keyIds = new IdInterner(1 << 12);
+
+  /**
+   * @param classes per class index (as `classOfId` holds them)
+   * @param classOfId class index of each object id
+   * @param baseKeyCount keys of the run without queries (RequestKeys.keyCount, or the object
+   *   count when the key is the object id): query keys are numbered after them
+   */
+  constructor(
+    private readonly classes: readonly QueryClass[],
+    private readonly classOfId: Uint8Array,
+    private readonly baseKeyCount: number,
+    private readonly stream: RandomStream,
+  ) {
+    const of = (value: (spec: QuerySpec) => number) => classes.map((klass) => (klass.queries === undefined ? 0 : value(klass.queries)));
+    this.share = Float64Array.from(of((spec) => spec.share));
+    this.variants = Int32Array.from(of((spec) => spec.variants));
+    this.reorderShare = Float64Array.from(of((spec) => spec.reorderShare));
+    this.trackingShare = Float64Array.from(of((spec) => spec.trackingShare));
+    this.trackingNames = Int32Array.from(of((spec) => spec.tracking.length));
+    this.trackingValues = Int32Array.from(of((spec) => spec.trackingValues));
+    this.tables = classes.map(() => null);
+    this.valueInKey = classes.map(() => null);
+    this.handlings = classes.map((klass) => klass.queries?.handling ?? { kind: 'keep' });
+    this.builtTables = classes.map(() => new Map());
+    this.partNumbers = classes.map(() => new Map());
+    this.nextPartNumber = new Float64Array(classes.length).fill(1);
+    classes.forEach((klass, c) => {
+      if (klass.queries !== undefined) this.setQueryHandling(c, klass.queries.handling);
+    });
+  }
+
+  /** Whether class `classIndex` sends query strings (has `queries`). */
+  hasQueries(classIndex: number): boolean {
+    return this.classes[classIndex]?.queries !== undefined;
+  }
+
+  /** The handling class `classIndex`'s keys follow now. */
+  queryHandling(classIndex: number): QueryHandling {
+    return this.handlings[classIndex];
+  }
+
+  /**
+   * From now on, class `classIndex`'s requests are keyed under `handling` (read when each
+   * request's key is formed). O(query shapes) the first time a handling is set for the class,
+   * then O(1). Throws RangeError for a class without `queries`.
+   */
+  setQueryHandling(classIndex: number, handling: QueryHandling): void {
+    const klass = this.classes[classIndex];
+    if (klass?.queries === undefined) throw new RangeError(`content class ${classIndex} has no queries: its requests carry no query string to key`);
+    const spec = klass.queries;
+    const name = JSON.stringify(handling);
+    let built = this.builtTables[classIndex].get(name);
+    if (built === undefined) {
+      built = this.buildTable(classIndex, spec, ignoredParameters(handling, spec.tracking));
+      this.builtTables[classIndex].set(name, built);
+    }
+    this.tables[classIndex] = built.numbers;
+    this.valueInKey[classIndex] = built.valueInKey;
+    this.handlings[classIndex] = handling;
+  }
+
+  private buildTable(classIndex: number, spec: QuerySpec, ignored: ReadonlySet<string>): { numbers: Int32Array; valueInKey: Uint8Array } {
+    const partNumbers = this.partNumbers[classIndex];
+    const numbers = new Int32Array(queryShapes(spec));
+    const valueInKey = new Uint8Array(numbers.length);
+    const slots = 1 + spec.tracking.length;
+    for (let shape = 0; shape < numbers.length; shape++) {
+      const tracking = (shape % slots) - 1;
+      const variant = Math.floor(shape / slots / 2);
+      const reordered = Math.floor(shape / slots) % 2 === 1;
+      const part = queryKeyPart(queryText(spec, variant, reordered, tracking, 0), ignored);
+      if (part === '') continue;
+      const valued = tracking >= 0 && spec.trackingValues > 1 && queryKeyPart(queryText(spec, variant, reordered, tracking, 1), ignored) !== part;
+      let number = partNumbers.get(part);
+      if (number === undefined) {
+        number = this.nextPartNumber[classIndex];
+        this.nextPartNumber[classIndex] += valued ? spec.trackingValues : 1;
+        if (this.nextPartNumber[classIndex] > MAX_PART_NUMBER) throw new RangeError(`more than ${MAX_PART_NUMBER} query key parts in one class; use fewer tracking values or variants`);
+        partNumbers.set(part, number);
+      }
+      numbers[shape] = number;
+      valueInKey[shape] = valued ? 1 : 0;
+    }
+    return { numbers, valueInKey };
+  }
+
+  /** Distinct query keys requests have used so far (cache entries beyond the run's other keys). */
+  get queryKeyCount(): number {
+    return this.keyIds.size;
+  }
+
+  /**
+   * Draws whether `request` carries a query and, if its key part is not the bare path's,
+   * moves its key to the (key, part) key. Whole-object requests of classes with queries only;
+   * five draws per query request whatever the handling, so every handling sees the same queries.
+   */
+  keyRequest(request: ClientRequest): void {
+    if (request.firstChunk >= 0) return;
+    const c = this.classOfId[request.objectId];
+    const share = this.share[c];
+    if (share === 0) return;
+    const stream = this.stream;
+    if (stream.next() >= share) return;
+    const variant = stream.int(this.variants[c]);
+    const reordered = stream.next() < this.reorderShare[c] ? 1 : 0;
+    const tracked = stream.next() < this.trackingShare[c];
+    const names = this.trackingNames[c];
+    const values = this.trackingValues[c];
+    const name = stream.int(names > 0 ? names : 1);
+    const value = stream.int(values);
+    const shape = (variant * 2 + reordered) * (1 + names) + (tracked ? 1 + name : 0);
+    const first = (this.tables[c] as Int32Array)[shape];
+    if (first === 0) return;
+    const part = (this.valueInKey[c] as Uint8Array)[shape] === 1 ? first + value : first;
+    const key = this.baseKeyCount + this.keyIds.intern(request.key, part);
+    if (key > MAX_KEYS) throw new RangeError(`the run needs more than ${MAX_KEYS} cache keys with its query strings; use fewer tracking values or variants`);
+    request.key = key;
+  }
+}
