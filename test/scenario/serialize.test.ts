@@ -15,6 +15,11 @@ describe('scenarioToInput: a resolved scenario loads back to itself', () => {
     expect(again).toEqual(scenario);
   });
 
+  it.each(['scenarios/ttl-strategies.yaml', 'scenarios/adaptive-ttl.yaml', 'scenarios/query-strings.yaml'])('the shipped %s: custom strategies with adaptive parameters (spec 1.2 item 6) and query handling (spec 4.3.1)', (file) => {
+    const { scenario, again } = roundTrip(readFileSync(file, 'utf8'), file);
+    expect(again).toEqual(scenario);
+  });
+
   it.each([
     ['defaults only', '{}'],
     ['duration run, time warm-up, single edge', 'run: { duration: 1h30m, warmup: 90s }\ntopology: { model: regions, edgeSites: single }\n'],
