@@ -1,3 +1,4 @@
+import { bytes, count, milliseconds, percent, seconds } from './markdown.js';
 import { at, list, num, readJson, type Json } from './outputs.js';
 
 /**
@@ -59,4 +60,30 @@ export function strategyNamed(strategies: readonly StrategyFigures[], name: stri
   const found = strategies.find((strategy) => strategy.strategy === name);
   if (found === undefined) throw new Error(`library: no strategy ${name} among ${strategies.map((strategy) => strategy.strategy).join(', ')}`);
   return found;
+}
+
+/** The figures of a library comparison: every strategy's. */
+export interface CompareFigures {
+  readonly [key: string]: unknown;
+  readonly strategies: StrategyFigures[];
+}
+
+export function compareFigures(folder: string): CompareFigures {
+  return { strategies: compareStrategies(folder) };
+}
+
+/** The columns the header comparisons share: load, 304s, bytes, latency and staleness. */
+export const HEADER_COLUMNS = ['CDN hit', 'origin requests', 'of them 304', 'origin bytes', 'p50', 'p95', 'outdated responses', 'worst outdated'] as const;
+
+export function headerCells(s: StrategyFigures): string[] {
+  return [
+    percent(s.cdnHitRatio),
+    count(s.originRequests),
+    count(s.originNotModified),
+    bytes(s.originBytes),
+    milliseconds(s.p50Ms),
+    milliseconds(s.p95Ms),
+    percent(s.staleShare, 3),
+    seconds(s.worstStalenessSeconds),
+  ];
 }

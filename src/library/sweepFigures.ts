@@ -50,3 +50,12 @@ export function sweepTarget(folder: string): TargetAnswer {
   };
   return { value: text('value'), figure: mean('figure'), below: text('below'), belowFigure: mean('belowFigure') };
 }
+
+/** The figures of a library sweep without a target: its points. */
+export interface SweepFigures {
+  readonly [key: string]: unknown;
+  readonly points: SweepPoint[];
+}
+
+/** A point's mean of `figure`. */
+export const pointValue = (point: SweepPoint, figure: string): number => Number(point[figure]);

@@ -1,33 +1,18 @@
-import { compareStrategies, strategyNamed, type StrategyFigures } from '../compareFigures.js';
+import { compareFigures, HEADER_COLUMNS, headerCells, strategyNamed, type CompareFigures } from '../compareFigures.js';
 import type { LibraryEntry } from '../libraryEntry.js';
 import { bytes, count, markdownTable, milliseconds, percent, seconds } from '../markdown.js';
 
-interface ApiFigures {
-  readonly [key: string]: unknown;
-  readonly strategies: StrategyFigures[];
-}
-
-export const apiTtl: LibraryEntry<ApiFigures> = {
+export const apiTtl: LibraryEntry<CompareFigures> = {
   name: 'api-ttl',
   title: 'API: short TTLs and revalidation',
   question: 'A public JSON API whose responses change every few minutes: what do no-store, no-cache with validators, 10 s, 60 s and 300 s lifetimes and stale-while-revalidate each cost in origin load, latency and outdated answers?',
   command: { kind: 'compare' },
   charts: [{ file: 'strategies.svg', alt: 'CDN hit ratio against the worst staleness, one point per API header' }],
-  figures: (folder) => ({ strategies: compareStrategies(folder) }),
+  figures: compareFigures,
   results(f) {
     return markdownTable(
-      ['API header (strategy)', 'CDN hit', 'origin requests', 'of them 304', 'origin bytes', 'p50', 'p95', 'outdated responses', 'worst outdated'],
-      f.strategies.map((s) => [
-        s.strategy,
-        percent(s.cdnHitRatio),
-        count(s.originRequests),
-        count(s.originNotModified),
-        bytes(s.originBytes),
-        milliseconds(s.p50Ms),
-        milliseconds(s.p95Ms),
-        percent(s.staleShare, 3),
-        seconds(s.worstStalenessSeconds),
-      ]),
+      ['API header (strategy)', ...HEADER_COLUMNS],
+      f.strategies.map((s) => [s.strategy, ...headerCells(s)]),
     );
   },
   conclusions(f) {

@@ -1,18 +1,13 @@
 import type { LibraryEntry } from '../libraryEntry.js';
 import { bytes, count, markdownTable, percent } from '../markdown.js';
-import { sweepPoints, type SweepPoint } from '../sweepFigures.js';
+import { pointValue, sweepPoints, type SweepFigures, type SweepPoint } from '../sweepFigures.js';
 
 const PARAM = 'traffic.clients.avifShare';
 const FIGURES = ['hitRatio.edge', 'hitRatio.cdn', 'byteHitRatio.cdn', 'cdn.origin.requests', 'cdn.origin.bytes'] as const;
 
-interface ShopFigures {
-  readonly [key: string]: unknown;
-  readonly points: SweepPoint[];
-}
+const value = (point: SweepPoint, figure: (typeof FIGURES)[number]): number => pointValue(point, figure);
 
-const value = (point: SweepPoint, figure: (typeof FIGURES)[number]): number => Number(point[figure]);
-
-export const shopAvif: LibraryEntry<ShopFigures> = {
+export const shopAvif: LibraryEntry<SweepFigures> = {
   name: 'shop-avif',
   title: 'E-commerce: AVIF product images and a deploy',
   question: 'Negotiating AVIF splits every product image\'s cache key in two: do the smaller bodies pay for the lower hit ratio?',

@@ -1,34 +1,18 @@
-import { compareStrategies, strategyNamed, type StrategyFigures } from '../compareFigures.js';
+import { compareFigures, HEADER_COLUMNS, headerCells, strategyNamed, type CompareFigures } from '../compareFigures.js';
 import type { LibraryEntry } from '../libraryEntry.js';
 import { bytes, count, markdownTable, milliseconds, percent, seconds } from '../markdown.js';
 
-interface SpaFigures {
-  readonly [key: string]: unknown;
-  readonly strategies: StrategyFigures[];
-}
-
-export const spaDeploy: LibraryEntry<SpaFigures> = {
+export const spaDeploy: LibraryEntry<CompareFigures> = {
   name: 'spa-deploy',
   title: 'Single-page app: the shell\'s header and a deploy',
   question: 'A single-page app ships hashed bundles and one HTML shell: after a deploy, how long do visitors get the old app under each shell header, and what does the safe header cost in origin load and latency?',
   command: { kind: 'compare' },
   charts: [{ file: 'strategies.svg', alt: 'CDN hit ratio against the worst staleness, one point per shell header' }],
-  figures: (folder) => ({ strategies: compareStrategies(folder) }),
+  figures: compareFigures,
   results(f) {
     return markdownTable(
-      ['shell header (strategy)', 'CDN hit', 'origin requests', 'of them 304', 'origin bytes', 'p50', 'p95', 'outdated responses', 'worst outdated', 'origin requests in the deploy\'s minute / the minute before'],
-      f.strategies.map((s) => [
-        s.strategy,
-        percent(s.cdnHitRatio),
-        count(s.originRequests),
-        count(s.originNotModified),
-        bytes(s.originBytes),
-        milliseconds(s.p50Ms),
-        milliseconds(s.p95Ms),
-        percent(s.staleShare, 3),
-        seconds(s.worstStalenessSeconds),
-        `${count(s.incidentOriginRequests[0])} / ${count(s.incidentOriginRequestsBefore[0])}`,
-      ]),
+      ['shell header (strategy)', ...HEADER_COLUMNS, 'origin requests in the deploy\'s minute / the minute before'],
+      f.strategies.map((s) => [s.strategy, ...headerCells(s), `${count(s.incidentOriginRequests[0])} / ${count(s.incidentOriginRequestsBefore[0])}`]),
     );
   },
   conclusions(f) {

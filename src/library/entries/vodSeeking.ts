@@ -1,18 +1,13 @@
 import type { LibraryEntry } from '../libraryEntry.js';
 import { bytes, markdownTable, percent } from '../markdown.js';
-import { sweepPoints, type SweepPoint } from '../sweepFigures.js';
+import { pointValue, sweepPoints, type SweepFigures, type SweepPoint } from '../sweepFigures.js';
 
 const PARAM = 'edge.capacity';
 const FIGURES = ['hitRatio.edge', 'byteHitRatio.edge', 'hitRatio.cdn', 'cdn.origin.bytes', 'latencyMs.all.p95'] as const;
 
-interface VodFigures {
-  readonly [key: string]: unknown;
-  readonly points: SweepPoint[];
-}
+const value = (point: SweepPoint, figure: (typeof FIGURES)[number]): number => pointValue(point, figure);
 
-const value = (point: SweepPoint, figure: (typeof FIGURES)[number]): number => Number(point[figure]);
-
-export const vodSeeking: LibraryEntry<VodFigures> = {
+export const vodSeeking: LibraryEntry<SweepFigures> = {
   name: 'vod-seeking',
   title: 'Video on demand: 5 MB chunks, seeks and PoP storage',
   question: 'Viewers watch videos in range requests cached as 5 MB chunks and sometimes seek: how much storage does each PoP need before the edge serves most of the video?',
