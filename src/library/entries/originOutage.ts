@@ -32,11 +32,11 @@ export const originOutage: LibraryEntry<CompareFigures> = {
         holds: headers.incidentAvailability[0] < 0.9,
       },
       {
-        text: `Letting pages be served stale (\`max-age=60, stale-while-revalidate=600\`) raises availability to ${percent(pages.incidentAvailability[0])}: inside the ten-minute window a stale page is answered at once while its revalidation fails in the background. A short shared lifetime with \`stale-if-error\` on the API adds more, to ${percent(api.incidentAvailability[0])} (${count(api.staleServedOriginUnreachable)} API responses served stale with the origin unreachable).`,
+        text: `Letting pages be served stale (\`max-age=60, stale-while-revalidate=600\`) raises availability to ${percent(pages.incidentAvailability[0])}: inside the ten-minute window a stale page is answered at once while its revalidation fails in the background. A short shared lifetime with \`stale-if-error\` on the API adds more, to ${percent(api.incidentAvailability[0])} (${count(api.staleServedOriginUnreachable)} responses served stale with the origin unreachable, against ${count(pages.staleServedOriginUnreachable)} with stale pages alone).`,
         holds: pages.incidentAvailability[0] > headers.incidentAvailability[0] && api.incidentAvailability[0] > pages.incidentAvailability[0],
       },
       {
-        text: `Even then ${percent(1 - api.incidentAvailability[0])} of requests fail: those for objects no cache held when the origin went down (the long tail of images, media and downloads, API resources not asked for within their lifetime). Headers decide whether a stored copy may be used; only earlier traffic decides whether there is one.`,
+        text: `Even then ${percent(1 - api.incidentAvailability[0])} of requests fail: those for objects no cache held when the origin went down (the long tail of images, API resources not asked for within their lifetime). Headers decide whether a stored copy may be used; only earlier traffic decides whether there is one.`,
         holds: api.incidentAvailability[0] < 0.999,
       },
     ];
