@@ -5,7 +5,7 @@ import { bytes, count, markdownTable, milliseconds, percent, seconds } from '../
 export const apiTtl: LibraryEntry<CompareFigures> = {
   name: 'api-ttl',
   title: 'API: short TTLs and revalidation',
-  question: 'A public JSON API whose responses change every few minutes: what do no-store, no-cache with validators, 10 s, 60 s and 300 s lifetimes and stale-while-revalidate each cost in origin load, latency and outdated answers?',
+  question: 'A public JSON API whose resources change in place, two a second across the catalogue: what do no-store, no-cache with validators, 10 s, 60 s and 300 s lifetimes and stale-while-revalidate each cost in origin load, latency and outdated answers?',
   command: { kind: 'compare' },
   charts: [{ file: 'strategies.svg', alt: 'CDN hit ratio against the worst staleness, one point per API header' }],
   figures: compareFigures,

@@ -9,7 +9,7 @@ const value = (point: SweepPoint, figure: (typeof FIGURES)[number]): number => p
 
 export const shopAvif: LibraryEntry<SweepFigures> = {
   name: 'shop-avif',
-  title: 'E-commerce: AVIF product images and a deploy',
+  title: 'E-commerce: AVIF product images',
   question: 'Negotiating AVIF splits every product image\'s cache key in two: do the smaller bodies pay for the lower hit ratio?',
   command: { kind: 'sweep', args: ['--param', `${PARAM}=0%,50%,92%`, '--replicates', '1'] },
   charts: [],
