@@ -74,11 +74,25 @@ function buildQueryKeys(classes: readonly ContentClass[], catalogue: ClassCatalo
  */
 function buildClassCatalogue(classes: readonly ContentClass[], scenario: Scenario, requestLimit: number, horizonMs: number, streams: RandomStreams): ClassCatalogue {
   const byCount = requestLimit === Infinity ? Infinity : (3 * requestLimit * 1000) / scenario.traffic.rate + 60_000;
-  const estimatedMs = Math.min(horizonMs, byCount);
+  // Churn runs on the same clock through a cache-only warm-up, which comes before the run's own length.
+  const estimatedMs = Math.min(horizonMs, byCount) + cacheWarmupMs(scenario);
   // Deploys of a class with `updates.onDeploy` and new URLs take fresh ids too (churn.deployClass).
   const deploysOf = (name: string): number => scenario.incidents.filter((incident) => incident.kind === 'deploy' && (incident.classes.length === 0 || incident.classes.includes(name))).length;
   const reservedIds = classes.map((klass) => churnReservation(klass.churn, klass.objects, estimatedMs, deploysOf(klass.name)));
   return new ClassCatalogue(classes, streams, { framework: scenario.deployment.framework, reservedIds });
+}
+
+/**
+ * Simulated time a cache-only warm-up (docs/warmup.md) adds before the measured run,
+ * estimated as generously as the run's own length: its time, or its request count (for
+ * `steady`, its most) at the mean rate.
+ */
+function cacheWarmupMs(scenario: Scenario): number {
+  const warmup = scenario.run.warmup;
+  if (warmup.kind !== 'caches') return 0;
+  if (warmup.length.kind === 'time') return warmup.length.ms;
+  const requests = warmup.length.kind === 'requests' ? warmup.length.requests : warmup.length.maxRequests;
+  return (3 * requests * 1000) / scenario.traffic.rate + 60_000;
 }
 
 /**

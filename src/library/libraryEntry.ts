@@ -1,0 +1,47 @@
+/**
+ * One scenario of the scenario library (docs/library/): the question it answers, the CLI
+ * command that answers it, which of the command's figures answer it, how the page shows
+ * them, and what a reader should conclude. Everything a page shows is computed from the
+ * figures, so `npm run library` regenerates the pages from a fresh run and the library test
+ * can hold the published figures to a fresh run.
+ */
+
+/** The CLI command an entry runs on its scenario file (`scenarios/library/<name>.yaml`). */
+export type LibraryCommand =
+  | { readonly kind: 'run' }
+  | { readonly kind: 'compare'; readonly args?: readonly string[] }
+  | { readonly kind: 'sweep'; readonly args: readonly string[] };
+
+/** A chart the command draws into its output folder (`charts/<file>`), published as docs/library/images/<name>-<file>. */
+export interface LibraryChart {
+  readonly file: string;
+  readonly alt: string;
+}
+
+/**
+ * A conclusion as a sentence and the condition on the figures that makes it true. When the
+ * model changes and the condition no longer holds, `npm run library` and the library test
+ * fail naming the sentence, so the text is rewritten instead of going stale.
+ */
+export interface Conclusion {
+  readonly text: string;
+  readonly holds: boolean;
+}
+
+/** Key figures: plain JSON (numbers as the command's outputs round them), compared exactly. */
+export type Figures = Readonly<Record<string, unknown>>;
+
+export interface LibraryEntry<F extends Figures = Figures> {
+  /** Names the scenario file, the page, the published figures and the images. */
+  readonly name: string;
+  readonly title: string;
+  /** The user's question, one sentence. */
+  readonly question: string;
+  readonly command: LibraryCommand;
+  readonly charts: readonly LibraryChart[];
+  /** The key figures, read from the command's output folder. */
+  figures(folder: string): F;
+  /** The results section (Markdown tables) for these figures. */
+  results(figures: F): string;
+  conclusions(figures: F): readonly Conclusion[];
+}

@@ -1,0 +1,44 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Figures, LibraryEntry } from './libraryEntry.js';
+import { entryPaths } from './page.js';
+
+/**
+ * Runs a library entry's command through the built CLI (`dist/src/cli/main.js`, as a user
+ * runs it) into a temporary folder, and hands the folder to `use` before removing it.
+ */
+export async function withEntryOutput<T>(repo: string, entry: LibraryEntry, options: { charts: boolean }, use: (folder: string) => T): Promise<T> {
+  const scratch = mkdtempSync(join(tmpdir(), `cdnsim-library-${entry.name}-`));
+  const folder = join(scratch, 'out');
+  try {
+    const extra = entry.command.kind === 'run' ? [] : [...(entry.command.args ?? [])];
+    const args = [join(repo, 'dist/src/cli/main.js'), entry.command.kind, entryPaths(entry.name).scenario, ...extra, '--out', folder, '--no-progress'];
+    if (!options.charts) args.push('--no-charts');
+    const { status, stderr } = await runNode(args, repo);
+    if (status !== 0) throw new Error(`library ${entry.name}: \`cdnsim ${args.slice(1).join(' ')}\` exited ${status}:\n${stderr.trim()}`);
+    return use(folder);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/** A fresh run's key figures. */
+export function freshFigures(repo: string, entry: LibraryEntry, options: { charts: boolean } = { charts: false }): Promise<Figures> {
+  return withEntryOutput(repo, entry, options, (folder) => entry.figures(folder));
+}
+
+function runNode(args: readonly string[], cwd: string): Promise<{ status: number | string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    // stdout is the command's report, not needed: the figures come from the output folder.
+    const child = spawn(process.execPath, args, { cwd, env: { ...process.env, FORCE_COLOR: '0' }, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ status: code ?? signal ?? 'unknown', stderr }));
+  });
+}
