@@ -1,4 +1,5 @@
 import { EDGE_DECISION, FLAG_REVALIDATE_ALWAYS, FLAG_STORE, REGIONAL_DECISION, type CompiledDecisionTable } from '../policy/compile.js';
+import { KEEP_QUERY, type QueryHandling } from '../policy/queryHandling.js';
 import type { AdaptiveTtl } from '../scenario/adaptiveSchema.js';
 import type { Simulation } from '../sim/simulation.js';
 import { classVerdict, nextTtlMs, type ClassVerdict, type TtlBounds, type VerdictLimits } from './adaptiveRule.js';
@@ -7,31 +8,28 @@ import { classVerdict, nextTtlMs, type ClassVerdict, type TtlBounds, type Verdic
  * The adaptive controller of spec 1.2 item 6 on the simulated clock. Every `window` it reads
  * each content class's CDN hit ratio and outdated share over the window (counted from the
  * finished requests, in typed arrays: nothing allocated per request), takes the rule's
- * verdict (adaptiveRule.ts) and lets each action respond. The one action today changes the
- * class's freshness lifetime at the edge and regional layers in the compiled decision table
- * the flow reads, so stores and renewals from that moment on take it (entries already stored
- * keep theirs, as a CDN's configuration change applies to new cache fills).
- *
- * A second action (normalising a class's query strings when its hit ratio drops, the other
- * half of spec 1.2 item 6) is an AdaptiveAction too: it joins the list built in the
- * constructor and reports its adjustments with its own `action` name.
+ * verdict (adaptiveRule.ts) and lets each action respond:
+ * - TtlAction changes the class's freshness lifetime at the edge and regional layers in the
+ *   compiled decision table the flow reads; the flow judges every stored copy by the lifetime
+ *   in force (docs/ttl-strategies.md says why);
+ * - QueryAction ("query-string handling" in 1.2 item 6) leaves the tracking parameters of a
+ *   class with query strings out of its cache key from the next request on.
  */
 
-/** One change the controller made. */
-export interface AdaptiveAdjustment {
+/** The window that decided a change. */
+interface AdjustmentWindow {
   /** Simulated time of the window's end, ms since the start of the run. */
   readonly atMs: number;
-  readonly classId: number;
-  /** What changed: `ttl` (the class's CDN lifetime). */
-  readonly action: 'ttl';
-  readonly fromTtlMs: number;
-  readonly toTtlMs: number;
-  readonly reason: Exclude<ClassVerdict, 'hold'>;
-  /** The window that decided it. */
   readonly requests: number;
   readonly cdnHitRatio: number;
   readonly outdatedShare: number;
 }
+
+/** One change the controller made: a class's CDN lifetime (`ttl`) or its query handling (`query`). */
+export type AdaptiveAdjustment = AdjustmentWindow & {
+  readonly classId: number;
+  readonly reason: Exclude<ClassVerdict, 'hold'>;
+} & ({ readonly action: 'ttl'; readonly fromTtlMs: number; readonly toTtlMs: number } | { readonly action: 'query'; readonly fromQuery: QueryHandling; readonly toQuery: QueryHandling });
 
 /** One class over one window: adaptive.csv's row. */
 export interface AdaptiveWindow {
@@ -46,6 +44,8 @@ export interface AdaptiveWindow {
   readonly verdict: ClassVerdict;
   /** The lifetime from the window's end on. */
   readonly nextTtlMs: number;
+  /** The query handling in force during the window; null for a class without query strings. */
+  readonly query: QueryHandling | null;
 }
 
 /** A class as the controller treats it. */
@@ -53,6 +53,8 @@ export interface AdaptiveClass {
   readonly name: string;
   /** Whether the controller may change its lifetime: the CDN stores it and need not revalidate every use. */
   readonly adjustable: boolean;
+  /** Whether the CDN stores it at all (fewer keys then help, revalidated or not). */
+  readonly stored: boolean;
   readonly headerTtlMs: number;
   readonly limits: VerdictLimits;
   readonly bounds: TtlBounds;
@@ -76,7 +78,37 @@ export interface CountedRequest {
 
 /** Something the controller does to a class on a verdict; returns the change made, or null. */
 export interface AdaptiveAction {
-  respond(classId: number, verdict: ClassVerdict, window: { atMs: number; requests: number; cdnHitRatio: number; outdatedShare: number }): AdaptiveAdjustment | null;
+  respond(classId: number, verdict: ClassVerdict, window: AdjustmentWindow): AdaptiveAdjustment | null;
+}
+
+/** The per-class query handling the run's keys follow (src/workload/requests/queryKeys.ts). */
+export interface QueryHandlingTable {
+  hasQueries(classIndex: number): boolean;
+  queryHandling(classIndex: number): QueryHandling;
+  setQueryHandling(classIndex: number, handling: QueryHandling): void;
+}
+
+const STRIP_TRACKING: QueryHandling = Object.freeze({ kind: 'strip-tracking' });
+
+/**
+ * spec 1.2 item 6's query-string handling: a stored class with query strings that is below its
+ * target while its key keeps every parameter (4.3.1) gets its tracking parameters left out of
+ * the key. It is never undone: a key without tracking values serves the same content, so it
+ * costs no staleness, and a handling the scenario chose (`strip-tracking`, `ignore`) is left alone.
+ */
+export class QueryAction implements AdaptiveAction {
+  constructor(
+    private readonly keys: QueryHandlingTable,
+    private readonly classes: readonly AdaptiveClass[],
+  ) {}
+
+  respond(classId: number, verdict: ClassVerdict, window: AdjustmentWindow): AdaptiveAdjustment | null {
+    if (verdict !== 'below-target' || !this.classes[classId].stored || !this.keys.hasQueries(classId)) return null;
+    const fromQuery = this.keys.queryHandling(classId);
+    if (fromQuery.kind !== KEEP_QUERY.kind) return null;
+    this.keys.setQueryHandling(classId, STRIP_TRACKING);
+    return { ...window, classId, reason: verdict, action: 'query', fromQuery, toQuery: STRIP_TRACKING };
+  }
 }
 
 /** Raises or lowers a class's CDN lifetime (edge and regional; the browser's is the origin's business). */
@@ -93,7 +125,7 @@ export class TtlAction implements AdaptiveAction {
     this.regionalHeaderTtlMs = Float64Array.from(classes, (_, c) => table.ttlMsOf(c, REGIONAL_DECISION));
   }
 
-  respond(classId: number, verdict: ClassVerdict, window: { atMs: number; requests: number; cdnHitRatio: number; outdatedShare: number }): AdaptiveAdjustment | null {
+  respond(classId: number, verdict: ClassVerdict, window: AdjustmentWindow): AdaptiveAdjustment | null {
     const klass = this.classes[classId];
     if (!klass.adjustable || verdict === 'hold') return null;
     const fromTtlMs = this.ttlMs[classId];
@@ -103,7 +135,7 @@ export class TtlAction implements AdaptiveAction {
     this.table.setTtlMs(classId, EDGE_DECISION, toTtlMs);
     // Never below what the headers give the regional layer (a longer s-maxage there stays).
     this.table.setTtlMs(classId, REGIONAL_DECISION, Math.max(toTtlMs, this.regionalHeaderTtlMs[classId]));
-    return { atMs: window.atMs, classId, action: 'ttl', fromTtlMs, toTtlMs, reason: verdict, requests: window.requests, cdnHitRatio: window.cdnHitRatio, outdatedShare: window.outdatedShare };
+    return { ...window, classId, reason: verdict, action: 'ttl', fromTtlMs, toTtlMs };
   }
 }
 
@@ -115,6 +147,8 @@ export interface AdaptiveControllerOptions {
   readonly classNames: readonly string[];
   /** The flow's layer names (browser?, edge, regional?, origin). */
   readonly layers: readonly string[];
+  /** The run's per-class query handling, or null when no class has query strings. */
+  readonly queryKeys: QueryHandlingTable | null;
 }
 
 /** Each class's limits and bounds: the controller's, with the class's own under `classes` replacing them. */
@@ -127,6 +161,7 @@ export function adaptiveClasses(settings: AdaptiveTtl, table: CompiledDecisionTa
       name,
       // RFC 9111 §5.2.2.4: no-cache asks for validation at every use, whatever the lifetime; the controller leaves it so.
       adjustable: (flags & FLAG_STORE) !== 0 && (flags & FLAG_REVALIDATE_ALWAYS) === 0,
+      stored: (flags & FLAG_STORE) !== 0,
       headerTtlMs,
       limits: { targetHitRatio: own.targetHitRatio ?? settings.targetHitRatio, maxStaleShare: own.maxStaleShare ?? settings.maxStaleShare, minRequests: settings.minRequests },
       bounds: { headerTtlMs, maxTtlMs: own.maxTtlMs ?? settings.maxTtlMs, startTtlMs: settings.startTtlMs, factor: settings.factor },
@@ -158,7 +193,8 @@ export class AdaptiveController {
     this.edgeLayer = layers.indexOf('edge');
     this.regionalLayer = layers.indexOf('regional');
     this.ttl = new TtlAction(table, this.classes);
-    this.actions = [this.ttl];
+    const { queryKeys } = options;
+    this.actions = queryKeys === null || settings.queries === 'keep' ? [this.ttl] : [this.ttl, new QueryAction(queryKeys, this.classes)];
     this.windowEvent = simulation.defineEvent('adaptive.window', () => this.closeWindow());
   }
 
@@ -204,12 +240,13 @@ export class AdaptiveController {
       const counts = { requests, cdnHits: this.cdnHits[c], outdated: this.outdated[c] };
       const verdict = classVerdict(counts, this.classes[c].limits);
       const ttlMs = this.ttl.ttlMs[c];
+      const query = this.options.queryKeys?.hasQueries(c) === true ? this.options.queryKeys.queryHandling(c) : null;
       const window = { atMs, requests, cdnHitRatio: requests === 0 ? 0 : counts.cdnHits / requests, outdatedShare: requests === 0 ? 0 : counts.outdated / requests };
       for (const action of this.actions) {
         const adjustment = action.respond(c, verdict, window);
         if (adjustment !== null) this.adjustments.push(adjustment);
       }
-      this.windows.push({ startMs: this.windowStartMs, endMs: atMs, classId: c, ...counts, ttlMs, verdict, nextTtlMs: this.ttl.ttlMs[c] });
+      this.windows.push({ startMs: this.windowStartMs, endMs: atMs, classId: c, ...counts, ttlMs, verdict, nextTtlMs: this.ttl.ttlMs[c], query });
     }
     this.requests.fill(0);
     this.cdnHits.fill(0);

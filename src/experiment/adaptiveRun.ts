@@ -1,6 +1,7 @@
 import { AdaptiveController } from '../cdn/adaptiveController.js';
 import type { Scenario } from '../scenario/schema.js';
 import type { Simulation } from '../sim/simulation.js';
+import type { QueryKeys } from '../workload/requests/queryKeys.js';
 import type { ContentCaching } from './contentCaching.js';
 
 /**
@@ -9,8 +10,15 @@ import type { ContentCaching } from './contentCaching.js';
  * table, which the flow reads per request.
  *
  * @param flowLayers the flow's layer names in its order (browser first when clients have caches)
+ * @param queryKeys the run's query keys (null: no class has query strings), whose handling it may switch
  */
-export function newAdaptiveController(scenario: Scenario, simulation: Simulation, contentCaching: ContentCaching, flowLayers: readonly string[]): AdaptiveController | null {
+export function newAdaptiveController(
+  scenario: Scenario,
+  simulation: Simulation,
+  contentCaching: ContentCaching,
+  flowLayers: readonly string[],
+  queryKeys: QueryKeys | null,
+): AdaptiveController | null {
   const settings = scenario.cdn.adaptiveTtl;
   if (settings === undefined) return null;
   return new AdaptiveController({
@@ -19,5 +27,6 @@ export function newAdaptiveController(scenario: Scenario, simulation: Simulation
     settings,
     classNames: contentCaching.classes.map((klass) => klass.name),
     layers: flowLayers,
+    queryKeys,
   });
 }

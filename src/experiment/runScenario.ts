@@ -101,7 +101,7 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
   };
   const errorClassOf = compileErrorClasses(contentCaching, scenario.incidents);
   // spec 1.2 item 6: null unless the scenario (or its strategy) turns the controller on.
-  const adaptive = newAdaptiveController(scenario, simulation, contentCaching, browsers === null ? network.layerNames : ['browser', ...network.layerNames]);
+  const adaptive = newAdaptiveController(scenario, simulation, contentCaching, browsers === null ? network.layerNames : ['browser', ...network.layerNames], content.queryKeys);
   const flow = new LayeredFlow({
     simulation,
     network: network.network,

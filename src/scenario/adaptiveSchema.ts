@@ -28,7 +28,11 @@ export const ADAPTIVE_DEFAULTS = {
   maxStaleShare: 0.05,
   startTtlMs: 10_000,
   minRequests: 100,
+  queries: 'strip-tracking',
 } as const;
+
+/** What the controller does to the query strings of a class below its target (spec 1.2 item 6). */
+export type AdaptiveQueryAction = 'strip-tracking' | 'keep';
 
 /** Per-class bounds that replace the controller-wide ones for one content class. */
 export interface AdaptiveClassBounds {
@@ -46,6 +50,12 @@ export interface AdaptiveTtl {
   readonly maxStaleShare: number;
   readonly startTtlMs: number;
   readonly minRequests: number;
+  /**
+   * spec 1.2 item 6's "query-string handling": `strip-tracking` leaves the tracking parameters
+   * of a class with query strings out of its key once its hit ratio is below the target;
+   * `keep` leaves keys alone (lifetimes only).
+   */
+  readonly queries: AdaptiveQueryAction;
   /** Per content class name (`objects` without content.classes). */
   readonly classes: Readonly<Record<string, AdaptiveClassBounds>>;
 }
@@ -88,6 +98,10 @@ export const adaptiveTtlSchema = z
       .min(1, { error: 'expected at least 1 request' })
       .default(ADAPTIVE_DEFAULTS.minRequests)
       .meta({ description: 'a class with fewer requests reaching the CDN in a window is left as it is (its ratio is noise)' }),
+    queries: z
+      .enum(['strip-tracking', 'keep'], { error: 'expected strip-tracking (leave a class\'s tracking parameters out of its key when its hit ratio is below the target) or keep (lifetimes only)' })
+      .default(ADAPTIVE_DEFAULTS.queries)
+      .meta({ description: 'spec 1.2 item 6: what the controller does to the query strings of a class with `queries` whose CDN hit ratio is below its target: strip-tracking or keep' }),
     classes: z.record(z.string(), classBounds).default({}).meta({ description: 'per content class name (`objects` without content.classes): target, maxTtl, maxStaleShare of its own' }),
   })
   .superRefine((adaptive, ctx) => {
@@ -102,10 +116,11 @@ export const adaptiveTtlSchema = z
       maxStaleShare: adaptive.maxStaleShare,
       startTtlMs: adaptive.startTtl,
       minRequests: adaptive.minRequests,
+      queries: adaptive.queries,
       classes: adaptive.classes,
     }),
   )
-  .meta({ description: 'spec 1.2 item 6: raise a content class\'s CDN TTL while its hit ratio is below a target, within a staleness budget (docs/ttl-strategies.md)' });
+  .meta({ description: 'spec 1.2 item 6: raise a content class\'s CDN TTL while its hit ratio is below a target, within a staleness budget, and leave its tracking parameters out of its key (docs/ttl-strategies.md)' });
 
 export type AdaptiveTtlInput = z.input<typeof adaptiveTtlSchema>;
 
@@ -123,6 +138,7 @@ export function adaptiveTtlToInput(adaptive: AdaptiveTtl): AdaptiveTtlInput {
     maxStaleShare: adaptive.maxStaleShare,
     startTtl: ms(adaptive.startTtlMs),
     minRequests: adaptive.minRequests,
+    queries: adaptive.queries,
     classes: Object.fromEntries(
       Object.entries(adaptive.classes).map(([name, bounds]) => [
         name,

@@ -14,7 +14,7 @@ describe('spec 1.2 item 6 from the command line: cdnsim run --strategy adaptive'
     expect(csv[0]).toBe(ADAPTIVE_COLUMNS.join(','));
     // Four windows of a minute, three classes each; the images' first window: 60 s in force, raised to 120 s.
     expect(csv).toHaveLength(1 + 4 * 3);
-    expect(csv[1]).toMatch(/^0,60,image,\d+,0\.\d+,0,60,below-target,120$/);
+    expect(csv[1]).toMatch(/^0,60,image,\d+,0\.\d+,0,60,below-target,120,$/);
     const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'));
     expect(summary.adaptive.adjustments[0]).toMatchObject({ atSeconds: 60, class: 'image', action: 'ttl', fromTtlSeconds: 60, toTtlSeconds: 120, reason: 'below-target' });
     const scenario = JSON.parse(readFileSync(join(out, 'scenario.json'), 'utf8'));

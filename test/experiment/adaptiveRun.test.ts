@@ -3,9 +3,10 @@ import type { AdaptiveWindow } from '../../src/cdn/adaptiveController.js';
 import { BROWSER_DECISION } from '../../src/policy/compile.js';
 import { runScenario, type RunResult } from '../../src/experiment/runScenario.js';
 import { withStrategy } from '../../src/experiment/strategies.js';
-import { adaptiveCsv } from '../../src/report/adaptiveReport.js';
+import { adaptiveCsv, type AdaptiveAdjustmentSummary } from '../../src/report/adaptiveReport.js';
 import { buildSummary, summaryJson } from '../../src/report/summary.js';
 import { parseScenarioText } from '../../src/scenario/load.js';
+import { hitRatio, windowsOf } from '../support/adaptiveWindows.js';
 import type { Scenario } from '../../src/scenario/schema.js';
 
 /**
@@ -45,16 +46,13 @@ strategies:
     adaptive: { target: 0%, maxStaleShare: 100% }
 `;
 
+type TtlAdjustment = Extract<AdaptiveAdjustmentSummary, { action: 'ttl' }>;
+const ttlChangesOf = (summary: ReturnType<typeof buildSummary>, name: string): TtlAdjustment[] =>
+  (summary.adaptive?.adjustments ?? []).filter((a): a is TtlAdjustment => a.class === name && a.action === 'ttl');
+
 const site = (): Scenario => parseScenarioText(SITE, 'adaptive-unit.yaml');
 const run = (strategy: string): RunResult => runScenario(withStrategy(site(), strategy));
 
-const windowsOf = (result: RunResult, name: string): AdaptiveWindow[] => {
-  const figures = result.adaptive;
-  if (figures === undefined) throw new Error('the run has no adaptive controller');
-  const c = figures.classes.findIndex((klass) => klass.name === name);
-  return figures.windows.filter((window) => window.classId === c);
-};
-const hitRatio = (windows: readonly AdaptiveWindow[]): number => windows.reduce((sum, w) => sum + w.cdnHits, 0) / windows.reduce((sum, w) => sum + w.requests, 0);
 const outdatedShare = (windows: readonly AdaptiveWindow[]): number => windows.reduce((sum, w) => sum + w.outdated, 0) / windows.reduce((sum, w) => sum + w.requests, 0);
 
 describe('spec 1.2 item 6: the adaptive TTL controller in a run', () => {
@@ -63,7 +61,7 @@ describe('spec 1.2 item 6: the adaptive TTL controller in a run', () => {
 
   it('spec 1.2 item 6: a class sent a too-short lifetime (images, 60 s) is doubled every window until its CDN hit ratio meets the 90 % target, then held', () => {
     const summary = buildSummary(adaptive);
-    const raises = summary.adaptive?.adjustments.filter((a) => a.class === 'image') ?? [];
+    const raises = ttlChangesOf(summary, 'image');
     expect(raises.map((a) => [a.atSeconds, a.fromTtlSeconds, a.toTtlSeconds, a.reason])).toEqual([
       [60, 60, 120, 'below-target'],
       [120, 120, 240, 'below-target'],
@@ -90,7 +88,7 @@ describe('spec 1.2 item 6: the adaptive TTL controller in a run', () => {
 
   it('spec 1.2 item 6: the staleness budget (5 %) caps pages edited in place: lowered whenever a window is over it, never near the 1 h maximum', () => {
     const summary = buildSummary(adaptive);
-    const html = summary.adaptive?.adjustments.filter((a) => a.class === 'html') ?? [];
+    const html = ttlChangesOf(summary, 'html');
     const lowered = html.filter((a) => a.reason === 'over-budget');
     expect(lowered.length).toBeGreaterThanOrEqual(2);
     for (const adjustment of lowered) {

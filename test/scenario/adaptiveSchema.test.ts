@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compileContentCaching } from '../../src/experiment/contentCaching.js';
 import { resolveStrategy, withStrategy } from '../../src/experiment/strategies.js';
-import { DEFAULT_ADAPTIVE_TTL } from '../../src/scenario/adaptiveSchema.js';
+import { adaptiveTtlSchema, DEFAULT_ADAPTIVE_TTL } from '../../src/scenario/adaptiveSchema.js';
 import { parseScenarioText } from '../../src/scenario/load.js';
 import { scenarioToInput } from '../../src/scenario/serialize.js';
 
@@ -17,8 +17,16 @@ topology: { model: regions }
 const site = (extra = '') => parseScenarioText(SITE + extra, 'site.yaml');
 
 describe('spec 1.2 item 6: the adaptive controller\'s parameters (cdn.adaptiveTtl, a strategy\'s adaptive)', () => {
-  it('the defaults: every 60 s, target 90 %, ×2, at most 1 h, 5 % outdated, from 10 s, 100 requests', () => {
-    expect(DEFAULT_ADAPTIVE_TTL).toEqual({ windowMs: 60_000, targetHitRatio: 0.9, factor: 2, maxTtlMs: 3_600_000, maxStaleShare: 0.05, startTtlMs: 10_000, minRequests: 100, classes: {} });
+  it('the defaults: every 60 s, target 90 %, ×2, at most 1 h, 5 % outdated, from 10 s, 100 requests, tracking parameters stripped below the target', () => {
+    expect(DEFAULT_ADAPTIVE_TTL).toEqual({ windowMs: 60_000, targetHitRatio: 0.9, factor: 2, maxTtlMs: 3_600_000, maxStaleShare: 0.05, startTtlMs: 10_000, minRequests: 100, queries: 'strip-tracking', classes: {} });
+  });
+
+  it('queries: keep or strip-tracking; anything else is a located error naming both', () => {
+    expect(adaptiveTtlSchema.parse({ queries: 'keep' }).queries).toBe('keep');
+    const result = adaptiveTtlSchema.safeParse({ queries: 'strip' });
+    expect(result.success).toBe(false);
+    expect(result.error?.issues[0]).toMatchObject({ path: ['queries'] });
+    expect(result.error?.issues[0].message).toContain('expected strip-tracking');
   });
 
   it('human units: window 2m, target 95%, maxTtl 30m, maxStaleShare 1%, and a class of its own', () => {
