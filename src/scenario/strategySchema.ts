@@ -39,7 +39,7 @@ export const STRATEGY_PRESETS = {
   'purge-on-deploy': 'spec 1.2 item 6: every deploy purges the classes it touches',
   'versioned-assets': 'spec 8.1 row 1: hashed asset URLs change with each deploy, nothing is purged',
   'cdn-off': 'spec 1.3: a container deployment with the CDN disabled',
-  adaptive: 'spec 1.2 item 6: the origin\'s headers, and a controller that raises a class\'s CDN TTL while its hit ratio is below 90 %, within a staleness budget',
+  adaptive: 'spec 1.2 item 6: the origin\'s headers, and a controller that raises a class\'s CDN TTL while its hit ratio is below 90 %, within a staleness budget, and leaves its tracking parameters out of its key',
 } as const;
 
 export type StrategyPresetName = keyof typeof STRATEGY_PRESETS;
