@@ -6,6 +6,7 @@ import { UserError } from '../userError.js';
 import { InterruptedError } from './interrupted.js';
 import { dispatchOrder } from './jobOrder.js';
 import type { JobReply, JobRequest } from './scenarioJobWorker.js';
+import { SIMULATION_WORKER_LIMITS } from './workerLimits.js';
 
 /**
  * Runs scenario jobs on worker threads, each worker taking the next job when it is done
@@ -81,7 +82,7 @@ export class JobPool {
   }
 
   private startWorker(): Worker {
-    const worker = new Worker(new URL('./scenarioJobWorker.js', import.meta.url));
+    const worker = new Worker(new URL('./scenarioJobWorker.js', import.meta.url), { resourceLimits: SIMULATION_WORKER_LIMITS });
     worker.on('message', (reply: JobReply) => this.onReply(worker, reply));
     worker.on('error', (error) => this.fail(error));
     worker.on('exit', (code) => this.fail(new Error(`a worker thread stopped with exit code ${code} before the runs finished`)));
