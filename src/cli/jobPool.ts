@@ -95,6 +95,7 @@ export class JobPool {
     if (this.broken) return Promise.reject(this.broken);
     if (this.batch) return Promise.reject(new Error('JobPool.run: a batch is already running'));
     if (jobs.length === 0) return Promise.resolve([]);
+    if (this.workers.length === 0) return Promise.reject(new Error('JobPool.run: a pool of 0 workers runs no jobs'));
     return new Promise((resolve, reject) => {
       const batch: Batch = { jobs, order: dispatchOrder(jobs.length, options.costs), results: new Array<Summary>(jobs.length), next: 0, done: 0, onProgress: options.onProgress, resolve, reject };
       this.batch = batch;

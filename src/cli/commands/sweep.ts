@@ -157,7 +157,7 @@ async function executeSweep(args: SweepArgs): Promise<void> {
   });
   const progress = createJobProgressReporter(args.progress, 'runs');
   // One pool for every round of a --target search: each worker loads the simulator once.
-  const pool = new JobPool(Math.min(workers, (plan ? 2 : grid.length) * replicates));
+  const pool = new JobPool(Math.min(workers, (plan ? 2 : shardPointIndexes(grid.length, shard).length) * replicates));
   const runPoints = async (points: readonly ParamAssignment[][], onProgress: (p: PoolProgress) => void): Promise<SweepPoint[]> => {
     const jobs = points.flatMap((point) => Array.from({ length: replicates }, (_, r) => jobOf(point, r)));
     const costs = points.flatMap((point) => Array<number>(replicates).fill(expectedRequests(scenarioWithParams(args.scenario, data, params, point), overrides)));
