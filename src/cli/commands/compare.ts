@@ -84,7 +84,7 @@ async function executeCompare(args: CompareArgs): Promise<void> {
   const progress = createJobProgressReporter(args.progress, 'strategies');
   let summaries;
   try {
-    summaries = await runJobs(jobs, workers, (p) => progress.update(p));
+    summaries = await runJobs(jobs, workers, { onProgress: (p) => progress.update(p) });
   } finally {
     progress.stop();
   }

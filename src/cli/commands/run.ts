@@ -19,6 +19,7 @@ import { checkRunFolder, createCheckedFolder } from '../outputPath.js';
 import { packageInfo } from '../packageInfo.js';
 import { createProgressReporter } from '../progressBar.js';
 import type { RunWorkerInput, RunWorkerMessage } from '../runWorker.js';
+import { SIMULATION_WORKER_LIMITS } from '../workerLimits.js';
 
 interface RunArgs {
   scenario: string;
@@ -214,7 +215,7 @@ export async function drawCharts(folder: string): Promise<string> {
  */
 function runInWorker(input: RunWorkerInput, onProgress: (progress: RunProgress) => void, folder: string): Promise<Extract<RunWorkerMessage, { type: 'done' }>> {
   return new Promise((resolvePromise, reject) => {
-    const worker = new Worker(new URL('../runWorker.js', import.meta.url), { workerData: input });
+    const worker = new Worker(new URL('../runWorker.js', import.meta.url), { workerData: input, resourceLimits: SIMULATION_WORKER_LIMITS });
     let settled = false;
     const settle = (action: () => void) => {
       if (settled) return;

@@ -1,5 +1,6 @@
 import { basename, join, relative, resolve } from 'node:path';
 import type { Argv } from 'yargs';
+import { expectedRequests } from '../../experiment/jobCost.js';
 import { loadScenarioRecording } from '../../experiment/recordedCaching.js';
 import type { ScenarioJob } from '../../experiment/scenarioJob.js';
 import { parseSweepParam, readScenarioData, scenarioWithParams, type ParamAssignment, type SweepParam } from '../../experiment/scenarioParams.js';
@@ -11,7 +12,7 @@ import { writeFileAtomic } from '../../report/writeAtomic.js';
 import { loadScenarioFile } from '../../scenario/load.js';
 import type { Scenario } from '../../scenario/schema.js';
 import { UserError } from '../../userError.js';
-import { parseWorkers, runJobs, type PoolProgress } from '../jobPool.js';
+import { JobPool, parseWorkers, type PoolProgress } from '../jobPool.js';
 import { createJobProgressReporter } from '../jobProgress.js';
 import { checkRunFolder, createCheckedFolder } from '../outputPath.js';
 import { runInfo } from './compare.js';
@@ -155,8 +156,12 @@ async function executeSweep(args: SweepArgs): Promise<void> {
     ...(overrides.durationMs === undefined ? {} : { durationMs: overrides.durationMs }),
   });
   const progress = createJobProgressReporter(args.progress, 'runs');
+  // One pool for every round of a --target search: each worker loads the simulator once.
+  const pool = new JobPool(Math.min(workers, (plan ? 2 : shardPointIndexes(grid.length, shard).length) * replicates));
   const runPoints = async (points: readonly ParamAssignment[][], onProgress: (p: PoolProgress) => void): Promise<SweepPoint[]> => {
-    const summaries = await runJobs(points.flatMap((point) => Array.from({ length: replicates }, (_, r) => jobOf(point, r))), workers, onProgress);
+    const jobs = points.flatMap((point) => Array.from({ length: replicates }, (_, r) => jobOf(point, r)));
+    const costs = points.flatMap((point) => Array<number>(replicates).fill(expectedRequests(scenarioWithParams(args.scenario, data, params, point), overrides)));
+    const summaries = await pool.run(jobs, { onProgress, costs });
     return points.map((point, i) => aggregatePoint(point, summaries.slice(i * replicates, (i + 1) * replicates)));
   };
 
@@ -174,6 +179,7 @@ async function executeSweep(args: SweepArgs): Promise<void> {
     }
   } finally {
     progress.stop();
+    await pool.close();
   }
   const wallSeconds = (performance.now() - wallStart) / 1000;
   const json = sweepJson(document);

@@ -120,11 +120,7 @@ export class ClassCatalogue {
       const end = this.classStart[c + 1];
       const zipf = zipfProbabilities(klass.objects, klass.zipfExponent);
       rankSamplers.push(new AliasTable(zipf));
-      const share = klass.share / shareTotal;
-      for (let rank = 0; rank < klass.objects; rank++) {
-        this.popularity[start + rank] = share * zipf[rank];
-        this.idOfRankSlot[this.rankSlotBase[c] + rank] = start + rank;
-      }
+      rankClass(this.popularity, this.idOfRankSlot, start, this.rankSlotBase[c], klass.share / shareTotal, zipf);
       this.classOfId.fill(c, start, end);
       drawSizes(this.objectSizes, start, start + klass.objects, klass.size, streams.stream(`content.${klass.name}.sizes`));
       drawSizes(this.objectSizes, start + klass.objects, end, klass.size, streams.stream(`content.${klass.name}.newSizes`));
@@ -250,6 +246,20 @@ export class ClassCatalogue {
 }
 
 /** Lognormal sizes clamped to [min, max], rounded to whole bytes, for ids [from, to). */
+/**
+ * A class's objects in rank order: each one's popularity (the class's share × its Zipf
+ * weight) and its slot in the rank table. A module function, not a loop inside the
+ * constructor's per-class callback: that callback is a new closure in every run, so V8
+ * compiled its hot loop again in each run of a sweep's worker (about 0.1 CPU-s a run on a
+ * background thread, which two busy workers then wait for).
+ */
+function rankClass(popularity: Float64Array, idOfRankSlot: Int32Array, start: number, slotBase: number, share: number, zipf: Float64Array): void {
+  for (let rank = 0; rank < zipf.length; rank++) {
+    popularity[start + rank] = share * zipf[rank];
+    idOfRankSlot[slotBase + rank] = start + rank;
+  }
+}
+
 function drawSizes(sizes: Float64Array, from: number, to: number, size: SizeDistribution, stream: RandomStream): void {
   const { median, sigma, min, max } = size;
   for (let id = from; id < to; id++) {
