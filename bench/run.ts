@@ -47,6 +47,41 @@ for (const depth of [16, 10_000, 1_000_000]) {
   report({ name, queueDepth: depth, eventsPerSecond: result.bestPerSecond, medianEventsPerSecond: result.medianPerSecond });
 }
 
+// The flow's event mix: a third of the events are arrivals of five processes, each request
+// then keeps two more events in flight for tens of ms (about 4,600 pending, as in
+// slice.allFeatures). Arrivals in a queue of their own (EventKindOptions.arrivals) against
+// all events in one heap; both handle the same events in the same order.
+if (wanted('kernel.arrivals')) {
+  const events = 3_000_000;
+  const rate = (arrivalsApart: boolean) =>
+    measure(5, () => {
+      const simulation = new Simulation(1 << 14);
+      const random = new RandomStreams(1).stream('bench');
+      const hop = simulation.defineEvent('hop', (left) => {
+        if (left > 0) simulation.scheduleAfter(random.exponential(1 / 60), hop, left - 1);
+      });
+      const arrival = simulation.defineEvent(
+        'arrival',
+        (process) => {
+          simulation.scheduleAfter(random.exponential(1 / 60), hop, 1);
+          simulation.scheduleAfter(random.exponential(1 / 0.25), arrival, process);
+        },
+        { arrivals: arrivalsApart },
+      );
+      for (let process = 0; process < 5; process++) simulation.schedule(random.exponential(1 / 0.25), arrival, process);
+      simulation.run({ maxEvents: events });
+      return events;
+    });
+  const apart = rate(true);
+  const together = rate(false);
+  report({
+    name: 'kernel.arrivals',
+    apartEventsPerSecond: apart.medianPerSecond,
+    oneHeapEventsPerSecond: together.medianPerSecond,
+    speedup: Number((apart.medianPerSecond / together.medianPerSecond).toFixed(3)),
+  });
+}
+
 // The raw queue without the handler dispatch, for the cost split.
 if (wanted('kernel.queue')) {
   const depth = 10_000;

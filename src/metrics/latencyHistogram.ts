@@ -39,8 +39,17 @@ export function latencyBucketOf(valueMs: number): number {
   return valueMs < MIN_VALUE_MS ? 0 : Math.min(BUCKETS - 1, 1 + Math.floor(Math.log(valueMs / MIN_VALUE_MS) / LOG_GROWTH));
 }
 
+/** The largest count a bucket holds in 32 bits. */
+const MAX_COUNT32 = 0xffffffff;
+
 export class LatencyHistogram {
-  private readonly counts = new Float64Array(BUCKETS);
+  /**
+   * Per bucket, its samples: 32-bit counts (100 KB) in the common case, so the buckets a run's
+   * latencies fall in take half the CPU cache lines (a request records into four or five
+   * histograms, metrics 13 % of the baseline's time); a bucket about to pass 2^32 − 1 turns
+   * the whole array into doubles, so no count is ever lost.
+   */
+  private counts: Uint32Array | Float64Array = new Uint32Array(BUCKETS);
   private total = 0;
   private sum = 0;
   private minimum = Infinity;
@@ -59,7 +68,9 @@ export class LatencyHistogram {
    * into several histograms takes its logarithm once.
    */
   recordInBucket(index: number, valueMs: number): void {
-    this.counts[index]++;
+    const count = this.counts[index] + 1;
+    if (count > MAX_COUNT32) this.widen();
+    this.counts[index] = count;
     this.total++;
     this.sum += valueMs;
     if (valueMs < this.minimum) this.minimum = valueMs;
@@ -68,7 +79,11 @@ export class LatencyHistogram {
 
   /** Adds another histogram's samples (for merging per-shard or per-node results). */
   merge(other: LatencyHistogram): void {
-    for (let i = 0; i < BUCKETS; i++) this.counts[i] += other.counts[i];
+    for (let i = 0; i < BUCKETS; i++) {
+      const count = this.counts[i] + other.counts[i];
+      if (count > MAX_COUNT32) this.widen();
+      this.counts[i] = count;
+    }
     this.total += other.total;
     this.sum += other.sum;
     this.minimum = Math.min(this.minimum, other.minimum);
@@ -97,6 +112,12 @@ export class LatencyHistogram {
       }
     }
     return this.maximum;
+  }
+
+  /** Counts in doubles from now on (exact to 2^53). */
+  private widen(): void {
+    if (this.counts instanceof Float64Array) return;
+    this.counts = Float64Array.from(this.counts);
   }
 
   /** A zeroed array of bucket counts, for `copyCounts`. */

@@ -51,7 +51,20 @@ export class EventQueue {
     return this.count === 0 ? Infinity : this.heapTimes[0];
   }
 
+  /** Sequence number of the earliest event (ties in time go by it), or +Infinity when the queue is empty. */
+  peekSeq(): number {
+    return this.count === 0 ? Infinity : this.heapSeqs[0];
+  }
+
   push(time: number, kind: number, arg0 = 0, arg1 = 0): void {
+    this.pushSequenced(time, this.nextSeq++, kind, arg0, arg1);
+  }
+
+  /**
+   * push() with the sequence number given by the caller, for queues that share one counter
+   * (the Simulation's two queues): equal times come out in the order of `seq`.
+   */
+  pushSequenced(time: number, seq: number, kind: number, arg0 = 0, arg1 = 0): void {
     if (!(time === time)) throw new RangeError('event time is NaN');
     let slot: number;
     if (this.freeCount > 0) {
@@ -63,7 +76,7 @@ export class EventQueue {
     this.kinds[slot] = kind;
     this.args0[slot] = arg0;
     this.args1[slot] = arg1;
-    this.siftUp(this.count++, time, this.nextSeq++, slot);
+    this.siftUp(this.count++, time, seq, slot);
   }
 
   /** Removes the earliest event into the popped* fields; returns false when empty. */

@@ -83,7 +83,8 @@ export class RecordedWorkload {
       this.sent = index + 1;
       if (index + 1 < this.requests) simulation.schedule(this.timeOf(index + 1), replay, index + 1);
       sink(request);
-    });
+      // One pending at a time: it waits apart from the requests' events (Simulation EventKindOptions).
+    }, { arrivals: true });
     if (this.requests > 0) simulation.schedule(this.timeOf(0), replay, 0);
   }
 

@@ -122,7 +122,8 @@ export class ShapedWorkload {
       }
       this.scheduleNext(simulation, arrival, process);
       sink(request);
-    });
+      // One pending arrival per process: they wait apart from the requests' events (Simulation EventKindOptions).
+    }, { arrivals: true });
     for (let process = 0; process < this.processes.length; process++) this.scheduleNext(simulation, arrival, process);
   }
 

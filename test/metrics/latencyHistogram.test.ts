@@ -219,3 +219,18 @@ describe('LatencyHistogram: quantiles of a window of a running histogram (timese
     expect(running.quantileSince(before, 0.5)).toBe(0);
   });
 });
+
+describe('LatencyHistogram: counts past 32 bits', () => {
+  it('a bucket past 2^32 − 1 samples keeps every one: 3 samples doubled by 32 merges give 3 × 2^32 in their buckets and the same quantiles', () => {
+    const histogram = new LatencyHistogram();
+    histogram.record(10);
+    histogram.record(10);
+    histogram.record(500);
+    for (let i = 0; i < 32; i++) histogram.merge(histogram);
+    expect(histogram.count).toBe(3 * 2 ** 32);
+    // Two thirds of the samples at 10 ms (2^33 of them: had the count wrapped at 2^32, the
+    // bucket would hold none and the median would be 500 ms), the rest at 500 ms.
+    expect(Math.abs(histogram.quantile(0.5) - 10) / 10).toBeLessThanOrEqual(LATENCY_RELATIVE_ERROR);
+    expect(Math.abs(histogram.quantile(0.9) - 500) / 500).toBeLessThanOrEqual(LATENCY_RELATIVE_ERROR);
+  });
+});
