@@ -11,9 +11,12 @@ import { cpuCounters, loadAverage1, otherCpuSeconds } from './machineLoad.js';
 /**
  * `cdnsim sweep` on worker threads (issue 14: a sweep of 8 points on 2 workers at least 1.7×
  * faster than sequential on a 2-core machine): the same 8 runs of scenarios/ttl-strategies.yaml
- * (800 requests a second, 720,000 requests each) on one worker thread, then on two, in one
- * process, as `cdnsim sweep --workers 1` and `--workers 2` run them (worker start-up
- * included); the ratio of wall times is the speed-up. Both give the same summaries.
+ * on one worker thread, then on two, in one process, as `cdnsim sweep --workers 1` and
+ * `--workers 2` run them (worker start-up included); the ratio of wall times is the speed-up.
+ * Both give the same summaries. Two sizes of point: `sweep.workers2` at 800 requests a second
+ * (720,000 requests, about 1.5 s each) and `sweep.workers2.large` at 3,200 (2.9 M, about 6 s):
+ * each worker's fixed start-up (loading the simulator, warming V8's compiler: about a point's
+ * worth of CPU at the small size) weighs on the first and hardly on the second.
  *
  * A speed-up measured while other work uses the cores means nothing, so each round prints
  * the load average and the CPU seconds the rest of the machine used meanwhile
@@ -36,9 +39,13 @@ interface Timed {
 const rounded = (value: number, digits = 3) => Math.round(value * 10 ** digits) / 10 ** digits;
 
 export async function runSweepBenchmarks(wanted: (name: string) => boolean): Promise<void> {
-  if (!wanted('sweep.workers')) return;
+  if (wanted('sweep.workers2')) await sweepSpeedUp('sweep.workers2', '800/s');
+  if (wanted('sweep.workers2.large')) await sweepSpeedUp('sweep.workers2.large', '3200/s');
+}
+
+async function sweepSpeedUp(name: string, rate: string): Promise<void> {
   const scenarioFile = join(import.meta.dirname, '../../scenarios/ttl-strategies.yaml');
-  const params = [parseSweepParam('edge.capacity=25MB,50MB,100MB,200MB,400MB,800MB,1600MB,3200MB'), parseSweepParam('traffic.rate=800/s')];
+  const params = [parseSweepParam('edge.capacity=25MB,50MB,100MB,200MB,400MB,800MB,1600MB,3200MB'), parseSweepParam(`traffic.rate=${rate}`)];
   const jobs: ScenarioJob[] = gridPoints(params).map((assignments) => ({ scenarioFile, params, assignments }));
   const costs = jobs.map((job) => expectedRequests(jobScenario(job)));
   const timed = async (workers: number): Promise<Timed> => {
@@ -59,7 +66,7 @@ export async function runSweepBenchmarks(wanted: (name: string) => boolean): Pro
     sequentials.push(sequential);
     parallels.push(parallel);
     report({
-      name: 'sweep.workers2.round',
+      name: `${name}.round`,
       round,
       sequentialSeconds: rounded(sequential.seconds),
       parallelSeconds: rounded(parallel.seconds),
@@ -77,7 +84,7 @@ export async function runSweepBenchmarks(wanted: (name: string) => boolean): Pro
   const parallel = fastest(parallels);
   const reference = JSON.stringify(sequentials[0].summaries);
   report({
-    name: 'sweep.workers2',
+    name,
     points: jobs.length,
     requestsPerPoint: sequential.summaries[0].requests + sequential.summaries[0].warmupRequests,
     sequentialSeconds: rounded(sequential.seconds),
