@@ -1,4 +1,5 @@
 import type { Scenario } from '../scenario/schema.js';
+import { runLength, type RunLengthLimits } from './runLength.js';
 
 /**
  * How many requests a run of `scenario` serves, as runScenario resolves its length (a
@@ -7,8 +8,7 @@ import type { Scenario } from '../scenario/schema.js';
  * smaller. Only a job pool's ordering hint (the dearest run starts first), so the diurnal
  * shape, a cache-only warm-up and a replayed recording's own length are left out.
  */
-export function expectedRequests(scenario: Scenario, limits: { requests?: number; durationMs?: number } = {}): number {
-  const requestLimit = limits.requests ?? (limits.durationMs === undefined ? scenario.run.requests : undefined) ?? Infinity;
-  const horizonMs = limits.durationMs ?? (limits.requests === undefined ? scenario.run.durationMs : undefined) ?? Infinity;
+export function expectedRequests(scenario: Scenario, limits: RunLengthLimits = {}): number {
+  const { requestLimit, horizonMs } = runLength(scenario, limits);
   return Math.min(requestLimit, (scenario.traffic.rate * horizonMs) / 1000);
 }

@@ -17,6 +17,7 @@ import type { RunResult } from './runResult.js';
 import { cacheWarmupFor, flowWarmupFacts } from './cacheWarmup.js';
 import { newTimeline, withCapacity } from './runTimeline.js';
 import { newAdaptiveController } from './adaptiveRun.js';
+import { runLength } from './runLength.js';
 
 export type { CdnActivity, ClassChurn, ClassFigures, EdgeTheory, NodeState, RecordingFacts, RunResult } from './runResult.js';
 
@@ -56,11 +57,10 @@ export interface RunOptions extends RunOverrides, RunInputs {
  */
 export function runScenario(scenario: Scenario, options: RunOptions = {}): RunResult {
   const seed = options.seed ?? scenario.seed;
-  const scenarioRequestLimit = options.requests ?? (options.durationMs === undefined ? scenario.run.requests : undefined) ?? Infinity;
+  const { requestLimit: scenarioRequestLimit, horizonMs } = runLength(scenario, options);
   // A replayed recording is as long as it is: the request count (and a warm-up share of it) never exceeds it.
   const requestLimit =
     scenario.content.recorded?.use === 'replay' && options.recording ? Math.min(scenarioRequestLimit, options.recording.requestObjects.length) : scenarioRequestLimit;
-  const horizonMs = options.durationMs ?? (options.requests === undefined ? scenario.run.durationMs : undefined) ?? Infinity;
   if (requestLimit === Infinity && horizonMs === Infinity) throw new Error('a run needs a request count or a duration');
 
   const streams = new RandomStreams(seed);
