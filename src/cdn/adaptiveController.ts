@@ -1,5 +1,5 @@
 import { EDGE_DECISION, FLAG_REVALIDATE_ALWAYS, FLAG_STORE, REGIONAL_DECISION, type CompiledDecisionTable } from '../policy/compile.js';
-import { KEEP_QUERY, type QueryHandling } from '../policy/queryHandling.js';
+import { KEEP_QUERY, STRIP_TRACKING_QUERY, type QueryHandling } from '../policy/queryHandling.js';
 import type { AdaptiveTtl } from '../scenario/adaptiveSchema.js';
 import type { Simulation } from '../sim/simulation.js';
 import { classVerdict, nextTtlMs, type ClassVerdict, type TtlBounds, type VerdictLimits } from './adaptiveRule.js';
@@ -88,8 +88,6 @@ export interface QueryHandlingTable {
   setQueryHandling(classIndex: number, handling: QueryHandling): void;
 }
 
-const STRIP_TRACKING: QueryHandling = Object.freeze({ kind: 'strip-tracking' });
-
 /**
  * spec 1.2 item 6's query-string handling: a stored class with query strings that is below its
  * target while its key keeps every parameter (4.3.1) gets its tracking parameters left out of
@@ -106,8 +104,8 @@ export class QueryAction implements AdaptiveAction {
     if (verdict !== 'below-target' || !this.classes[classId].stored || !this.keys.hasQueries(classId)) return null;
     const fromQuery = this.keys.queryHandling(classId);
     if (fromQuery.kind !== KEEP_QUERY.kind) return null;
-    this.keys.setQueryHandling(classId, STRIP_TRACKING);
-    return { ...window, classId, reason: verdict, action: 'query', fromQuery, toQuery: STRIP_TRACKING };
+    this.keys.setQueryHandling(classId, STRIP_TRACKING_QUERY);
+    return { ...window, classId, reason: verdict, action: 'query', fromQuery, toQuery: STRIP_TRACKING_QUERY };
   }
 }
 

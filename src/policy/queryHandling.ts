@@ -16,6 +16,7 @@ export type QueryHandling =
   | { readonly kind: 'ignore'; readonly names: readonly string[] };
 
 export const KEEP_QUERY: QueryHandling = Object.freeze({ kind: 'keep' });
+export const STRIP_TRACKING_QUERY: QueryHandling = Object.freeze({ kind: 'strip-tracking' });
 
 /** The handling as a scenario writes it: `keep`, `strip-tracking` or `{ignore: [names]}` (reports, serialisation). */
 export function queryHandlingInput(handling: QueryHandling): 'keep' | 'strip-tracking' | { ignore: string[] } {

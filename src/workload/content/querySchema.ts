@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { KEEP_QUERY, queryHandlingInput, type QueryHandling } from '../../policy/queryHandling.js';
+import { KEEP_QUERY, queryHandlingInput, STRIP_TRACKING_QUERY, type QueryHandling } from '../../policy/queryHandling.js';
 import { quantity } from '../../quantitySchema.js';
 import { COUNT_EXPECTED, FRACTION_EXPECTED, parseCount, parseFraction } from '../../units.js';
 
@@ -53,7 +53,7 @@ export const queryHandlingSchema = z
     ],
     { error: 'expected keep, strip-tracking or {ignore: [parameter names]}' },
   )
-  .transform((input): QueryHandling => (typeof input === 'string' ? (input === 'keep' ? KEEP_QUERY : { kind: 'strip-tracking' }) : { kind: 'ignore', names: input.ignore }))
+  .transform((input): QueryHandling => (typeof input === 'string' ? (input === 'keep' ? KEEP_QUERY : STRIP_TRACKING_QUERY) : { kind: 'ignore', names: input.ignore }))
   .meta({
     description:
       'how the CDN cache key treats query parameters (default keep): keep (spec 4.3.1: all, sorted), strip-tracking (the class\'s tracking parameters left out), {ignore: [names]} (those left out)',
