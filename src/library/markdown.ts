@@ -1,3 +1,4 @@
+import { formatCount, formatPercent } from '../report/consoleTable.js';
 import { formatBytes } from '../units.js';
 
 /** Formatting for the library's pages: Markdown tables and the figures' units. */
@@ -8,8 +9,8 @@ export function markdownTable(header: readonly string[], rows: readonly (readonl
   return [line(header), line(alignment), ...rows.map(line)].join('\n');
 }
 
-export const percent = (ratio: number | null, digits = 2): string => (ratio === null ? '–' : `${(ratio * 100).toFixed(digits)} %`);
-export const count = (n: number): string => Math.round(n).toLocaleString('en-US');
+export const percent = (ratio: number | null, digits = 2): string => (ratio === null ? '–' : formatPercent(ratio, digits));
+export const count = formatCount;
 export const milliseconds = (ms: number | null): string => (ms === null ? '–' : ms >= 100 ? `${ms.toFixed(0)} ms` : `${ms.toFixed(1)} ms`);
 export const bytes = (n: number): string => formatBytes(n);
 export const seconds = (s: number): string => `${s >= 100 ? s.toFixed(0) : s.toFixed(1)} s`;
