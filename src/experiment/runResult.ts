@@ -9,6 +9,7 @@ import type { CompiledDecision } from '../policy/compile.js';
 import type { LayerActivity, OriginActivity } from '../cdn/layeredFlow.js';
 import type { Scenario } from '../scenario/schema.js';
 import type { Region } from '../topology/regions.js';
+import type { ClassCatalogueFacts } from './catalogueFacts.js';
 import type { ContentCaching } from './contentCaching.js';
 import type { IncidentFigures } from './incidentWindows.js';
 import type { WarmupFacts } from './cacheWarmup.js';
@@ -42,7 +43,8 @@ export interface EdgeTheory {
   byteHitRatio: number;
 }
 
-export interface ClassChurn {
+/** A class's catalogue as the run starts, then what churn did to it over the run. */
+export interface ClassChurn extends ClassCatalogueFacts {
   /** Objects that appeared during the run, one-hit wonders included. */
   newObjects: number;
   oneHitWonders: number;

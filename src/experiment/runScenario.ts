@@ -1,3 +1,4 @@
+import { catalogueFacts } from './catalogueFacts.js';
 import { LayeredFlow, type CompletedRequest, type LayerActivity } from '../cdn/layeredFlow.js';
 import type { Scenario, Warmup } from '../scenario/schema.js';
 import { RandomStreams } from '../sim/random.js';
@@ -79,6 +80,7 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
   const simulation = new Simulation();
   const { origin, churn } = buildOriginTimeline(scenario, content, workload instanceof ShapedWorkload ? workload : null, network.network, simulation, streams);
   const classCount = contentCaching.classes.length;
+  const startingCatalogue = catalogueFacts(catalogue, content.classCatalogue, classCount);
   const recorder = new RunRecorder({
     layerNames: network.layerNames,
     browserLayer: browsers !== null,
@@ -206,6 +208,7 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
     regionals: recorder.regionalStates(network.regionals, network.regionalNodes),
     contentCaching,
     classes: recorder.classFigures(classCount, (c) => ({
+      ...startingCatalogue[c],
       newObjects: churn?.newObjectCount[c] ?? 0,
       oneHitWonders: churn?.oneHitWonderCount[c] ?? 0,
       updates: churn?.updateCount[c] ?? 0,

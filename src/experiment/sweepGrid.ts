@@ -44,8 +44,12 @@ export function replicateSeed(baseSeed: number, replicate: number): number {
   return baseSeed + replicate;
 }
 
-/** The subtrees of summary.json a sweep reports (dotted paths to their numeric leaves). */
-export const SWEEP_FIGURE_ROOTS = ['hitRatio', 'byteHitRatio', 'originOffload', 'latencyMs.all', 'latencyMs.byLayer', 'cdn.availability', 'cdn.staleness', 'cdn.origin'] as const;
+/**
+ * The subtrees of summary.json a sweep reports (dotted paths to their numeric leaves). An
+ * array's items are keyed by index, as figureValue reads them: `incidents.0.availability` is
+ * the availability during the scenario's first incident.
+ */
+export const SWEEP_FIGURE_ROOTS = ['catalogue', 'hitRatio', 'byteHitRatio', 'originOffload', 'latencyMs.all', 'latencyMs.byLayer', 'cdn.availability', 'cdn.staleness', 'cdn.origin', 'incidents'] as const;
 
 /** A figure's value in a summary by dotted path, or undefined when the run has no such figure. */
 export function figureValue(summary: unknown, path: string): number | undefined {
@@ -63,7 +67,7 @@ export function sweepFigures(summary: Summary): [string, number][] {
   const walk = (node: unknown, path: string): void => {
     if (typeof node === 'number') {
       if (Number.isFinite(node) && !path.endsWith('.count')) figures.push([path, node]);
-    } else if (node !== null && typeof node === 'object' && !Array.isArray(node)) {
+    } else if (node !== null && typeof node === 'object') {
       for (const [key, child] of Object.entries(node)) walk(child, `${path}.${key}`);
     }
   };

@@ -29,7 +29,7 @@ export const REGIONS_COLUMNS = [
   'edge_hit_requests', 'edge_hit_mean_ms', 'edge_hit_p50_ms', 'edge_hit_p95_ms', 'stated_edge_hit_min_ms', 'stated_edge_hit_max_ms',
 ] as const;
 export const LAYERS_COLUMNS = ['layer', 'requests', 'share', 'hit_ratio', 'byte_hit_ratio', 'mean_ms', 'p50_ms', 'p95_ms', 'p99_ms'] as const;
-export const CLASSES_COLUMNS = ['class', 'requests', 'browser_hit_ratio', 'edge_hit_ratio', 'cdn_hit_ratio', 'new_objects', 'one_hit_wonders', 'updates'] as const;
+export const CLASSES_COLUMNS = ['class', 'requests', 'browser_hit_ratio', 'edge_hit_ratio', 'cdn_hit_ratio', 'objects', 'catalogue_bytes', 'new_objects', 'one_hit_wonders', 'updates'] as const;
 
 const round = (value: number | null | undefined, digits: number): number | null => {
   if (value === null || value === undefined) return null;
@@ -153,6 +153,8 @@ export function classesCsv(summary: Summary): string {
       klass.browserHitRatio ?? null,
       klass.edgeHitRatio,
       klass.cdnHitRatio,
+      klass.objects,
+      klass.catalogueBytes,
       klass.newObjects,
       klass.oneHitWonders,
       klass.updates,

@@ -32,6 +32,8 @@ export interface Summary {
   stopReason: 'requests' | 'duration' | 'recording';
   /** content.recorded: the file, its distinct GET URLs and GET requests, and what was left out. */
   recording?: RecordingFacts;
+  /** Every class's catalogue together as the run starts (contentClasses[].objects, catalogueBytes): compare a cache's capacity with `bytes`. */
+  catalogue: { objects: number; bytes: number };
   hitRatio: Record<string, number>;
   byteHitRatio: Record<string, number>;
   /** 1 − origin requests / client requests. */
@@ -145,6 +147,9 @@ export interface ClassFigures extends EdgeCaching {
   /** Served by any CDN layer (edge or regional) over the class's requests. */
   cdnHitRatio: number;
   cdnByteHitRatio: number;
+  /** The class's catalogue as the run starts: its objects and the sum of their sizes (what a cache needs to hold them all). */
+  objects: number;
+  catalogueBytes: number;
   /** Churn over the whole run, warm-up included: objects that appeared (one-hit wonders among them) and updates. */
   newObjects: number;
   oneHitWonders: number;
@@ -236,6 +241,10 @@ function measuredSummary(result: RunResult): Omit<Summary, 'stated'> {
     simulatedSeconds: round(result.simulatedMs / 1000, 6),
     stopReason: result.stopReason,
     ...(result.recording ? { recording: result.recording } : {}),
+    catalogue: {
+      objects: result.classes.reduce((sum, klass) => sum + klass.churn.objects, 0),
+      bytes: result.classes.reduce((sum, klass) => sum + klass.churn.catalogueBytes, 0),
+    },
     hitRatio: mapValues(ratios.requests, (v) => round(v, 6)),
     byteHitRatio: mapValues(ratios.bytes, (v) => round(v, 6)),
     originOffload: round(metrics.requests === 0 ? 0 : 1 - ratio(origin, metrics.requests), 6),

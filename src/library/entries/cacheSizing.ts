@@ -4,7 +4,7 @@ import { pointValue, sweepPoints, sweepTarget, type SweepPoint, type TargetAnswe
 
 const PARAM = 'edge.capacity';
 const TARGET = 0.8;
-const FIGURES = ['hitRatio.edge', 'byteHitRatio.edge', 'cdn.origin.requests'] as const;
+const FIGURES = ['hitRatio.edge', 'byteHitRatio.edge', 'cdn.origin.requests', 'catalogue.bytes'] as const;
 
 interface SizingFigures {
   readonly [key: string]: unknown;
@@ -12,19 +12,19 @@ interface SizingFigures {
   readonly target: TargetAnswer;
 }
 
-/** The catalogue's bytes: 50,000 objects of a lognormal with a 32 KB median and sigma 1 (mean 32 KB × e^0.5), as the scenario file says. */
-const CATALOGUE_GB = 2.6;
-
 function gigabytes(size: string): number {
   const amount = Number.parseFloat(size);
   return size.endsWith('GB') ? amount : size.endsWith('MB') ? amount / 1000 : amount / 1e9;
 }
 
-const catalogueShare = (size: string | null): number => (size === null ? 0 : gigabytes(size) / CATALOGUE_GB);
+/** The catalogue's size in GB, as the runs report it (summary.json catalogue.bytes; the same at every point). */
+const catalogueGb = (f: SizingFigures): number => value(f.points[0], 'catalogue.bytes') / 1e9;
+
+const catalogueShare = (f: SizingFigures, size: string | null): number => (size === null ? 0 : gigabytes(size) / catalogueGb(f));
 
 /** The hit ratio of the point nearest a tenth of the catalogue. */
 function nearestTenth(f: SizingFigures): number {
-  const tenth = CATALOGUE_GB / 10;
+  const tenth = catalogueGb(f) / 10;
   const nearest = f.points.reduce((best, point) => (Math.abs(gigabytes(String(point[PARAM])) - tenth) < Math.abs(gigabytes(String(best[PARAM])) - tenth) ? point : best));
   return value(nearest, 'hitRatio.edge');
 }
@@ -69,8 +69,8 @@ export const cacheSizing: LibraryEntry<SizingFigures> = {
     const answer = f.points.find((point) => String(point[PARAM]) === f.target.value) ?? largest;
     return [
       {
-        text: `An 80 % hit ratio needs ${f.target.value} of cache, ${percent(catalogueShare(f.target.value), 0)} of the catalogue's ${CATALOGUE_GB} GB: Zipf(0.8) popularity is not skewed enough for a small cache to catch most requests (a tenth of the catalogue answers ${percent(nearestTenth(f))}).`,
-        holds: f.target.value !== null && catalogueShare(f.target.value) > 0.3,
+        text: `An 80 % hit ratio needs ${f.target.value} of cache, ${percent(catalogueShare(f, f.target.value), 0)} of the catalogue's ${catalogueGb(f).toFixed(2)} GB: Zipf(0.8) popularity is not skewed enough for a small cache to catch most requests (a tenth of the catalogue answers ${percent(nearestTenth(f))}).`,
+        holds: f.target.value !== null && catalogueShare(f, f.target.value) > 0.3,
       },
       {
         text: `At the answer the origin still serves ${count(value(answer, 'cdn.origin.requests'))} of the 100,000 measured requests; a cache as large as the catalogue (${largest[PARAM]}) cuts that to ${count(value(largest, 'cdn.origin.requests'))} (${times(value(largest, 'cdn.origin.requests'), value(answer, 'cdn.origin.requests'))}), its misses left for objects the warm-up had not yet brought in. The answer moves with the Zipf exponent and the object sizes: run the same search on your own catalogue, with \`--replicates 3\` for confidence intervals.`,
