@@ -9,7 +9,7 @@ import { querySpecSchema } from '../src/workload/content/querySchema.js';
 import { QueryKeys } from '../src/workload/requests/queryKeys.js';
 import type { ObjectCatalogue } from '../src/workload/objectCatalogue.js';
 import { ShapedWorkload } from '../src/workload/shapedWorkload.js';
-import { classObjectTraits } from '../src/experiment/requestVariants.js';
+import { ClassObjectTraits } from '../src/experiment/requestVariants.js';
 import { REGIONS } from '../src/topology/regions.js';
 import { ClientTraffic } from '../src/workload/requests/clientTraffic.js';
 import { RequestAttributeSampler } from '../src/workload/requests/requestAttributes.js';
@@ -35,7 +35,7 @@ export function runWorkloadBenchmarks(wanted: (name: string) => boolean): void {
     const classCatalogue = new ClassCatalogue(DEFAULT_CLASS_MIX, new RandomStreams(1));
     const catalogue = classCatalogueObjects(classCatalogue);
     const settings = requestAttributesSection.parse({});
-    const traits = classObjectTraits(classCatalogue, DEFAULT_CLASS_MIX, 'next', settings.media.minBytes);
+    const traits = new ClassObjectTraits(classCatalogue, DEFAULT_CLASS_MIX, 'next', settings.media.minBytes);
     const keys = new RequestKeys({ objectSizes: catalogue.objectSizes, variantMaskOf: traits.variantMaskOf, chunkedOf: traits.rangesOf });
     const objects = { objectSizes: catalogue.objectSizes, pick: (u: number) => catalogue.pick(u), rangesOf: traits.rangesOf };
     const clients = () =>

@@ -1,5 +1,5 @@
 import { BROWSER_DECISION, EDGE_DECISION, FLAG_NEVER_STALE, FLAG_REVALIDATE_ALWAYS, FLAG_STORE, REGIONAL_DECISION, type CompiledDecisionTable } from '../policy/compile.js';
-import type { ClientRequest } from '../workload/request.js';
+import { browserKeyOf, type ClientRequest } from '../workload/request.js';
 import type { BrowserCaches } from './browserCaches.js';
 import type { FlowNetwork } from './flowNetwork.js';
 import { pieceBytes } from './layeredFlow.js';
@@ -78,7 +78,7 @@ export class CacheWarmer {
     counts.requests++;
     const browsers = options.browsers;
     // spec 4.9 layer 1, as LayeredFlow.serve: ranges bypass the browser.
-    const browserKey = browsers !== null && client >= 0 && request.firstChunk < 0 ? request.key : -1;
+    const browserKey = browsers !== null && client >= 0 && request.firstChunk < 0 ? browserKeyOf(request) : -1;
     if (browsers !== null && browserKey >= 0) {
       if (request.newClient === 1) browsers.clear(client);
       if (browsers.lookup(client, browserKey, nowMs)) return;

@@ -2,7 +2,7 @@ import { BROWSER_DECISION, EDGE_DECISION, FLAG_NEVER_STALE, FLAG_REVALIDATE_ALWA
 import { CHUNK_SIZE_BYTES } from '../policy/ranges.js';
 import { PerSecondCounter } from '../metrics/perSecond.js';
 import type { Simulation } from '../sim/simulation.js';
-import type { ClientRequest } from '../workload/request.js';
+import { browserKeyOf, type ClientRequest } from '../workload/request.js';
 import type { BrowserCaches } from './browserCaches.js';
 import type { FlowNetwork } from './flowNetwork.js';
 import { FetchTable, PendingRequests } from './inFlight.js';
@@ -181,7 +181,7 @@ export class LayeredFlow {
     const browsers = options.browsers;
     if (browsers !== null && client >= 0 && request.firstChunk < 0) {
       if (request.newClient === 1) browsers.clear(client);
-      if (browsers.lookup(client, request.key, nowMs)) {
+      if (browsers.lookup(client, browserKeyOf(request), nowMs)) {
         this.completeBrowserHit(request, seq, c);
         return;
       }
@@ -208,7 +208,7 @@ export class LayeredFlow {
     pending.seq[r] = seq;
     pending.sizeBytes[r] = request.sizeBytes;
     pending.objectId[r] = request.objectId;
-    pending.key[r] = client >= 0 && request.firstChunk < 0 ? request.key : -1;
+    pending.key[r] = client >= 0 && request.firstChunk < 0 ? browserKeyOf(request) : -1;
     pending.classId[r] = c;
     pending.edge[r] = edge;
     pending.clientSlot[r] = client;
@@ -494,7 +494,7 @@ export class LayeredFlow {
     done.regional = -1;
     done.status = STATUS_OK;
     done.outcome = 0;
-    const key = request.clientSlot >= 0 && request.firstChunk < 0 ? request.key : -1;
+    const key = request.clientSlot >= 0 && request.firstChunk < 0 ? browserKeyOf(request) : -1;
     this.complete(request.timeMs, node.versionOf(local), node.responseAtOf(local), request.clientSlot, key);
   }
 

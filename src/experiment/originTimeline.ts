@@ -47,6 +47,7 @@ export function buildOriginTimeline(
     onOneHitWonder: (id) => shaped?.requestOnce(id),
     onUpdate: (id, previous) => {
       if (id === previous) origin.noteUpdate(id, simulation.nowMs);
+      content.classTraits?.noteUpdate(id, previous);
     },
   };
   if (churn) churn.attach(simulation, hooks);

@@ -26,17 +26,40 @@ export interface ObjectRequestTraits {
  * Per object of a class catalogue: its key's variant bits (from its class's path pattern
  * with its own file type) and whether it is read in ranges: its class has `rangeRequests`
  * and it is at least `mediaMinBytes` (smaller files are fetched whole).
+ *
+ * Computed for every id before the run, reserved ids included, from each id's own size and
+ * file type. Churn keeps a reserved id's size (so `rangesOf` and the chunk keys laid out
+ * from it stay exact) but a new-URL update gives the fresh id its predecessor's file type:
+ * `noteUpdate`, the run's ChurnHooks.onUpdate listener, re-derives its variant bits.
  */
-export function classObjectTraits(catalogue: ClassCatalogue, classes: readonly ContentClass[], framework: string, mediaMinBytes: number): ObjectRequestTraits {
-  const masks = classes.map((klass) => klass.fileTypes.map((fileType) => variantMaskOfPath(representativePath({ path: klass.path, fileTypes: [fileType] }, framework))));
-  const variantMaskOf = new Uint8Array(catalogue.idCapacity);
-  const rangesOf = new Uint8Array(catalogue.idCapacity);
-  for (let id = 0; id < catalogue.idCapacity; id++) {
-    const c = catalogue.classOfId[id];
-    variantMaskOf[id] = masks[c][catalogue.fileTypeOfId[id]];
-    rangesOf[id] = classes[c].rangeRequests && catalogue.objectSizes[id] >= mediaMinBytes ? 1 : 0;
+export class ClassObjectTraits implements ObjectRequestTraits {
+  readonly variantMaskOf: Uint8Array;
+  readonly rangesOf: Uint8Array;
+  /** Per class, per file type index: VARIANT_* bits (spec 4.4, 4.5). */
+  private readonly masks: readonly Uint8Array[];
+
+  constructor(
+    private readonly catalogue: ClassCatalogue,
+    classes: readonly ContentClass[],
+    framework: string,
+    mediaMinBytes: number,
+  ) {
+    this.masks = classes.map((klass) => Uint8Array.from(klass.fileTypes, (fileType) => variantMaskOfPath(representativePath({ path: klass.path, fileTypes: [fileType] }, framework))));
+    this.variantMaskOf = new Uint8Array(catalogue.idCapacity);
+    this.rangesOf = new Uint8Array(catalogue.idCapacity);
+    for (let id = 0; id < catalogue.idCapacity; id++) {
+      const c = catalogue.classOfId[id];
+      this.variantMaskOf[id] = this.masks[c][catalogue.fileTypeOfId[id]];
+      this.rangesOf[id] = classes[c].rangeRequests && catalogue.objectSizes[id] >= mediaMinBytes ? 1 : 0;
+    }
   }
-  return { variantMaskOf, rangesOf };
+
+  /** ChurnHooks.onUpdate: a new-URL update (`objectId !== previousId`) gave `objectId` another file type, so its key's variants follow it. */
+  noteUpdate(objectId: number, previousId: number): void {
+    if (objectId === previousId) return;
+    const catalogue = this.catalogue;
+    this.variantMaskOf[objectId] = this.masks[catalogue.classOfId[objectId]][catalogue.fileTypeOfId[objectId]];
+  }
 }
 
 /**

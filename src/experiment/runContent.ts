@@ -16,7 +16,7 @@ import { RequestKeys } from '../workload/requests/requestKeys.js';
 import { QueryKeys } from '../workload/requests/queryKeys.js';
 import { compileContentCaching, scenarioDeployment, type ContentCaching } from './contentCaching.js';
 import { compileRecordedCaching } from './recordedCaching.js';
-import { classObjectTraits, recordedObjectTraits } from './requestVariants.js';
+import { ClassObjectTraits, recordedObjectTraits } from './requestVariants.js';
 
 /**
  * What a run serves: its objects (one catalogue of three kinds: a recording's URLs, content
@@ -34,6 +34,8 @@ export interface RunContent {
   readonly clients: ClientTraffic | null;
   /** Query strings of classes with `queries` (spec 4.3.1) as keys; null when no class has any. */
   readonly queryKeys: QueryKeys | null;
+  /** The class objects' request traits under `traffic.clients` (churn's onUpdate keeps them exact); absent otherwise. */
+  readonly classTraits?: ClassObjectTraits;
 }
 
 export function buildRunContent(scenario: Scenario, recording: RecordedTraffic | undefined, requestLimit: number, horizonMs: number, streams: RandomStreams): RunContent {
@@ -49,11 +51,13 @@ export function buildRunContent(scenario: Scenario, recording: RecordedTraffic |
         ? classCatalogueObjects(classCatalogue)
         : (singleClass as Catalogue);
   const clientSettings = scenario.traffic.clients;
-  const clients = clientSettings === undefined ? null : buildClientTraffic(scenario, clientSettings, catalogue, classCatalogue, recording, streams);
+  const classTraits = clientSettings && classCatalogue ? new ClassObjectTraits(classCatalogue, classes ?? [], scenario.deployment.framework, clientSettings.media.minBytes) : undefined;
+  const clients = clientSettings === undefined ? null : buildClientTraffic(scenario, clientSettings, catalogue, classTraits, recording, streams);
   return {
     catalogue,
     ...(classCatalogue ? { classCatalogue } : {}),
     ...(singleClass ? { singleClass } : {}),
+    ...(classTraits ? { classTraits } : {}),
     contentCaching: recordedCaching?.caching ?? compileContentCaching(scenario),
     clients,
     queryKeys: classes !== undefined && classCatalogue ? buildQueryKeys(classes, classCatalogue, clients?.keys.keyCount ?? catalogue.size, streams) : null,
@@ -104,16 +108,16 @@ function buildClientTraffic(
   scenario: Scenario,
   settings: RequestAttributesSettings,
   catalogue: ObjectCatalogue,
-  classCatalogue: ClassCatalogue | undefined,
+  classTraits: ClassObjectTraits | undefined,
   recording: RecordedTraffic | undefined,
   streams: RandomStreams,
 ): ClientTraffic {
-  const traits = classCatalogue
-    ? classObjectTraits(classCatalogue, scenario.content.classes ?? [], scenario.deployment.framework, settings.media.minBytes)
-    : recording
+  const traits =
+    classTraits ??
+    (recording
       ? recordedObjectTraits(recording.urls)
       : // One class at CATALOGUE_OBJECT_URL: an extension-less path has no variants; it declares no ranges.
-        { variantMaskOf: null, rangesOf: new Uint8Array(catalogue.size) };
+        { variantMaskOf: null, rangesOf: new Uint8Array(catalogue.size) });
   const keys = new RequestKeys({ objectSizes: catalogue.objectSizes, variantMaskOf: traits.variantMaskOf, chunkedOf: traits.rangesOf });
   const mobileShares = scenario.topology.model === 'pops' ? scenario.topology.clients.mobileShare : DEFAULT_MOBILE_SHARES;
   const sampler = new RequestAttributeSampler(

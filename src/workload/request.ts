@@ -28,11 +28,25 @@ export interface ClientRequest {
   clientSlot: number;
   /** 1 when the client arrives for the first time (its browser cache is empty). */
   newClient: number;
+  /** 1 when the client sends its query parameters in the other order (traffic.clients.queryReorderShare); 0 without a client. */
+  queryReordered: number;
+  /**
+   * −1, or the key the client's browser files this URL under when that differs from `key`: a
+   * browser cache is keyed by the exact URL, so a query in the other parameter order is an
+   * entry of its own there, while the CDN sorts the parameters into `key` (spec 4.3.1).
+   * Read it through browserKeyOf.
+   */
+  otherSpellingKey: number;
+}
+
+/** The key of `request`'s URL in the client's browser cache (spec 4.9 layer 1: the exact URL; see otherSpellingKey). */
+export function browserKeyOf(request: ClientRequest): number {
+  return request.otherSpellingKey < 0 ? request.key : request.otherSpellingKey;
 }
 
 /** A whole-object request record with no client, for workloads and tests to fill. */
 export function newClientRequest(): ClientRequest {
-  return { timeMs: 0, region: 0, place: -1, objectId: 0, sizeBytes: 0, objectBytes: 0, key: 0, pieces: 1, firstChunk: -1, clientSlot: -1, newClient: 0 };
+  return { timeMs: 0, region: 0, place: -1, objectId: 0, sizeBytes: 0, objectBytes: 0, key: 0, pieces: 1, firstChunk: -1, clientSlot: -1, newClient: 0, queryReordered: 0, otherSpellingKey: -1 };
 }
 
 /** Fills a request for the whole of `objectId` from an anonymous client without a browser cache: its key is the object id. */
@@ -45,6 +59,8 @@ export function fillWholeObject(request: ClientRequest, objectId: number, sizeBy
   request.firstChunk = -1;
   request.clientSlot = -1;
   request.newClient = 0;
+  request.queryReordered = 0;
+  request.otherSpellingKey = -1;
 }
 
 export type RequestSink = (request: ClientRequest) => void;

@@ -11,12 +11,12 @@ import { scenarioToInput } from '../../src/scenario/serialize.js';
  * five regional edges, cached for an hour, every request with `?page=1&sort=relevance` in
  * either order, half of them with an `fbclid` of 100,000 values.
  */
-function site(queries: string, extra = ''): Scenario {
+function site(queries: string, extra = '', traffic = ''): Scenario {
   return parseScenarioText(
     `
 seed: 5
 run: { duration: 60s }
-traffic: { rate: 1k/s }
+traffic: { rate: 1k/s${traffic} }
 deployment: { kind: full-stack, framework: next }
 content:
   classes:
@@ -87,5 +87,31 @@ strategies:
       expect((error as Error).message).toMatch(/bad\.yaml:\d+:\d+: `strategies\[0\]\.classes\.image\.query`: expected a class with query strings \(html\), found "image", whose requests carry none/);
     }
     expect(() => parseScenarioText(text.replace('image: { query', 'image: { quer'), 'bad.yaml')).toThrow(/unknown key/);
+  });
+});
+
+/**
+ * The browser layer (spec 4.9 layer 1) keys the exact URL: the same site from 50 returning
+ * clients per region who re-ask their recent pages, `traffic.clients.queryReorderShare` of
+ * their queries sent as `?sort=relevance&page=1` (the tracking parameter first).
+ */
+describe('traffic.clients.queryReorderShare: two spellings, one CDN key (spec 4.3.1)', () => {
+  const withClients = (share: string) => run(site('', '', `, clients: { perRegion: 50, revisitShare: 90%, repeatShare: 90%, queryReorderShare: ${share} }`));
+
+  it('spec 4.3.1: the other parameter order misses in the browser (exact URL) and hits at the CDN (sorted key)', () => {
+    const inOrder = withClients('0%');
+    const mixed = withClients('50%');
+    // One spelling per URL: browsers answer 19,961 of the 60,000 requests.
+    expect(inOrder.requestsByLayer).toEqual({ browser: 19_961, edge: 9_680, origin: 30_156 });
+    // Half the queries in the other order: a browser holding one spelling misses the other,
+    // so 5,401 more requests reach the edge, where the sorted key finds the copy: the edges
+    // answer exactly those, and the origin serves what it served before.
+    expect(mixed.requestsByLayer).toEqual({ browser: 14_560, edge: 15_081, origin: 30_156 });
+    expect(mixed.cdn.origin.requests).toBe(inOrder.cdn.origin.requests);
+    expect(inOrder.cdn.origin.requests).toBe(30_071);
+  });
+
+  it('every query in the other order is again one spelling per URL: the same figures as none', () => {
+    expect(summaryJson(withClients('100%'))).toBe(summaryJson(withClients('0%')));
   });
 });

@@ -21,7 +21,11 @@ export interface ChurnHooks {
   onOneHitWonder?(objectId: number, classIndex: number): void;
   /** A ranked new object appeared (it is picked by popularity from now on). */
   onNewObject?(objectId: number, classIndex: number): void;
-  /** An object got a new version; `objectId === previousId` unless the update gave it a new URL. */
+  /**
+   * An object got a new version; `objectId === previousId` unless the update gave it a new
+   * URL, in which case the fresh id has taken `previousId`'s file type (traits derived from
+   * the file type must follow it).
+   */
   onUpdate?(objectId: number, previousId: number, classIndex: number): void;
 }
 
@@ -53,7 +57,8 @@ export function churnReservation(churn: ChurnSpec, objects: number, horizonMs: n
  *   rank (popularity decays with age, the last-ranked retires), or at a rank drawn from the
  *   class's Zipf law, replacing the object there (ChurnSpec.entry);
  * - updates: with `newUrl` (hashed names) the object at the rank is retired and a fresh id
- *   with the next version takes its rank, keeping its size and file type; without, the id
+ *   with the next version takes its rank, keeping its file type, with the fresh id's own
+ *   size (drawn ahead, like a new object's: a new version is new content); without, the id
  *   stays and `versionOf` increments (the CDN flow compares versions to spot stale copies).
  * Ids come from each class's reserved range (churnReservation); running out is an error.
  * Randomness comes from per-class streams (`content.<name>.newObjects`, `.updates`,
@@ -151,8 +156,11 @@ export class ContentChurn {
       return current;
     }
     const fresh = this.takeId(classIndex);
-    // The same file at a new hashed name: same size and type, next version.
-    catalogue.objectSizes[fresh] = catalogue.objectSizes[current];
+    // The next version at a new hashed name: the same kind of file (a script stays a
+    // script), with the size drawn for the fresh id from the class's size law. The request
+    // keys of every id were laid out before the run from that size (spec 4.8 chunk keys),
+    // so copying the old size would run its chunks into the next id's keys; the file type
+    // only decides the key's variants, which the ChurnHooks.onUpdate listener re-derives.
     catalogue.fileTypeOfId[fresh] = catalogue.fileTypeOfId[current];
     this.versionOf[fresh] = this.versionOf[current] + 1;
     this.retire(current, classIndex);

@@ -67,7 +67,9 @@ export const querySpecSchema = z
   .strictObject({
     share: fraction('share of the class\'s requests that carry a query string'),
     variants: count('distinct functional queries (?page=N&sort=S) per object, each its own response').default(10),
-    reordered: fraction('share of query requests whose parameters come in another order (spec 4.3.1 sorts them: one key)').default(0.5),
+    reordered: fraction(
+      'share of query requests whose parameters come in another order (spec 4.3.1 sorts them: one key); with traffic.clients, the clients\' queryReorderShare decides the order instead (their browsers key the exact URL)',
+    ).default(0.5),
     tracking: z
       .array(parameterName)
       .default([])

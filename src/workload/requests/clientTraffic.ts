@@ -79,6 +79,8 @@ export class ClientTraffic {
     request.objectId = objectId;
     request.clientSlot = attributes.clientSlot;
     request.newClient = attributes.newClient;
+    request.queryReordered = attributes.queryReordered;
+    request.otherSpellingKey = -1; // QueryKeys sets it for a query in the other order
     if (attributes.rangeStart < 0 || !keys.isChunked(objectId)) {
       // spec 4.4: the avif-support variant is its own, smaller response; caches store and
       // uplinks carry that body. Ranges (below) are media, never an image variant.

@@ -15,6 +15,12 @@ const SORT_ORDERS = ['relevance', 'price', 'newest'] as const;
 /** Largest key id a cache store takes (Int32 key arrays, as RequestKeys). */
 const MAX_KEYS = 2 ** 31 - 1;
 
+/**
+ * The part number that pairs a key with its URL in the other parameter order, a browser-only
+ * key (see keyRequest). Query parts are numbered from 1, so no CDN key pairs with 0.
+ */
+const OTHER_SPELLING = 0;
+
 /** Largest query part number: the high half of an IdInterner pair. */
 const MAX_PART_NUMBER = 2 ** 32 - 2;
 
@@ -60,6 +66,12 @@ export function queryText(spec: QuerySpec, variant: number, reordered: boolean, 
  * to `strip-tracking` makes tracked requests hit the copies untracked requests left.
  *
  * Range requests (spec 4.8, media chunks) carry no query: players ask for the media URL.
+ *
+ * The order of the two functional parameters never changes the CDN's key (4.3.1 sorts
+ * them), but a browser cache keys the exact URL: a client's query in the other order
+ * (`traffic.clients.queryReorderShare`, which decides the order of a client's requests in
+ * place of the class's `reordered`) gets a browser-only key (`otherSpellingKey`), so the
+ * browser misses on one spelling while the CDN serves it from the other's copy.
  */
 export class QueryKeys {
   private readonly share: Float64Array;
@@ -83,6 +95,8 @@ export class QueryKeys {
   private readonly partNumbers: Map<string, number>[];
   private readonly nextPartNumber: Float64Array;
   private readonly keyIds = new IdInterner(1 << 12);
+  /** Ids of keyIds that are browser keys of the other parameter order, not CDN keys. */
+  private otherSpellings = 0;
 
   /**
    * @param classes per class index (as `classOfId` holds them)
@@ -169,15 +183,16 @@ export class QueryKeys {
     return { numbers, valueInKey };
   }
 
-  /** Distinct query keys requests have used so far (cache entries beyond the run's other keys). */
+  /** Distinct query keys requests have used so far (cache entries beyond the run's other keys; browser-only spellings not counted). */
   get queryKeyCount(): number {
-    return this.keyIds.size;
+    return this.keyIds.size - this.otherSpellings;
   }
 
   /**
    * Draws whether `request` carries a query and, if its key part is not the bare path's,
-   * moves its key to the (key, part) key. Whole-object requests of classes with queries only;
-   * five draws per query request whatever the handling, so every handling sees the same queries.
+   * moves its key to the (key, part) key; a client's query in the other order also gets its
+   * browser key. Whole-object requests of classes with queries only; five draws per query
+   * request whatever the handling and the client, so every handling sees the same queries.
    */
   keyRequest(request: ClientRequest): void {
     if (request.firstChunk >= 0) return;
@@ -187,7 +202,10 @@ export class QueryKeys {
     const stream = this.stream;
     if (stream.next() >= share) return;
     const variant = stream.int(this.variants[c]);
-    const reordered = stream.next() < this.reorderShare[c] ? 1 : 0;
+    const drawnOrder = stream.next() < this.reorderShare[c] ? 1 : 0;
+    // A client of traffic.clients sends its own order (queryReorderShare); the draw is made
+    // either way so that the stream stays aligned. Both orders have one key part (4.3.1).
+    const reordered = request.clientSlot >= 0 ? request.queryReordered : drawnOrder;
     const tracked = stream.next() < this.trackingShare[c];
     const names = this.trackingNames[c];
     const values = this.trackingValues[c];
@@ -195,10 +213,23 @@ export class QueryKeys {
     const value = stream.int(values);
     const shape = (variant * 2 + reordered) * (1 + names) + (tracked ? 1 + name : 0);
     const first = (this.tables[c] as Int32Array)[shape];
-    if (first === 0) return;
-    const part = (this.valueInKey[c] as Uint8Array)[shape] === 1 ? first + value : first;
-    const key = this.baseKeyCount + this.keyIds.intern(request.key, part);
-    if (key > MAX_KEYS) throw new RangeError(`the run needs more than ${MAX_KEYS} cache keys with its query strings; use fewer tracking values or variants`);
-    request.key = key;
+    if (first !== 0) {
+      const part = (this.valueInKey[c] as Uint8Array)[shape] === 1 ? first + value : first;
+      request.key = this.keyId(request.key, part);
+    }
+    // spec 4.3.1 sorts the parameters into one CDN key, but a browser cache is keyed by the
+    // exact URL: the other order is an entry of its own there (browserKeyOf).
+    if (reordered === 1 && request.clientSlot >= 0) {
+      const before = this.keyIds.size;
+      request.otherSpellingKey = this.keyId(request.key, OTHER_SPELLING);
+      this.otherSpellings += this.keyIds.size - before;
+    }
+  }
+
+  /** The dense key id of (key, query part number) after the run's other keys. */
+  private keyId(key: number, part: number): number {
+    const id = this.baseKeyCount + this.keyIds.intern(key, part);
+    if (id > MAX_KEYS) throw new RangeError(`the run needs more than ${MAX_KEYS} cache keys with its query strings; use fewer tracking values or variants`);
+    return id;
   }
 }

@@ -87,7 +87,9 @@ export const requestAttributesSection = z
     )
       .refine((share) => share > 0, { error: 'expected a share above 0% (an AVIF image has a body)' })
       .default(DEFAULT_AVIF_SIZE_SHARE),
-    queryReorderShare: fraction('share of requests whose query parameters arrive in another order (spec 4.3.1)').default(DEFAULT_QUERY_REORDER_SHARE),
+    queryReorderShare: fraction(
+      "share of the clients' query requests (classes with `queries`) sent with their parameters in the other order: one key at the CDN, which sorts them (spec 4.3.1), but an entry of its own in the browser cache, keyed by the exact URL; replaces the classes' `queries.reordered` for these clients",
+    ).default(DEFAULT_QUERY_REORDER_SHARE),
     perRegion: quantity(parseCount, COUNT_EXPECTED, 'distinct clients per region (100k): the population returning clients are drawn from')
       .refine((n) => n >= 1 && n <= MAX_CLIENTS_PER_REGION, { error: `expected from 1 to ${MAX_CLIENTS_PER_REGION} clients per region (each costs about 90 bytes)` })
       .default(DEFAULT_CLIENTS_PER_GROUP),

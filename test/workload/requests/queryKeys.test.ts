@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { RandomStreams } from '../../../src/sim/random.js';
 import { querySpecSchema, type QuerySpec, type QuerySpecInput } from '../../../src/workload/content/querySchema.js';
-import { newClientRequest, fillWholeObject } from '../../../src/workload/request.js';
+import { browserKeyOf, newClientRequest, fillWholeObject } from '../../../src/workload/request.js';
 import { QueryKeys, queryShapes, queryText } from '../../../src/workload/requests/queryKeys.js';
 
 const spec = (input: QuerySpecInput): QuerySpec => querySpecSchema.parse(input);
@@ -41,6 +41,28 @@ describe('query strings as cache keys (spec 4.3.1)', () => {
     const inOrder = requestKeys(keysFor(spec({ ...base, reordered: 0 })), 5_000);
     expect(requestKeys(keysFor(spec({ ...base, reordered: 0.5 })), 5_000)).toEqual(inOrder);
     expect(requestKeys(keysFor(spec({ ...base, reordered: 1 })), 5_000)).toEqual(inOrder);
+  });
+
+  it('spec 4.3.1 and the browser: a client\'s query in the other order has the CDN key of the canonical order and a browser key of its own', () => {
+    const keys = keysFor(spec({ share: 1, variants: 1, reordered: 0.5 }));
+    const request = newClientRequest();
+    const asked = (clientSlot: number, queryReordered: number) => {
+      fillWholeObject(request, 12, 1000);
+      request.clientSlot = clientSlot;
+      request.queryReordered = queryReordered;
+      keys.keyRequest(request);
+      return { key: request.key, browserKey: browserKeyOf(request) };
+    };
+    // Object 12's one query, ?page=1&sort=relevance: key 20 (the first after the 20 base keys).
+    const canonical = asked(0, 0);
+    expect(canonical).toEqual({ key: 20, browserKey: 20 });
+    // ?sort=relevance&page=1 from a client: the same CDN key, browser key 21 (the next id).
+    expect(asked(1, 1)).toEqual({ key: 20, browserKey: 21 });
+    expect(asked(2, 1)).toEqual({ key: 20, browserKey: 21 });
+    // Without a client (no browser) the class's `reordered` draw decides, and nothing else changes.
+    expect(asked(-1, 1)).toEqual({ key: 20, browserKey: 20 });
+    // The browser-only spelling is not a CDN key.
+    expect(keys.queryKeyCount).toBe(1);
   });
 
   it('keep: each tracking value is a key of its own (3 variants × (1 + 2 × 4) = 27 per object); strip-tracking leaves the 3 variant keys', () => {
