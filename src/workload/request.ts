@@ -32,9 +32,10 @@ export interface ClientRequest {
   queryReordered: number;
   /**
    * −1, or the key the client's browser files this URL under when that differs from `key`: a
-   * browser cache is keyed by the exact URL, so a query in the other parameter order is an
-   * entry of its own there, while the CDN sorts the parameters into `key` (spec 4.3.1).
-   * Read it through browserKeyOf.
+   * browser cache is keyed by the exact URL, as the client spelled it, so a query in the
+   * other parameter order, or with a tracking parameter the CDN's query handling leaves out,
+   * is an entry of its own there, while the CDN sorts the parameters into `key` (spec 4.3.1)
+   * and drops what its handling ignores. Read it through browserKeyOf.
    */
   otherSpellingKey: number;
 }

@@ -114,4 +114,17 @@ describe('traffic.clients.queryReorderShare: two spellings, one CDN key (spec 4.
   it('every query in the other order is again one spelling per URL: the same figures as none', () => {
     expect(summaryJson(withClients('100%'))).toBe(summaryJson(withClients('0%')));
   });
+
+  it('spec 4.9 layer 1: a browser keys the fbclid the CDN strips: under strip-tracking browsers answer 20,013 requests, as under keep (19,961), not 49,117 as if they stripped it too', () => {
+    const keep = withClients('0%');
+    const strip = run(site('', '', ', clients: { perRegion: 50, revisitShare: 90%, repeatShare: 90%, queryReorderShare: 0% }'), 'strip-tracking');
+    // The same exact URLs reach the browsers; 52 more hits because the stripped requests are
+    // edge hits whose responses reach the browser sooner than keep's origin fetches.
+    expect(keep.requestsByLayer.browser).toBe(19_961);
+    expect(strip.requestsByLayer.browser).toBe(20_013);
+    // 10 pages × 5 edges fetched once, fresh for the hour: what the browsers miss, the edges answer.
+    expect(strip.cdn.origin.requests).toBe(50);
+    expect(strip.requestsByLayer).toEqual({ browser: 20_013, edge: 39_578, origin: 206 });
+    expect(keep.requestsByLayer.browser + keep.requestsByLayer.edge + keep.requestsByLayer.origin).toBe(59_797);
+  });
 });

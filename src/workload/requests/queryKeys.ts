@@ -1,4 +1,4 @@
-import { ignoredParameters, queryKeyPart, type QueryHandling } from '../../policy/queryHandling.js';
+import { ignoredParameters, KEEP_QUERY, queryKeyPart, type QueryHandling } from '../../policy/queryHandling.js';
 import type { RandomStream } from '../../sim/random.js';
 import { FUNCTIONAL_PARAMETERS, type QuerySpec } from '../content/querySchema.js';
 import { IdInterner } from '../idInterner.js';
@@ -71,7 +71,9 @@ export function queryText(spec: QuerySpec, variant: number, reordered: boolean, 
  * them), but a browser cache keys the exact URL: a client's query in the other order
  * (`traffic.clients.queryReorderShare`, which decides the order of a client's requests in
  * place of the class's `reordered`) gets a browser-only key (`otherSpellingKey`), so the
- * browser misses on one spelling while the CDN serves it from the other's copy.
+ * browser misses on one spelling while the CDN serves it from the other's copy. Likewise a
+ * parameter the CDN's handling leaves out (`strip-tracking`, `ignore`) is still in the
+ * browser's key: browsers answer the same requests whatever the CDN's query handling.
  */
 export class QueryKeys {
   private readonly share: Float64Array;
@@ -212,18 +214,45 @@ export class QueryKeys {
     const name = stream.int(names > 0 ? names : 1);
     const value = stream.int(values);
     const shape = (variant * 2 + reordered) * (1 + names) + (tracked ? 1 + name : 0);
+    const pathKey = request.key;
     const first = (this.tables[c] as Int32Array)[shape];
     if (first !== 0) {
       const part = (this.valueInKey[c] as Uint8Array)[shape] === 1 ? first + value : first;
-      request.key = this.keyId(request.key, part);
+      request.key = this.keyId(pathKey, part);
     }
-    // spec 4.3.1 sorts the parameters into one CDN key, but a browser cache is keyed by the
-    // exact URL: the other order is an entry of its own there (browserKeyOf).
-    if (reordered === 1 && request.clientSlot >= 0) {
-      const before = this.keyIds.size;
-      request.otherSpellingKey = this.keyId(request.key, OTHER_SPELLING);
-      this.otherSpellings += this.keyIds.size - before;
+    if (request.clientSlot >= 0) this.keyExactUrl(request, c, pathKey, shape, value, reordered);
+  }
+
+  /**
+   * A browser cache is keyed by the exact URL (spec 4.9 layer 1), whatever the CDN leaves
+   * out of its key: every parameter the client sent, in the order sent. So the browser's key
+   * is the key `keep` gives this query shape and value (the CDN's own key when the class
+   * keeps every parameter), and the other parameter order, which 4.3.1 sorts into the same
+   * CDN key, is an entry of its own there. Sets `otherSpellingKey` when it differs from the
+   * CDN's key (browserKeyOf reads it).
+   */
+  private keyExactUrl(request: ClientRequest, c: number, pathKey: number, shape: number, value: number, reordered: number): void {
+    const before = this.keyIds.size;
+    let exactKey = request.key;
+    if (this.handlings[c].kind !== 'keep') {
+      const exact = this.exactUrlTable(c);
+      const first = exact.numbers[shape];
+      exactKey = first === 0 ? pathKey : this.keyId(pathKey, exact.valueInKey[shape] === 1 ? first + value : first);
     }
+    if (reordered === 1) exactKey = this.keyId(exactKey, OTHER_SPELLING);
+    if (exactKey !== request.key) request.otherSpellingKey = exactKey;
+    this.otherSpellings += this.keyIds.size - before;
+  }
+
+  /** Class c's shape table under `keep` (every parameter in the key): built the first time a browser needs it, then reused. */
+  private exactUrlTable(c: number): { numbers: Int32Array; valueInKey: Uint8Array } {
+    const name = JSON.stringify(KEEP_QUERY);
+    let built = this.builtTables[c].get(name);
+    if (built === undefined) {
+      built = this.buildTable(c, this.classes[c].queries as QuerySpec, new Set());
+      this.builtTables[c].set(name, built);
+    }
+    return built;
   }
 
   /** The dense key id of (key, query part number) after the run's other keys. */
