@@ -1,4 +1,3 @@
-import { catalogueFacts } from './catalogueFacts.js';
 import { LayeredFlow, type CompletedRequest, type LayerActivity } from '../cdn/layeredFlow.js';
 import type { Scenario, Warmup } from '../scenario/schema.js';
 import { RandomStreams } from '../sim/random.js';
@@ -8,6 +7,7 @@ import { RecordedWorkload } from '../workload/recordedWorkload.js';
 import type { ClientRequest } from '../workload/request.js';
 import { ShapedWorkload } from '../workload/shapedWorkload.js';
 import { BrowserCaches } from '../cdn/browserCaches.js';
+import { catalogueFacts } from './catalogueFacts.js';
 import { compileErrorClasses } from './contentCaching.js';
 import { edgeTheory } from './edgeTheory.js';
 import { buildOriginTimeline } from './originTimeline.js';
