@@ -1,14 +1,14 @@
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { SparseKeyStore } from '../src/cache/sparseKeyStore.js';
 import { SharedCacheNode } from '../src/cdn/sharedCacheNode.js';
 import { runScenario } from '../src/experiment/runScenario.js';
 import { loadScenarioFile, parseScenarioText } from '../src/scenario/load.js';
 import { CacheTraceRecorder, OP_LOOKUP, OP_REMOVE, OP_RENEW, OP_STORED_LOCAL, writeCacheTrace, type CacheNodeSpec, type CacheTrace } from './cacheTrace.js';
+import { buildComparisonArguments, median } from './buildComparison.js';
 import { allFeaturesScenarioText } from './featureScenario.js';
 
 /**
@@ -24,15 +24,7 @@ import { allFeaturesScenarioText } from './featureScenario.js';
  * seconds where buildCompare's takes a minute, and the flow's other costs do not blur it.
  * The builds must decide alike: their checksums of the answers must be equal.
  */
-const [otherArgument, roundsArgument, ...named] = process.argv.slice(2);
-if (otherArgument === undefined) {
-  process.stderr.write('usage: cacheReplay.js <other root holding dist/> [rounds] [allFeatures|baselineFlow ...]\n');
-  process.exit(2);
-}
-const thisRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const otherRoot = resolve(otherArgument);
-const rounds = Math.max(1, Number(roundsArgument ?? 7) | 0);
-const workloads = named.length > 0 ? named : ['allFeatures', 'baselineFlow'];
+const { thisRoot, otherRoot, rounds, workloads } = buildComparisonArguments('cacheReplay.js', 7);
 const child = join(thisRoot, 'dist/bench/cacheReplayChild.js');
 const run = promisify(execFile);
 
@@ -104,12 +96,6 @@ async function replay(root: string, tracePath: string): Promise<Replayed> {
   const { stdout: output } = await run(process.execPath, [child, root, tracePath], { encoding: 'utf8', maxBuffer: 1 << 20 });
   return JSON.parse(output.trim().split('\n').pop() ?? '{}') as Replayed;
 }
-
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
 
 const folder = mkdtempSync(join(tmpdir(), 'cdnsim-cache-replay-'));
 try {
