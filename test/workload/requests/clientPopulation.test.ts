@@ -68,6 +68,7 @@ describe('ClientPopulation: fixed memory', () => {
     const slots = [0, 1, 2, 3].map((i) => drive(population, 0, stream, 100 + i).slot);
     expect(slots).toEqual([0, 1, 2, 0]);
     expect(population.clientIdOf(0)).toBe(3);
+    expect([1, 2].map((slot) => population.clientIdOf(slot))).toEqual([1, 2]);
     expect(population.recentCountOf(0)).toBe(1);
   });
 
