@@ -90,6 +90,18 @@ export class LatencyHistogram {
     this.maximum = Math.max(this.maximum, other.maximum);
   }
 
+  /**
+   * The histogram of the parts' samples together, with `sum` as its sum of values: the
+   * caller's running sum in record order, which is what a histogram recorded directly would
+   * hold (adding the parts' sums is another order of float additions).
+   */
+  static combined(parts: readonly LatencyHistogram[], sum: number): LatencyHistogram {
+    const whole = new LatencyHistogram();
+    for (const part of parts) whole.merge(part);
+    whole.sum = sum;
+    return whole;
+  }
+
   get mean(): number {
     return this.total === 0 ? 0 : this.sum / this.total;
   }

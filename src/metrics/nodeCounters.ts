@@ -10,28 +10,26 @@ export interface NodeFigures {
 }
 
 export class NodeCounters {
-  private readonly requests: Float64Array;
-  private readonly hits: Float64Array;
-  private readonly bytes: Float64Array;
-  private readonly hitBytes: Float64Array;
+  /** Per node, its requests, hits, bytes and hit bytes side by side ([4i] … [4i + 3]): one cache line a record. */
+  private readonly counts: Float64Array;
 
   constructor(readonly nodeCount: number) {
-    this.requests = new Float64Array(nodeCount);
-    this.hits = new Float64Array(nodeCount);
-    this.bytes = new Float64Array(nodeCount);
-    this.hitBytes = new Float64Array(nodeCount);
+    this.counts = new Float64Array(4 * nodeCount);
   }
 
   record(node: number, hit: boolean, bytes: number): void {
-    this.requests[node]++;
-    this.bytes[node] += bytes;
+    const counts = this.counts;
+    const at = 4 * node;
+    counts[at]++;
+    counts[at + 2] += bytes;
     if (hit) {
-      this.hits[node]++;
-      this.hitBytes[node] += bytes;
+      counts[at + 1]++;
+      counts[at + 3] += bytes;
     }
   }
 
   figures(node: number): NodeFigures {
-    return { requests: this.requests[node], hits: this.hits[node], bytes: this.bytes[node], hitBytes: this.hitBytes[node] };
+    const at = 4 * node;
+    return { requests: this.counts[at], hits: this.counts[at + 1], bytes: this.counts[at + 2], hitBytes: this.counts[at + 3] };
   }
 }

@@ -10,10 +10,16 @@ export class RequestMetrics {
   private readonly servedRequests: Float64Array;
   private readonly servedBytes: Float64Array;
   readonly all = new LatencyHistogram();
-  readonly byRegion: LatencyHistogram[];
-  readonly byLayer: LatencyHistogram[];
   /** Per region, per serving layer: [region][layer]. The stated per-region figures (spec 1.1) are edge hits. */
   readonly byRegionLayer: LatencyHistogram[][];
+  /**
+   * Latency sums per region and per layer, added in request order. The per-region and
+   * per-layer histograms are the byRegionLayer ones merged (counts, min and max add up
+   * exactly), so a request records into two histograms instead of four; only the sum of a
+   * merge would differ (another order of float additions), so it is kept here.
+   */
+  private readonly regionSums: Float64Array;
+  private readonly layerSums: Float64Array;
   private total = 0;
 
   constructor(
@@ -22,9 +28,19 @@ export class RequestMetrics {
   ) {
     this.servedRequests = new Float64Array(layerNames.length);
     this.servedBytes = new Float64Array(layerNames.length);
-    this.byRegion = regionNames.map(() => new LatencyHistogram());
-    this.byLayer = layerNames.map(() => new LatencyHistogram());
+    this.regionSums = new Float64Array(regionNames.length);
+    this.layerSums = new Float64Array(layerNames.length);
     this.byRegionLayer = regionNames.map(() => layerNames.map(() => new LatencyHistogram()));
+  }
+
+  /** Per region, every serving layer's requests together (built on each call). */
+  get byRegion(): LatencyHistogram[] {
+    return this.byRegionLayer.map((layers, r) => LatencyHistogram.combined(layers, this.regionSums[r]));
+  }
+
+  /** Per serving layer, every region's requests together (built on each call). */
+  get byLayer(): LatencyHistogram[] {
+    return this.layerNames.map((_, l) => LatencyHistogram.combined(this.byRegionLayer.map((layers) => layers[l]), this.layerSums[l]));
   }
 
   get requests(): number {
@@ -35,12 +51,12 @@ export class RequestMetrics {
     this.total++;
     this.servedRequests[servedLayer]++;
     this.servedBytes[servedLayer] += bytes;
-    // One logarithm for the four histograms the request goes into.
+    // One logarithm for the two histograms the request goes into.
     const bucket = latencyBucketOf(latencyMs);
     this.all.recordInBucket(bucket, latencyMs);
-    this.byRegion[region].recordInBucket(bucket, latencyMs);
-    this.byLayer[servedLayer].recordInBucket(bucket, latencyMs);
     this.byRegionLayer[region][servedLayer].recordInBucket(bucket, latencyMs);
+    this.regionSums[region] += latencyMs;
+    this.layerSums[servedLayer] += latencyMs;
   }
 
   servedBy(layer: number): { requests: number; bytes: number } {
@@ -93,10 +109,12 @@ export class RequestMetrics {
     byLayer: Record<string, LatencySummary>;
     byRegionAndLayer: Record<string, Record<string, LatencySummary>>;
   } {
+    const byRegion = this.byRegion;
+    const byLayer = this.byLayer;
     return {
       all: this.all.summary(),
-      byRegion: Object.fromEntries(this.regionNames.map((name, i) => [name, this.byRegion[i].summary()])),
-      byLayer: Object.fromEntries(this.layerNames.map((name, i) => [name, this.byLayer[i].summary()])),
+      byRegion: Object.fromEntries(this.regionNames.map((name, i) => [name, byRegion[i].summary()])),
+      byLayer: Object.fromEntries(this.layerNames.map((name, i) => [name, byLayer[i].summary()])),
       byRegionAndLayer: Object.fromEntries(
         this.regionNames.map((region, r) => [region, Object.fromEntries(this.layerNames.map((layer, l) => [layer, this.byRegionLayer[r][l].summary()]))]),
       ),

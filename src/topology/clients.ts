@@ -143,6 +143,42 @@ export function placeFor(places: ClientPlaces, r: number, u: number): number {
   return indices.length === 0 ? -1 : indices[cumulativeIndex(cumulative, u)];
 }
 
+/**
+ * cumulativeIndex over one fixed table in about one step instead of a binary search (a draw
+ * per request picks a client place): a guide table (H. C. Chen and Y. Asau, "On generating
+ * random variates from an empirical distribution", AIIE Transactions 6(2), 1974) holds, for
+ * each of `m` equal steps of [0, 1), the first index whose cumulative share exceeds the
+ * step's start; the search walks on from there. Every index before it is ≤ the step's start
+ * ≤ u, so the answer is cumulativeIndex's, for any u in [0, 1).
+ */
+export class CumulativeSearch {
+  private readonly guide: Int32Array;
+  /** m, a power of two, so u × m and j / m are exact. */
+  private readonly steps: number;
+
+  constructor(private readonly cumulative: Float64Array) {
+    if (cumulative.length === 0) throw new RangeError('a cumulative table needs at least one entry');
+    let steps = 1;
+    while (steps < 4 * cumulative.length) steps *= 2;
+    this.steps = steps;
+    this.guide = new Int32Array(steps);
+    let index = 0;
+    for (let step = 0; step < steps; step++) {
+      while (index < cumulative.length - 1 && cumulative[index] <= step / steps) index++;
+      this.guide[step] = index;
+    }
+  }
+
+  /** cumulativeIndex(cumulative, u) for u in [0, 1). */
+  index(u: number): number {
+    const cumulative = this.cumulative;
+    const last = cumulative.length - 1;
+    let index = this.guide[Math.floor(u * this.steps)];
+    while (index < last && cumulative[index] <= u) index++;
+    return index;
+  }
+}
+
 /** The first index whose cumulative share exceeds `u` in [0, 1) (binary search; the last entry is 1). */
 export function cumulativeIndex(cumulative: Float64Array, u: number): number {
   let low = 0;

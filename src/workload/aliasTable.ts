@@ -5,11 +5,19 @@
  * IEEE Trans. Software Engineering 17(9), 1991.
  */
 export class AliasTable {
-  /**
-   * Per column, its probability and its alias side by side ([2i], [2i + 1]): a draw from a
-   * large table (a million objects) then touches one cache line, not two.
-   */
+  /** Per column, its probability and its alias side by side ([2i], [2i + 1]). */
   private readonly columns: Float64Array;
+  /**
+   * The same table in 4 bytes a column, a quarter of the memory a draw's uniformly chosen
+   * column is read from: the alias in the low `aliasBits` bits, and above them the column's
+   * probability rounded down to a multiple of 1 / levels. That level decides a draw exactly
+   * unless the draw's fraction falls in the same 1 / levels step as the probability (1 draw
+   * in `levels`); only then is `columns` read. A column of probability 1 is its own alias.
+   */
+  private readonly packed: Int32Array;
+  private readonly aliasBits: number;
+  private readonly aliasMask: number;
+  private readonly levels: number;
   readonly size: number;
 
   constructor(weights: ArrayLike<number>) {
@@ -46,13 +54,33 @@ export class AliasTable {
     // What is left has probability 1 up to rounding.
     while (largeCount > 0) columns[2 * large[--largeCount]] = 1;
     while (smallCount > 0) columns[2 * small[--smallCount]] = 1;
+    let aliasBits = 1;
+    while (2 ** aliasBits < n) aliasBits++;
+    this.aliasBits = aliasBits;
+    this.aliasMask = 2 ** this.aliasBits - 1;
+    this.levels = 2 ** (32 - this.aliasBits);
+    this.packed = new Int32Array(n);
+    for (let i = 0; i < n; i++) {
+      const probability = columns[2 * i];
+      // probability × levels is exact (a power of two); a full column keeps level levels − 1 and falls back.
+      const level = probability < 1 ? Math.floor(probability * this.levels) : this.levels - 1;
+      const alias = probability < 1 ? columns[2 * i + 1] : i;
+      this.packed[i] = (level * (this.aliasMask + 1) + alias) | 0;
+    }
   }
 
   /** Maps one uniform draw u in [0, 1) to an index. */
   sample(u: number): number {
     const scaled = u * this.size;
     const column = Math.floor(scaled);
+    const fraction = scaled - column;
+    const entry = this.packed[column];
+    // fraction × levels is exact, so these two tests give what `fraction < probability` gives.
+    const step = fraction * this.levels;
+    const level = entry >>> this.aliasBits;
+    if (step < level) return column;
+    if (step >= level + 1) return entry & this.aliasMask;
     const columns = this.columns;
-    return scaled - column < columns[2 * column] ? column : columns[2 * column + 1];
+    return fraction < columns[2 * column] ? column : columns[2 * column + 1];
   }
 }

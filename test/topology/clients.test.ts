@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildClientPlaces, DEFAULT_DEMAND_SHARES, DEFAULT_MOBILE_SHARES, loadClientCities, parseClientCities, placeFor } from '../../src/topology/clients.js';
+import fc from 'fast-check';
+import { buildClientPlaces, cumulativeIndex, CumulativeSearch, DEFAULT_DEMAND_SHARES, DEFAULT_MOBILE_SHARES, loadClientCities, parseClientCities, placeFor } from '../../src/topology/clients.js';
 import { REGIONS } from '../../src/topology/regions.js';
 import { city } from './layouts.js';
 
@@ -52,5 +53,33 @@ describe('client places and demand', () => {
     expect(() => buildClientPlaces(cities, { ...DEFAULT_DEMAND_SHARES, Africa: 0.5 })).toThrow(/clients\.demand: expected region shares that add up to 100%/);
     expect(() => buildClientPlaces([city('a', 0, 'Africa')], DEFAULT_DEMAND_SHARES)).toThrow(/North America has a demand share of 0\.065 but no client places/);
     expect(() => parseClientCities({ cities: [{ ...city('a', 0), populationM: 0 }] }, 'c.json')).toThrow(/c\.json: cities\[0\]\.populationM: expected a population in millions/);
+  });
+});
+
+describe('CumulativeSearch: the guide table gives cumulativeIndex\'s answer', () => {
+  it('property: for random cumulative tables (ties and a last entry of 1 included) and u in [0, 1), index(u) equals the binary search', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(fc.constant(0), fc.double({ min: 1e-9, max: 100, noNaN: true })), { minLength: 1, maxLength: 120 }),
+        fc.array(fc.oneof(fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), fc.integer({ min: 0, max: 2 ** 32 - 1 }).map((k) => k / 2 ** 32)), { minLength: 1, maxLength: 40 }),
+        (weights, draws) => {
+          const total = weights.reduce((a, b) => a + b, 0);
+          fc.pre(total > 0);
+          let running = 0;
+          const cumulative = Float64Array.from(weights, (w) => (running += w / total));
+          cumulative[cumulative.length - 1] = 1;
+          const search = new CumulativeSearch(cumulative);
+          // Draws exactly at each entry and one ulp-sized step either side, where a search could go wrong.
+          const edges = Array.from(cumulative).flatMap((c) => [c, c - 2 ** -53, c + 2 ** -53]).filter((u) => u >= 0 && u < 1);
+          return [...draws, ...edges].every((u) => search.index(u) === cumulativeIndex(cumulative, u));
+        },
+      ),
+      { numRuns: 500, seed: 1974 },
+    );
+  });
+
+  it('places 0.25 / 0.75: u below 0.25 gives 0, from 0.25 on gives 1', () => {
+    const search = new CumulativeSearch(Float64Array.from([0.25, 1]));
+    expect([0, 0.2499999, 0.25, 0.5, 1 - 2 ** -53].map((u) => search.index(u))).toEqual([0, 0, 1, 1, 1]);
   });
 });

@@ -76,6 +76,68 @@ describe('AliasTable: exact probabilities', () => {
   });
 });
 
+/**
+ * The table as Vose builds it, read the plain way: a column's probability as a double, then
+ * its alias. The packed 4-byte columns must give the same index for every u.
+ */
+function plainAliasTable(weights: readonly number[]): (u: number) => number {
+  const n = weights.length;
+  const total = weights.reduce((a, b) => a + b, 0);
+  const probability = new Float64Array(n);
+  const alias = new Int32Array(n);
+  const scaled = weights.map((w) => (w * n) / total);
+  const small: number[] = [];
+  const large: number[] = [];
+  scaled.forEach((value, i) => (value < 1 ? small : large).push(i));
+  while (small.length > 0 && large.length > 0) {
+    const less = small.pop() as number;
+    const more = large.pop() as number;
+    probability[less] = scaled[less];
+    alias[less] = more;
+    scaled[more] = scaled[more] + scaled[less] - 1;
+    (scaled[more] < 1 ? small : large).push(more);
+  }
+  for (const i of [...large, ...small]) probability[i] = 1;
+  return (u) => {
+    const column = Math.floor(u * n);
+    return u * n - column < probability[column] ? column : alias[column];
+  };
+}
+
+describe('AliasTable: the packed columns decide every draw as the probabilities do', () => {
+  it('property: for random weights and u (random doubles, multiples of 2^-32 as the random streams give, and each column\'s probability edge), sample(u) is the plain table\'s index', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(fc.constant(0), fc.double({ min: 1e-6, max: 1e3, noNaN: true }), fc.integer({ min: 1, max: 100 })), { minLength: 1, maxLength: 300 }),
+        fc.array(fc.oneof(fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), fc.integer({ min: 0, max: 2 ** 32 - 1 }).map((k) => k / 2 ** 32)), { minLength: 1, maxLength: 50 }),
+        (weights, draws) => {
+          fc.pre(weights.some((w) => w > 0));
+          const table = new AliasTable(weights);
+          const plain = plainAliasTable(weights);
+          const n = weights.length;
+          // Draws at the fractions where a column turns from itself to its alias, and one step of the level either side.
+          const edges = weights.flatMap((_, column) => [0, 1e-9, 0.5, 1 - 1e-9].map((f) => (column + f) / n)).filter((u) => u < 1);
+          return [...draws, ...edges].every((u) => table.sample(u) === plain(u));
+        },
+      ),
+      { numRuns: 400, seed: 9001 },
+    );
+  });
+
+  it('Zipf(0.8) over 79,050 objects (the seven default classes\' count): 200,000 draws of k / 2^32 give the plain table\'s indices', () => {
+    const weights = Array.from(zipfProbabilities(79_050, 0.8));
+    const table = new AliasTable(weights);
+    const plain = plainAliasTable(weights);
+    const stream = new RandomStreams(7).stream('packed');
+    let differing = 0;
+    for (let i = 0; i < 200_000; i++) {
+      const u = stream.next();
+      if (table.sample(u) !== plain(u)) differing++;
+    }
+    expect(differing).toBe(0);
+  });
+});
+
 describe('AliasTable: invalid weights', () => {
   it('rejects an empty weight list', () => {
     expect(() => new AliasTable([])).toThrow(new RangeError('an alias table needs at least one weight'));

@@ -50,22 +50,30 @@ export interface ClientPopulationSpec {
 export class ClientPopulation {
   /** Slots in all groups: slot = group × clientsPerGroup + index within the group. */
   readonly slots: number;
-  /** Unique id of each slot's current client (a reused slot gets a new id). */
-  readonly clientIds: Float64Array;
   /** Result of the last arrive(): 1 when the client is new, 0 when it returns. */
   arrivedNew = 0;
   private readonly groups: number;
   private readonly perGroup: number;
+  private readonly revisitShare: number;
+  private readonly repeatShare: number;
   /** Recent objects remembered per client (R): the ring a repeat draws from. */
   readonly recentObjects: number;
   /** Clients created so far per group; also the next round-robin slot. */
   private readonly created: Float64Array;
+  /** Per group, the index within the group of the slot the next new client takes (created mod N, kept as an integer). */
+  private readonly nextIndex: Int32Array;
   /** Recent object ids, `recentObjects` per slot. */
   private readonly recent: Int32Array;
-  private readonly recentCount: Uint8Array;
-  private readonly recentNext: Uint8Array;
+  /**
+   * The rest of a client's state, 8 bytes per slot side by side, so a returning client (a
+   * uniformly drawn slot among hundreds of thousands) costs one cache miss here, not one per
+   * field: bytes 0–3 are the ring's count, the ring's cursor, the client's traits (see
+   * clientTraits) and a spare byte; word 1 is the client's place.
+   */
+  private readonly slotWords: Int32Array;
+  private readonly slotBytes: Uint8Array;
 
-  constructor(private readonly spec: ClientPopulationSpec) {
+  constructor(spec: ClientPopulationSpec) {
     requireWhole('groups', spec.groups, 1);
     requireWhole('clientsPerGroup', spec.clientsPerGroup, 1);
     requireWhole('recentObjects', spec.recentObjects, 1, MAX_RECENT_OBJECTS);
@@ -73,13 +81,16 @@ export class ClientPopulation {
     requireShare('repeatShare', spec.repeatShare);
     this.groups = spec.groups;
     this.perGroup = spec.clientsPerGroup;
+    this.revisitShare = spec.revisitShare;
+    this.repeatShare = spec.repeatShare;
     this.recentObjects = spec.recentObjects;
     this.slots = spec.groups * spec.clientsPerGroup;
-    this.clientIds = new Float64Array(this.slots).fill(-1);
     this.created = new Float64Array(spec.groups);
+    this.nextIndex = new Int32Array(spec.groups);
     this.recent = new Int32Array(this.slots * spec.recentObjects);
-    this.recentCount = new Uint8Array(this.slots);
-    this.recentNext = new Uint8Array(this.slots);
+    this.slotWords = new Int32Array(2 * this.slots);
+    this.slotBytes = new Uint8Array(this.slotWords.buffer);
+    for (let slot = 0; slot < this.slots; slot++) this.slotWords[2 * slot + 1] = -1;
   }
 
   /** The group a slot belongs to. */
@@ -93,21 +104,36 @@ export class ClientPopulation {
   }
 
   /**
+   * Unique id of the slot's current client, −1 before its first: id = (clients created
+   * before it in the group) × groups + group. The slot's client is the group's latest one
+   * whose round-robin index is the slot's, so the id follows from the group's count alone.
+   */
+  clientIdOf(slot: number): number {
+    const group = Math.floor(slot / this.perGroup);
+    const index = slot - group * this.perGroup;
+    const created = this.created[group];
+    if (index >= created) return -1;
+    return (index + this.perGroup * Math.floor((created - 1 - index) / this.perGroup)) * this.groups + group;
+  }
+
+  /**
    * The slot of the client that sends the next request of `group`, drawn from `stream`.
-   * Sets `arrivedNew`; a new client's ring is empty and its id fresh. Ids are unique over
-   * the run: id = (clients created before it in the group) × groups + group.
+   * Sets `arrivedNew`; a new client's ring is empty, its traits 0 and its place −1 until the
+   * caller sets them. Ids are unique over the run (clientIdOf).
    */
   arrive(group: number, stream: RandomStream): number {
     const created = this.created[group];
-    const base = group * this.perGroup;
-    if (created > 0 && stream.next() < this.spec.revisitShare) {
+    const perGroup = this.perGroup;
+    const base = group * perGroup;
+    if (created > 0 && stream.next() < this.revisitShare) {
       this.arrivedNew = 0;
-      return base + stream.int(created < this.perGroup ? created : this.perGroup);
+      return base + stream.int(created < perGroup ? created : perGroup);
     }
-    const slot = base + (created % this.perGroup);
-    this.clientIds[slot] = created * this.groups + group;
-    this.recentCount[slot] = 0;
-    this.recentNext[slot] = 0;
+    const index = this.nextIndex[group];
+    this.nextIndex[group] = index + 1 === perGroup ? 0 : index + 1;
+    const slot = base + index;
+    this.slotWords[2 * slot] = 0;
+    this.slotWords[2 * slot + 1] = -1;
     this.created[group] = created + 1;
     this.arrivedNew = 1;
     return slot;
@@ -115,25 +141,46 @@ export class ClientPopulation {
 
   /** Whether a returning client's request re-asks a recent object (one draw). */
   drawsRepeat(slot: number, stream: RandomStream): boolean {
-    return this.recentCount[slot] > 0 && stream.next() < this.spec.repeatShare;
+    return this.slotBytes[8 * slot] > 0 && stream.next() < this.repeatShare;
   }
 
   /** One of the slot's recent objects, uniformly (one draw); the ring must not be empty. */
   recentObject(slot: number, stream: RandomStream): number {
-    return this.recent[slot * this.recentObjects + stream.int(this.recentCount[slot])];
+    return this.recent[slot * this.recentObjects + stream.int(this.slotBytes[8 * slot])];
   }
 
   /** Records that the slot's client asked for `objectId` (overwrites the oldest when full). */
   remember(slot: number, objectId: number): void {
-    const next = this.recentNext[slot];
-    this.recent[slot * this.recentObjects + next] = objectId;
-    this.recentNext[slot] = next + 1 === this.recentObjects ? 0 : next + 1;
-    if (this.recentCount[slot] < this.recentObjects) this.recentCount[slot]++;
+    const bytes = this.slotBytes;
+    const at = 8 * slot;
+    const recentObjects = this.recentObjects;
+    const next = bytes[at + 1];
+    this.recent[slot * recentObjects + next] = objectId;
+    bytes[at + 1] = next + 1 === recentObjects ? 0 : next + 1;
+    if (bytes[at] < recentObjects) bytes[at]++;
   }
 
   /** How many objects the slot remembers (≤ recentObjects). */
   recentCountOf(slot: number): number {
-    return this.recentCount[slot];
+    return this.slotBytes[8 * slot];
+  }
+
+  /** The traits (a byte the caller defines: device, AVIF support) of the slot's client; 0 for a new client. */
+  clientTraits(slot: number): number {
+    return this.slotBytes[8 * slot + 2];
+  }
+
+  setClientTraits(slot: number, traits: number): void {
+    this.slotBytes[8 * slot + 2] = traits;
+  }
+
+  /** The place the slot's client came from; −1 for a new client until setPlace. */
+  placeOf(slot: number): number {
+    return this.slotWords[2 * slot + 1];
+  }
+
+  setPlace(slot: number, place: number): void {
+    this.slotWords[2 * slot + 1] = place;
   }
 }
 

@@ -15,7 +15,6 @@ import { avifVariantBytes, newRequestAttributes, type RequestAttributeSampler, t
  */
 export class ClientTraffic {
   private readonly attributes: RequestAttributes = newRequestAttributes();
-  private readonly placeOfSlot: Int32Array;
   /** spec 4.4: an AVIF variant's bytes as a share of the image's (the sampler's setting). */
   private readonly avifSizeShare: number;
 
@@ -26,7 +25,6 @@ export class ClientTraffic {
     readonly windowIntervalMs: number,
   ) {
     if (!(windowIntervalMs > 0)) throw new RangeError(`windowIntervalMs must be > 0, got ${windowIntervalMs}`);
-    this.placeOfSlot = new Int32Array(sampler.population.slots).fill(-1);
     this.avifSizeShare = sampler.avifSizeShare;
   }
 
@@ -39,7 +37,7 @@ export class ClientTraffic {
   arrive(region: number, newPlace: number, forcedObjectId: number, request: ClientRequest): boolean {
     const attributes = this.attributes;
     this.sampler.sample(region, attributes, forcedObjectId);
-    if (attributes.newClient === 1) this.placeOfSlot[attributes.clientSlot] = newPlace;
+    if (attributes.newClient === 1) this.sampler.population.setPlace(attributes.clientSlot, newPlace);
     request.region = region;
     this.fill(request);
     return attributes.sessionContinues === 1;
@@ -75,7 +73,7 @@ export class ClientTraffic {
     const keys = this.keys;
     const objectId = attributes.objectId;
     const code = keys.variantCode(objectId, attributes.acceptsAvif, attributes.device);
-    request.place = this.placeOfSlot[attributes.clientSlot];
+    request.place = this.sampler.population.placeOf(attributes.clientSlot);
     request.objectId = objectId;
     request.clientSlot = attributes.clientSlot;
     request.newClient = attributes.newClient;

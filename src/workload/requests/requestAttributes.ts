@@ -18,6 +18,10 @@ import { MediaSessions, WHOLE_OBJECT, type MediaSessionSpec, type MediaWindow } 
 export const DEVICE_DESKTOP = 0;
 export const DEVICE_MOBILE = 1;
 
+/** Bits of a client's traits byte (ClientPopulation.clientTraits): its device and AVIF support. */
+const TRAIT_MOBILE = 1;
+const TRAIT_AVIF = 2;
+
 /**
  * Default share of browsers that accept AVIF (send `image/avif` in Accept for images).
  * Approximate: caniuse.com's "AVIF image format" page, weighting support by StatCounter usage
@@ -136,9 +140,8 @@ export class RequestAttributeSampler {
   private readonly avifShare: number;
   private readonly queryReorderShare: number;
   private readonly mediaMinBytes: number;
-  /** Per slot: the client's device and AVIF support, drawn when it arrives. */
-  private readonly deviceOf: Uint8Array;
-  private readonly avifOf: Uint8Array;
+  private readonly objectSizes: ArrayLike<number>;
+  private readonly rangesOf: Uint8Array | null;
 
   /**
    * `groupNames` name each group's random stream (`workload.clients.<name>`), so a group's
@@ -162,8 +165,8 @@ export class RequestAttributeSampler {
     this.avifSizeShare = spec.avifSizeShare;
     this.queryReorderShare = spec.queryReorderShare;
     this.mediaMinBytes = spec.media.minBytes;
-    this.deviceOf = new Uint8Array(this.population.slots);
-    this.avifOf = new Uint8Array(this.population.slots);
+    this.objectSizes = objects.objectSizes;
+    this.rangesOf = objects.rangesOf ?? null;
   }
 
   /**
@@ -176,37 +179,43 @@ export class RequestAttributeSampler {
     const stream = this.streams[group];
     const population = this.population;
     const slot = population.arrive(group, stream);
-    if (population.arrivedNew === 1) {
-      this.deviceOf[slot] = stream.next() < this.mobileShares[group] ? DEVICE_MOBILE : DEVICE_DESKTOP;
-      this.avifOf[slot] = stream.next() < this.avifShare ? 1 : 0;
+    const arrivedNew = population.arrivedNew;
+    let traits: number;
+    if (arrivedNew === 1) {
+      // The client's device and AVIF support (TRAIT_MOBILE, TRAIT_AVIF), drawn once: it keeps them.
+      traits = stream.next() < this.mobileShares[group] ? TRAIT_MOBILE : 0;
+      if (stream.next() < this.avifShare) traits |= TRAIT_AVIF;
+      population.setClientTraits(slot, traits);
       this.sessions.end(slot); // the slot's previous client is gone
+    } else {
+      traits = population.clientTraits(slot);
     }
     let objectId: number;
     let repeat = 0;
     if (forcedObjectId >= 0) {
       objectId = forcedObjectId;
       population.remember(slot, objectId);
-    } else if (population.arrivedNew === 0 && population.drawsRepeat(slot, stream)) {
+    } else if (arrivedNew === 0 && population.drawsRepeat(slot, stream)) {
       objectId = population.recentObject(slot, stream);
       repeat = 1;
     } else {
       objectId = this.objects.pick(stream.next());
       population.remember(slot, objectId);
     }
-    const sizeBytes = this.objects.objectSizes[objectId];
+    const sizeBytes = this.objectSizes[objectId];
     out.group = group;
     out.clientSlot = slot;
-    out.clientId = population.clientIds[slot];
-    out.newClient = population.arrivedNew;
+    out.clientId = population.clientIdOf(slot);
+    out.newClient = arrivedNew;
     out.repeat = repeat;
     out.continuation = 0;
     out.objectId = objectId;
     out.sizeBytes = sizeBytes;
-    out.device = this.deviceOf[slot];
-    out.acceptsAvif = this.avifOf[slot];
+    out.device = traits & TRAIT_MOBILE ? DEVICE_MOBILE : DEVICE_DESKTOP;
+    out.acceptsAvif = traits & TRAIT_AVIF ? 1 : 0;
     out.queryReordered = stream.next() < this.queryReorderShare ? 1 : 0;
-    const rangesOf = this.objects.rangesOf;
-    if (sizeBytes >= this.mediaMinBytes && (rangesOf === undefined || rangesOf === null || rangesOf[objectId] === 1)) {
+    const rangesOf = this.rangesOf;
+    if (sizeBytes >= this.mediaMinBytes && (rangesOf === null || rangesOf[objectId] === 1)) {
       this.sessions.start(slot, objectId, sizeBytes, stream, out);
     } else {
       out.rangeStart = WHOLE_OBJECT;
@@ -229,14 +238,15 @@ export class RequestAttributeSampler {
     const objectId = this.sessions.objectOf(clientSlot);
     out.group = group;
     out.clientSlot = clientSlot;
-    out.clientId = this.population.clientIds[clientSlot];
+    out.clientId = this.population.clientIdOf(clientSlot);
     out.newClient = 0;
     out.repeat = 0;
     out.continuation = 1;
     out.objectId = objectId;
-    out.sizeBytes = this.objects.objectSizes[objectId];
-    out.device = this.deviceOf[clientSlot];
-    out.acceptsAvif = this.avifOf[clientSlot];
+    out.sizeBytes = this.objectSizes[objectId];
+    const traits = this.population.clientTraits(clientSlot);
+    out.device = traits & TRAIT_MOBILE ? DEVICE_MOBILE : DEVICE_DESKTOP;
+    out.acceptsAvif = traits & TRAIT_AVIF ? 1 : 0;
     out.queryReordered = 0;
     return true;
   }

@@ -28,7 +28,7 @@ describe('ClientPopulation: returning and new clients (binomial checks at 3σ)',
     const first = population.createdIn(group) === 0;
     const { slot, isNew, repeat, objectId } = drive(population, group, stream, i);
     if (population.groupOf(slot) !== group) slotOutOfGroup++;
-    const id = population.clientIds[slot];
+    const id = population.clientIdOf(slot);
     if (id % 2 !== group) idOutOfGroup++;
     if (!first) returning.push(1 - isNew);
     if (isNew === 0) repeats.push(repeat);
@@ -67,7 +67,8 @@ describe('ClientPopulation: fixed memory', () => {
     const stream = new RandomStream('t', 'reuse');
     const slots = [0, 1, 2, 3].map((i) => drive(population, 0, stream, 100 + i).slot);
     expect(slots).toEqual([0, 1, 2, 0]);
-    expect(population.clientIds[0]).toBe(3);
+    expect(population.clientIdOf(0)).toBe(3);
+    expect([1, 2].map((slot) => population.clientIdOf(slot))).toEqual([1, 2]);
     expect(population.recentCountOf(0)).toBe(1);
   });
 
