@@ -15,7 +15,9 @@ export function summaryText(summary: Summary): string {
   const lines: string[] = [];
   lines.push(
     `${summary.scenario} · seed ${summary.seed} · ${formatCount(summary.requests)} requests measured` +
-      ` ${warmupText(summary.warmup)} · ${summary.simulatedSeconds.toFixed(1)} s simulated`,
+      ` ${warmupText(summary.warmup)} · ${summary.simulatedSeconds.toFixed(1)} s simulated` +
+      // The catalogue beside the run: a cache's capacity means something only against it.
+      ` · catalogue ${formatCount(summary.catalogue.objects)} objects, ${formatBytes(summary.catalogue.bytes)}`,
   );
   lines.push('');
   // The stated figures come first: is this run within what the service states (spec 1.1, 4.9, 7.1, 8)?
