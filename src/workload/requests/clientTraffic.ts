@@ -78,7 +78,7 @@ export class ClientTraffic {
     request.clientSlot = attributes.clientSlot;
     request.newClient = attributes.newClient;
     request.queryReordered = attributes.queryReordered;
-    request.otherSpellingKey = -1; // QueryKeys sets it for a query in the other order
+    request.otherSpellingKey = -1; // QueryKeys sets it when the exact URL is not the CDN's key
     if (attributes.rangeStart < 0 || !keys.isChunked(objectId)) {
       // spec 4.4: the avif-support variant is its own, smaller response; caches store and
       // uplinks carry that body. Ranges (below) are media, never an image variant.

@@ -9,6 +9,12 @@ export interface QueryClass {
   readonly queries?: QuerySpec;
 }
 
+/** A class's query shapes under one handling: shape → first query part number (0: the bare path's key), and whether the tracking value adds to it. */
+interface ShapeTable {
+  readonly numbers: Int32Array;
+  readonly valueInKey: Uint8Array;
+}
+
 /** Values of the functional `sort` parameter, by variant. */
 const SORT_ORDERS = ['relevance', 'price', 'newest'] as const;
 
@@ -88,7 +94,9 @@ export class QueryKeys {
   private readonly valueInKey: (Uint8Array | null)[];
   private readonly handlings: QueryHandling[];
   /** Per class: tables already built, by handling (JSON), so switching back costs nothing. */
-  private readonly builtTables: Map<string, { numbers: Int32Array; valueInKey: Uint8Array }>[];
+  private readonly builtTables: Map<string, ShapeTable>[];
+  /** Per class: its table under `keep`, the browser's (exact URL) keys; null until a browser needs it. */
+  private readonly exactUrlTables: (ShapeTable | null)[];
   /**
    * Per class: query key part → its number, shared by the class's handlings; a part whose
    * tracking value is in the key is named with value 0 and owns trackingValues numbers from
@@ -123,6 +131,7 @@ export class QueryKeys {
     this.valueInKey = classes.map(() => null);
     this.handlings = classes.map((klass) => klass.queries?.handling ?? { kind: 'keep' });
     this.builtTables = classes.map(() => new Map());
+    this.exactUrlTables = classes.map(() => null);
     this.partNumbers = classes.map(() => new Map());
     this.nextPartNumber = new Float64Array(classes.length).fill(1);
     classes.forEach((klass, c) => {
@@ -148,19 +157,24 @@ export class QueryKeys {
   setQueryHandling(classIndex: number, handling: QueryHandling): void {
     const klass = this.classes[classIndex];
     if (klass?.queries === undefined) throw new RangeError(`content class ${classIndex} has no queries: its requests carry no query string to key`);
-    const spec = klass.queries;
+    const built = this.tableFor(classIndex, klass.queries, handling);
+    this.tables[classIndex] = built.numbers;
+    this.valueInKey[classIndex] = built.valueInKey;
+    this.handlings[classIndex] = handling;
+  }
+
+  /** Class `classIndex`'s table under `handling`: built the first time, then reused. */
+  private tableFor(classIndex: number, spec: QuerySpec, handling: QueryHandling): ShapeTable {
     const name = JSON.stringify(handling);
     let built = this.builtTables[classIndex].get(name);
     if (built === undefined) {
       built = this.buildTable(classIndex, spec, ignoredParameters(handling, spec.tracking));
       this.builtTables[classIndex].set(name, built);
     }
-    this.tables[classIndex] = built.numbers;
-    this.valueInKey[classIndex] = built.valueInKey;
-    this.handlings[classIndex] = handling;
+    return built;
   }
 
-  private buildTable(classIndex: number, spec: QuerySpec, ignored: ReadonlySet<string>): { numbers: Int32Array; valueInKey: Uint8Array } {
+  private buildTable(classIndex: number, spec: QuerySpec, ignored: ReadonlySet<string>): ShapeTable {
     const partNumbers = this.partNumbers[classIndex];
     const numbers = new Int32Array(queryShapes(spec));
     const valueInKey = new Uint8Array(numbers.length);
@@ -192,8 +206,8 @@ export class QueryKeys {
 
   /**
    * Draws whether `request` carries a query and, if its key part is not the bare path's,
-   * moves its key to the (key, part) key; a client's query in the other order also gets its
-   * browser key. Whole-object requests of classes with queries only; five draws per query
+   * moves its key to the (key, part) key; a client's request also gets its browser key when
+   * the exact URL is not the CDN's key (keyExactUrl). Whole-object requests of classes with queries only; five draws per query
    * request whatever the handling and the client, so every handling sees the same queries.
    */
   keyRequest(request: ClientRequest): void {
@@ -235,7 +249,7 @@ export class QueryKeys {
     const before = this.keyIds.size;
     let exactKey = request.key;
     if (this.handlings[c].kind !== 'keep') {
-      const exact = this.exactUrlTable(c);
+      const exact = this.exactUrlTables[c] ?? this.buildExactUrlTable(c);
       const first = exact.numbers[shape];
       exactKey = first === 0 ? pathKey : this.keyId(pathKey, exact.valueInKey[shape] === 1 ? first + value : first);
     }
@@ -244,15 +258,11 @@ export class QueryKeys {
     this.otherSpellings += this.keyIds.size - before;
   }
 
-  /** Class c's shape table under `keep` (every parameter in the key): built the first time a browser needs it, then reused. */
-  private exactUrlTable(c: number): { numbers: Int32Array; valueInKey: Uint8Array } {
-    const name = JSON.stringify(KEEP_QUERY);
-    let built = this.builtTables[c].get(name);
-    if (built === undefined) {
-      built = this.buildTable(c, this.classes[c].queries as QuerySpec, new Set());
-      this.builtTables[c].set(name, built);
-    }
-    return built;
+  /** Class c's table under `keep` (every parameter in the key), kept for later requests: only the first browser request of a class that leaves parameters out builds it. */
+  private buildExactUrlTable(c: number): ShapeTable {
+    const exact = this.tableFor(c, this.classes[c].queries as QuerySpec, KEEP_QUERY);
+    this.exactUrlTables[c] = exact;
+    return exact;
   }
 
   /** The dense key id of (key, query part number) after the run's other keys. */
