@@ -2,7 +2,7 @@ import type { RandomStream, RandomStreams } from '../sim/random.js';
 import type { Simulation } from '../sim/simulation.js';
 import { CumulativeSearch, placeFor, regionFor, type ClientPlaces } from '../topology/clients.js';
 import type { ArrivalShape, FlashCrowd } from './arrivals/arrivalsSchema.js';
-import { groupPlacesByTimeZone, type TimeZoneGroup } from './arrivals/localTime.js';
+import { groupPlacesByTimeZone, placeInGroup, type TimeZoneGroup } from './arrivals/localTime.js';
 import { planArrivalStreams } from './arrivals/rateShape.js';
 import { ThinnedPoissonArrivals } from './arrivals/thinnedPoisson.js';
 import type { ObjectCatalogue } from './objectCatalogue.js';
@@ -33,8 +33,6 @@ export interface ShapedTrafficSpec {
  */
 export class ShapedWorkload {
   private readonly groups: TimeZoneGroup[];
-  /** Per group, its places by demand (what placeInGroup gives, without a binary search per request). */
-  private readonly placeSearch: CumulativeSearch[];
   private readonly processes: ThinnedPoissonArrivals[];
   private readonly streams: RandomStream[];
   private readonly groupOf: Int32Array;
@@ -56,7 +54,6 @@ export class ShapedWorkload {
     // A flat shape is the same in every time zone: one process per region then, as cheap as
     // plain Poisson arrivals (fewer pending events); a shaped one needs each zone's clock.
     this.groups = isFlat(spec.shape) ? groupPlacesByRegion(spec.places) : groupPlacesByTimeZone(spec.places);
-    this.placeSearch = this.groups.map((group) => new CumulativeSearch(group.cumulative));
     this.places = spec.places;
     this.oneOffStream = randomStreams.stream('workload.oneOff');
     const plans = planArrivalStreams(spec.shape, spec.ratePerSecond, this.groups);
@@ -109,12 +106,11 @@ export class ShapedWorkload {
           });
     const arrival = simulation.defineEvent('workload.arrival', (process) => {
       const stream = this.streams[process];
-      const groupIndex = this.groupOf[process];
-      const group = this.groups[groupIndex];
+      const group = this.groups[this.groupOf[process]];
       const request = this.request;
       request.timeMs = simulation.nowMs;
       request.region = group.region;
-      const place = group.places[this.placeSearch[groupIndex].index(stream.next())];
+      const place = placeInGroup(group, stream.next());
       const crowd = this.crowdOf[process];
       const objects = crowd < 0 ? null : this.crowdObjects[crowd];
       if (clients === null) {
@@ -145,7 +141,7 @@ function isFlat(shape: ArrivalShape): boolean {
 function groupPlacesByRegion(places: ClientPlaces): TimeZoneGroup[] {
   return places.byRegion.flatMap((region, r): TimeZoneGroup[] =>
     places.regionShare[r] > 0 && region.places.length > 0
-      ? [{ region: r, utcOffsetHours: 0, demandShare: places.regionShare[r], places: region.places, cumulative: region.cumulative }]
+      ? [{ region: r, utcOffsetHours: 0, demandShare: places.regionShare[r], places: region.places, cumulative: region.cumulative, placeSearch: new CumulativeSearch(region.cumulative) }]
       : [],
   );
 }

@@ -1,4 +1,4 @@
-import { cumulativeIndex, type ClientPlaces } from '../../topology/clients.js';
+import { CumulativeSearch, type ClientPlaces } from '../../topology/clients.js';
 
 /**
  * Local time of client places. Simulated time 0 is the run's start, a UTC instant; a
@@ -79,6 +79,8 @@ export interface TimeZoneGroup {
   readonly places: Int32Array;
   /** Cumulative within-group probability per place; the last entry is 1. */
   readonly cumulative: Float64Array;
+  /** The search over `cumulative` a draw per request goes through (placeInGroup). */
+  readonly placeSearch: CumulativeSearch;
 }
 
 /**
@@ -107,11 +109,11 @@ export function groupPlacesByTimeZone(clientPlaces: ClientPlaces): TimeZoneGroup
       cumulative[k] = running;
     });
     cumulative[indices.length - 1] = 1;
-    return { region, utcOffsetHours: offset, demandShare: share, places: Int32Array.from(indices), cumulative };
+    return { region, utcOffsetHours: offset, demandShare: share, places: Int32Array.from(indices), cumulative, placeSearch: new CumulativeSearch(cumulative) };
   });
 }
 
-/** The place a uniform draw `u` in [0, 1) picks within a group (by demand). */
+/** The place a uniform draw `u` in [0, 1) picks within a group (by demand; a guide table, not a binary search per request). */
 export function placeInGroup(group: TimeZoneGroup, u: number): number {
-  return group.places[cumulativeIndex(group.cumulative, u)];
+  return group.places[group.placeSearch.index(u)];
 }
