@@ -211,8 +211,7 @@ export class RequestAttributeSampler {
     out.continuation = 0;
     out.objectId = objectId;
     out.sizeBytes = sizeBytes;
-    out.device = traits & TRAIT_MOBILE ? DEVICE_MOBILE : DEVICE_DESKTOP;
-    out.acceptsAvif = traits & TRAIT_AVIF ? 1 : 0;
+    setClientTraits(out, traits);
     out.queryReordered = stream.next() < this.queryReorderShare ? 1 : 0;
     const rangesOf = this.rangesOf;
     if (sizeBytes >= this.mediaMinBytes && (rangesOf === null || rangesOf[objectId] === 1)) {
@@ -244,12 +243,16 @@ export class RequestAttributeSampler {
     out.continuation = 1;
     out.objectId = objectId;
     out.sizeBytes = this.objectSizes[objectId];
-    const traits = this.population.clientTraits(clientSlot);
-    out.device = traits & TRAIT_MOBILE ? DEVICE_MOBILE : DEVICE_DESKTOP;
-    out.acceptsAvif = traits & TRAIT_AVIF ? 1 : 0;
+    setClientTraits(out, this.population.clientTraits(clientSlot));
     out.queryReordered = 0;
     return true;
   }
+}
+
+/** `out`'s device and AVIF support from a client's traits byte (TRAIT_MOBILE, TRAIT_AVIF). */
+function setClientTraits(out: RequestAttributes, traits: number): void {
+  out.device = traits & TRAIT_MOBILE ? DEVICE_MOBILE : DEVICE_DESKTOP;
+  out.acceptsAvif = traits & TRAIT_AVIF ? 1 : 0;
 }
 
 function requireShare(name: string, value: number): void {
