@@ -141,10 +141,18 @@ export class OriginConditionsTimeline {
    * when none. An entry of that class stored before it has been purged (lazy purging).
    */
   lastPurgeAtMs(timeMs: number, slot: number): number {
-    // A run has a handful of deploys: a scan from the end, and the cursor stays where the request path left it.
+    // A search, not the cursor, which stays where the request path left it; a repeated deploy
+    // (every: 10m over a day) gives hundreds of purge times, so no scan from the end either.
     const times = this.purgeTimesBySlot[slot];
-    for (let i = times.length - 1; i >= 0; i--) if (times[i] <= timeMs) return times[i];
-    return -Infinity;
+    if (times.length === 0 || !(timeMs >= times[0])) return -Infinity;
+    let low = 0;
+    let high = times.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >>> 1;
+      if (times[middle] <= timeMs) low = middle;
+      else high = middle - 1;
+    }
+    return times[low];
   }
 
   /** Whether a deploy gives the class (slot) a new version: it names the class, or names none (everything). */
