@@ -189,4 +189,20 @@ describe('OriginConditionsTimeline: property against a naive evaluation', () => 
       { numRuns: 300 },
     );
   });
+
+  it('lastPurgeAtMs for a deploy with purge every 10m over a day (spec 1.2 item 6): the latest purge at or before any time, as a scan finds it', () => {
+    const timeline = new OriginConditionsTimeline(incidentsSchema.parse([{ kind: 'deploy', at: '5m', every: '10m', times: 144, purge: true }]));
+    const slot = timeline.otherClassSlot;
+    expect(timeline.purgeTimes(slot)).toHaveLength(144);
+    expect(timeline.lastPurgeAtMs(5 * M - 1, slot)).toBe(-Infinity);
+    expect(timeline.lastPurgeAtMs(5 * M, slot)).toBe(5 * M);
+    expect(timeline.lastPurgeAtMs(25 * M - 1, slot)).toBe(15 * M);
+    expect(timeline.lastPurgeAtMs(48 * H, slot)).toBe(23 * H + 55 * M);
+    fc.assert(
+      fc.property(fc.double({ min: -H, max: 25 * H, noNaN: true }), (timeMs) => {
+        const times = [...timeline.purgeTimes(slot)].filter((t) => t <= timeMs);
+        expect(timeline.lastPurgeAtMs(timeMs, slot)).toBe(times.length === 0 ? -Infinity : times[times.length - 1]);
+      }),
+    );
+  });
 });
