@@ -47,9 +47,10 @@ export function replicateSeed(baseSeed: number, replicate: number): number {
 /**
  * The subtrees of summary.json a sweep reports (dotted paths to their numeric leaves). An
  * array's items are keyed by index, as figureValue reads them: `incidents.0.availability` is
- * the availability during the scenario's first incident.
+ * the availability during the scenario's first incident (or first occurrence of a repeated
+ * one), `repeatedIncidents.0.availability` over all occurrences of its first repeated entry.
  */
-export const SWEEP_FIGURE_ROOTS = ['catalogue', 'hitRatio', 'byteHitRatio', 'originOffload', 'latencyMs.all', 'latencyMs.byLayer', 'cdn.availability', 'cdn.staleness', 'cdn.origin', 'incidents'] as const;
+export const SWEEP_FIGURE_ROOTS = ['catalogue', 'hitRatio', 'byteHitRatio', 'originOffload', 'latencyMs.all', 'latencyMs.byLayer', 'cdn.availability', 'cdn.staleness', 'cdn.origin', 'incidents', 'repeatedIncidents'] as const;
 
 /** A figure's value in a summary by dotted path, or undefined when the run has no such figure. */
 export function figureValue(summary: unknown, path: string): number | undefined {
