@@ -28,9 +28,11 @@ export interface IncidentFigures {
  * windows' starts and ends cut the line into pieces, and every window is a run of whole
  * pieces, so its figures are the sums over them (integers, exact). Recording costs the same
  * with 5 incidents or 1,000 (a repeated deploy every few minutes): no loop over incidents.
- * Requests complete nearly, not exactly, in send order (an outage's refused fetch returns at
- * once, a slow origin's answer later), so the cursor steps forward a few pieces and
- * otherwise searches.
+ * Requests complete in send order only roughly: in scenarios/incidents.yaml and the library's
+ * origin-outage and spa-deploy, 36–65 % of completed requests were sent before the latest one
+ * recorded, by up to 2.4 s (a hit answers in milliseconds, a miss to a slow origin in
+ * seconds). So nothing here depends on the order: a step back within a piece (minutes long)
+ * costs nothing, across a cut a search; forward, the cursor steps a few pieces, then searches.
  */
 export function incidentWindows(incidents: readonly Incident[]): {
   record(done: CompletedRequest): void;

@@ -8,46 +8,40 @@ import { formatSimTime } from '../workload/incidents/simTime.js';
  * as one line with the worst of them named.
  */
 
-export interface IncidentRow {
+/** What clients got in a window (or all the windows of a repeated entry), and the origin's load in and just before it. */
+interface WindowFigures {
+  /** The window reported, seconds from the start: the incident's own; a deploy's first minute. */
+  fromSeconds: number;
+  toSeconds: number;
+  requests: number;
+  errors: number;
+  /** Non-error responses / requests sent in the window (1 when none were sent); over a repeated entry's occurrences, their request-weighted mean. */
+  availability: number;
+  staleServed: number;
+  originRequests: number;
+  /** Origin requests in a window of the same length just before: the change the incident made. */
+  originRequestsBefore: number;
+}
+
+export interface IncidentRow extends WindowFigures {
   kind: string;
   name?: string;
   /** The entry of the scenario's `incidents` list an occurrence comes from (repeated entries only). */
   entry?: number;
   /** Which occurrence of that entry, from 1 (repeated entries only). */
   occurrence?: number;
-  /** The window reported, seconds from the start: the incident's own; a deploy's first minute. */
-  fromSeconds: number;
-  toSeconds: number;
-  requests: number;
-  errors: number;
-  /** Non-error responses / requests sent in the window (1 when none were sent). */
-  availability: number;
-  staleServed: number;
-  originRequests: number;
-  /** Origin requests in a window of the same length just before: the change the incident made. */
-  originRequestsBefore: number;
   /** A readable line for the terminal. */
   label: string;
 }
 
-/** One repeated entry over all its occurrences (their windows' sums). */
-export interface RepeatedIncidentRow {
+/** One repeated entry over all its occurrences (their windows' sums; from the first one's start to the last one's end). */
+export interface RepeatedIncidentRow extends WindowFigures {
   /** Index of the entry in the scenario's `incidents` list as written. */
   entry: number;
   kind: string;
   name?: string;
   everySeconds: number;
   occurrences: number;
-  /** The first occurrence's window start and the last one's end, seconds. */
-  fromSeconds: number;
-  toSeconds: number;
-  requests: number;
-  errors: number;
-  /** 1 − errors / requests over all occurrences: the request-weighted mean of theirs (1 when none were sent). */
-  availability: number;
-  staleServed: number;
-  originRequests: number;
-  originRequestsBefore: number;
   /** The occurrence with the lowest availability (the first of equals), and that availability. */
   worstOccurrence: number;
   worstAvailability: number;
