@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { quantity } from '../../quantitySchema.js';
 import { DURATION_EXPECTED, FRACTION_EXPECTED, parseDuration, parseFraction } from '../../units.js';
 import { expandIncidents, repeatFields, repeatIssues, type IncidentRepeat, type IncidentSeries } from './incidentRepeat.js';
-import { formatSimTime } from './simTime.js';
 
 export { formatSimTime } from './simTime.js';
 
