@@ -101,11 +101,12 @@ export function parseDuration(input: unknown, options: DurationOptions = {}): Pa
 }
 
 const RATE_MULTIPLIERS: Record<string, number> = { '': 1, k: 1e3, m: 1e6, g: 1e9 };
-const RATE_PER: Record<string, number> = { ms: 1000, s: 1, sec: 1, min: 1 / 60, m: 1 / 60, h: 1 / 3600, d: 1 / 86400 };
+// Weeks for content churn, which studies of the web report per week (e.g. 8 % of pages new each week).
+const RATE_PER: Record<string, number> = { ms: 1000, s: 1, sec: 1, min: 1 / 60, m: 1 / 60, h: 1 / 3600, d: 1 / 86400, w: 1 / 604800, week: 1 / 604800 };
 
 export const RATE_EXPECTED = 'a rate such as 20k/s, 1200/s, 3M/h or a number per second';
 
-/** A rate in events per second: `20k/s`, `500/ms`, `3M/h`; a bare number is per second. */
+/** A rate in events per second: `20k/s`, `500/ms`, `3M/h`, `8000/week`; a bare number is per second. */
 export function parseRate(input: unknown): Parsed {
   if (typeof input === 'number') {
     return Number.isFinite(input) && input > 0 ? { ok: true, value: input } : { ok: false, expected: RATE_EXPECTED };

@@ -51,4 +51,17 @@ describe('sweep figures (cdnsim sweep reports them per point)', () => {
     expect(figures.get('incidents.0.requests')).toBe(summary.incidents[0].requests);
     expect([...figures.keys()].some((path) => path.startsWith('incidents.0.label') || path.startsWith('incidents.0.kind'))).toBe(false);
   });
+
+  it('include what a steady warm-up found (docs/warmup.md): its requests, simulated time and every block\'s CDN hit ratio by index, not its settings', () => {
+    const summary = summaryOf(CLASSES.replace('warmup: 0', 'warmup: { until: steady, tolerance: 0.0001%, block: 5000, max: 15000 }'));
+    const figures = new Map(sweepFigures(summary));
+    const steady = summary.warmup.steady;
+    expect(steady?.blockHitRatios).toHaveLength(3);
+    expect(figures.get('warmup.requests')).toBe(15_000);
+    expect(figures.get('warmup.simulatedSeconds')).toBe(summary.warmup.simulatedSeconds);
+    expect(figures.get('warmup.finalBlockHitRatio')).toBe(steady?.blockHitRatios[2]);
+    for (let block = 0; block < 3; block++) expect(figures.get(`warmup.steady.blockHitRatios.${block}`)).toBe(steady?.blockHitRatios[block]);
+    expect(figures.has('warmup.steady.blockHitRatios.3')).toBe(false);
+    expect([...figures.keys()].filter((path) => /^warmup\.steady\.(tolerance|blockRequests|maxRequests)$/.test(path))).toEqual([]);
+  });
 });
