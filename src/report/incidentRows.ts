@@ -41,6 +41,7 @@ export interface RepeatedIncidentRow extends WindowFigures {
   kind: string;
   name?: string;
   everySeconds: number;
+  /** Occurrences that started before the run ended (all of them, unless the command line ended the run before the file's end). */
   occurrences: number;
   /** The occurrence with the lowest availability (the first of equals), and that availability. */
   worstOccurrence: number;
@@ -104,7 +105,12 @@ export function repeatedIncidentRows(figures: readonly IncidentFigures[]): Repea
     if (group) group.push(one);
     else groups.set(entry, [one]);
   }
-  return [...groups].map(([entry, occurrences]) => repeatedRow(entry, occurrences));
+  return [...groups].map(([entry, occurrences]) => {
+    // A run ended early (--duration below the file's) cuts the later occurrences to empty
+    // windows at their start: they never happened, so the entry's row leaves them out.
+    const happened = occurrences.filter((one) => one.toMs > one.fromMs);
+    return repeatedRow(entry, happened.length > 0 ? happened : occurrences);
+  });
 }
 
 function repeatedRow(entry: number, occurrences: readonly IncidentFigures[]): RepeatedIncidentRow {

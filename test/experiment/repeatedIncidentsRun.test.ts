@@ -133,3 +133,25 @@ describe('a repeated error burst (spec 7.1)', () => {
     expect(summary.cdn.errors.responses).toBeLessThan(inBursts * 1.05);
   });
 });
+
+describe('a run ended before the file says (--duration 30m on a 1-hour scenario)', () => {
+  it('keeps the 6 occurrences expanded from the file, and the entry\'s row counts the 3 that started in the run (spec 1.2 item 6)', () => {
+    const text = `
+seed: 5
+run: { duration: 1h }
+traffic: { rate: 100/s }
+deployment: { kind: full-stack, framework: next }
+content:
+  classes:
+    - { name: static-asset, objects: ${ASSETS}, share: 100%, zipfExponent: 0, size: { median: 10KB, sigma: 0 } }
+topology: { model: regions, jitter: 0, originLatency: 100ms }
+incidents:
+  - { kind: deploy, name: release, at: 5m, every: 10m, purge: true }
+`;
+    const summary = buildSummary(runScenario(parseScenarioText(text, 'repeated.yaml'), { durationMs: 30 * 60_000 }));
+    expect(summary.incidents.map((row) => row.toSeconds - row.fromSeconds)).toEqual([60, 60, 60, 0, 0, 0]);
+    const [release] = summary.repeatedIncidents!;
+    expect([release.occurrences, release.fromSeconds, release.toSeconds, release.originRequests]).toEqual([3, 300, 1560, 3 * ASSETS * EDGES]);
+  });
+});
+
