@@ -23,6 +23,7 @@ import { runTraceReaderBenchmarks } from './traceReaderBench.js';
 import { runTimelineBenchmarks } from './timelineBench.js';
 import { runSweepBenchmarks } from './sweepBench.js';
 import { runAdaptiveBenchmarks } from './adaptiveBench.js';
+import { runIncidentBenchmarks } from './incidentBench.js';
 
 /**
  * `npm run bench`: one JSON line per benchmark. Rates are operations per second (best
@@ -214,6 +215,7 @@ runTraceReaderBenchmarks(wanted);
 runReplayBenchmarks(wanted);
 runSparseBenchmarks(wanted);
 runTimelineBenchmarks(wanted);
+runIncidentBenchmarks(wanted);
 runMemoryBenchmarks(wanted);
 runWarmupBenchmarks(wanted);
 await runSweepBenchmarks(wanted);

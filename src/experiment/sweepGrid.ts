@@ -47,11 +47,13 @@ export function replicateSeed(baseSeed: number, replicate: number): number {
 /**
  * The subtrees of summary.json a sweep reports (dotted paths to their numeric leaves). An
  * array's items are keyed by index, as figureValue reads them: `incidents.0.availability` is
- * the availability during the scenario's first incident, `warmup.steady.blockHitRatios.3` the
- * CDN hit ratio of a steady warm-up's fourth block (docs/warmup.md). Of the warm-up only what
- * the run found is reported, not its settings (tolerance, block, max): how many requests and
- * how much simulated time it took, and the hit ratios of its blocks, so a sweep over churn or
- * capacity shows how the warm-up's course moves with them.
+ * the availability during the scenario's first incident (or first occurrence of a repeated
+ * one), `repeatedIncidents.0.availability` over all occurrences of its first repeated entry,
+ * `warmup.steady.blockHitRatios.3` the CDN hit ratio of a steady warm-up's fourth block
+ * (docs/warmup.md). Of the warm-up only what the run found is reported, not its settings
+ * (tolerance, block, max): how many requests and how much simulated time it took, and the
+ * hit ratios of its blocks, so a sweep over churn or capacity shows how the warm-up's course
+ * moves with them.
  */
 export const SWEEP_FIGURE_ROOTS = [
   'catalogue',
@@ -68,6 +70,7 @@ export const SWEEP_FIGURE_ROOTS = [
   'cdn.staleness',
   'cdn.origin',
   'incidents',
+  'repeatedIncidents',
 ] as const;
 
 /** A figure's value in a summary by dotted path, or undefined when the run has no such figure. */

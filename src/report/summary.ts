@@ -1,10 +1,9 @@
 import type { ClassCaching } from '../experiment/contentCaching.js';
 import { adaptiveSummary, type AdaptiveSummary } from './adaptiveReport.js';
 import type { NodeState, RecordingFacts, RunResult } from '../experiment/runScenario.js';
-import type { IncidentFigures } from '../experiment/incidentWindows.js';
+import { incidentRow, repeatedIncidentRows, type IncidentRow, type RepeatedIncidentRow } from './incidentRows.js';
 import type { LayerActivity, OriginActivity } from '../cdn/layeredFlow.js';
 import type { OutcomeFigures } from '../metrics/cdnOutcomes.js';
-import { formatSimTime } from '../workload/incidents/incidentSchema.js';
 import type { LatencySummary } from '../metrics/latencyHistogram.js';
 import type { NodeFigures } from '../metrics/nodeCounters.js';
 import { ratio } from '../metrics/requestMetrics.js';
@@ -18,6 +17,8 @@ export type LatencyFigures = Omit<LatencySummary, 'min' | 'max'>;
  * The deterministic result of a run: the same scenario and seed give byte-identical JSON.
  * Key names are stable; later versions add keys and never rename them.
  */
+export type { IncidentRow, RepeatedIncidentRow } from './incidentRows.js';
+
 export interface Summary {
   /** 1: this shape (README "summary.json"); a version that renames or removes a key counts up. */
   schemaVersion: typeof SUMMARY_SCHEMA_VERSION;
@@ -66,8 +67,10 @@ export interface Summary {
   cdn: CdnSummary;
   /** The busiest edge caches against their uplinks (spec 1.1); absent when the run records no timeline. */
   capacity?: CapacitySummary;
-  /** One row per incident of the scenario, in its order. */
+  /** One row per incident of the scenario, in its order; a repeated entry's occurrences each have one. */
   incidents: IncidentRow[];
+  /** One row per repeated entry of the scenario's incidents (`every`), over all its occurrences; absent when none repeats. */
+  repeatedIncidents?: RepeatedIncidentRow[];
   /** The adaptive TTL controller's parameters and adjustments (spec 1.2 item 6); absent when it is off. */
   adaptive?: AdaptiveSummary;
   /** The service's stated figures against the run, or the scenario's `expect` for them (README "The stated figures"). */
@@ -104,24 +107,6 @@ export interface OriginFigures extends Omit<OriginActivity, 'serviceMs'> {
 function originFigures({ serviceMs, ...counts }: OriginActivity): OriginFigures {
   const answered = counts.requests - counts.refused;
   return { ...counts, meanServiceMs: answered === 0 ? null : round(serviceMs / answered, 3) };
-}
-
-export interface IncidentRow {
-  kind: string;
-  name?: string;
-  /** The window reported, seconds from the start: the incident's own; a deploy's first minute. */
-  fromSeconds: number;
-  toSeconds: number;
-  requests: number;
-  errors: number;
-  /** Non-error responses / requests sent in the window (1 when none were sent). */
-  availability: number;
-  staleServed: number;
-  originRequests: number;
-  /** Origin requests in a window of the same length just before: the change the incident made. */
-  originRequestsBefore: number;
-  /** A readable line for the terminal. */
-  label: string;
 }
 
 export interface EdgeCaching {
@@ -277,6 +262,7 @@ function measuredSummary(result: RunResult): Omit<Summary, 'stated'> {
     cdn: cdnSummary(result),
     ...(result.timeline ? { capacity: capacitySummary(edges, result.scenario.edge.capacity) } : {}),
     incidents: result.incidents.map(incidentRow),
+    ...repeatedIncidentsOf(result),
     ...(result.adaptive ? { adaptive: adaptiveSummary(result.adaptive) } : {}),
   };
 }
@@ -303,30 +289,9 @@ function cdnSummary(result: RunResult): CdnSummary {
   };
 }
 
-function incidentRow(figures: IncidentFigures): IncidentRow {
-  const { incident } = figures;
-  const window = `${formatSimTime(figures.fromMs)}–${formatSimTime(Math.round(figures.toMs / 1000) * 1000)}`;
-  const what =
-    incident.kind === 'deploy'
-      ? `deploy${incident.purge ? ' with purge' : ''} of ${incident.classes.length === 0 ? 'every class' : incident.classes.join(', ')}`
-      : incident.kind === 'error-burst'
-        ? `error burst (${incident.status}, ${round(incident.share * 100, 2)} % of responses)`
-        : incident.kind === 'slowdown'
-          ? `slowdown ×${incident.factor}`
-          : 'outage (connections refused)';
-  return {
-    kind: incident.kind,
-    ...(incident.name === undefined ? {} : { name: incident.name }),
-    fromSeconds: round(figures.fromMs / 1000, 3),
-    toSeconds: round(figures.toMs / 1000, 3),
-    requests: figures.requests,
-    errors: figures.errors,
-    availability: round(figures.requests === 0 ? 1 : 1 - figures.errors / figures.requests, 6),
-    staleServed: figures.staleServed,
-    originRequests: figures.originRequests,
-    originRequestsBefore: figures.originRequestsBefore,
-    label: `${incident.name === undefined ? '' : `${incident.name}: `}${what}, ${window}`,
-  };
+function repeatedIncidentsOf(result: RunResult): { repeatedIncidents?: RepeatedIncidentRow[] } {
+  const rows = repeatedIncidentRows(result.incidents);
+  return rows.length === 0 ? {} : { repeatedIncidents: rows };
 }
 
 function edgeCachingOf(caching: ClassCaching): EdgeCaching {

@@ -1,4 +1,5 @@
 import { formatBytes } from '../units.js';
+import { formatSimTime } from '../workload/incidents/simTime.js';
 import { adaptiveLine } from './adaptiveReport.js';
 import { formatCount, formatMs, formatPercent, formatTable } from './consoleTable.js';
 import { REGIONS, STATED_REGION_LATENCY_MS } from '../topology/regions.js';
@@ -96,19 +97,35 @@ function cdnLines(summary: Summary): string[] {
   ];
 }
 
-/** Each incident's window: what clients got, and the origin's load against the window just before. */
+/**
+ * Each incident's window: what clients got, and the origin's load against the window just
+ * before. A repeated entry is one line over all its occurrences, then the occurrence that
+ * stood out: the lowest availability, or for a deploy the most origin requests (its purge
+ * spike); every occurrence has its row in summary.json.
+ */
 function incidentTable(summary: Summary): string {
-  return formatTable(
-    ['incident', 'requests', 'availability', 'stale served', 'origin requests', 'just before'],
-    summary.incidents.map((row) => [
-      row.label,
-      formatCount(row.requests),
-      formatPercent(row.availability),
-      formatCount(row.staleServed),
-      formatCount(row.originRequests),
-      formatCount(row.originRequestsBefore),
-    ]),
-  );
+  const figures = (row: { requests: number; availability: number; staleServed: number; originRequests: number; originRequestsBefore: number }): string[] => [
+    formatCount(row.requests),
+    formatPercent(row.availability),
+    formatCount(row.staleServed),
+    formatCount(row.originRequests),
+    formatCount(row.originRequestsBefore),
+  ];
+  const repeated = new Map((summary.repeatedIncidents ?? []).map((row) => [row.entry, row]));
+  const rows = summary.incidents.flatMap((row) => {
+    if (row.entry === undefined) return [[row.label, ...figures(row)]];
+    const entry = repeated.get(row.entry);
+    if (row.occurrence !== 1 || entry === undefined) return [];
+    const byOrigin = entry.kind === 'deploy';
+    const standout = byOrigin ? entry.peakOccurrence : entry.worstOccurrence;
+    const occurrence = summary.incidents.find((other) => other.entry === entry.entry && other.occurrence === standout)!;
+    const why = byOrigin ? 'most origin requests' : 'lowest availability';
+    return [
+      [entry.label, ...figures(entry)],
+      [`  ${why}: #${standout}, ${formatSimTime(Math.round(occurrence.fromSeconds * 1000))}–${formatSimTime(Math.round(occurrence.toSeconds) * 1000)}`, ...figures(occurrence)],
+    ];
+  });
+  return formatTable(['incident', 'requests', 'availability', 'stale served', 'origin requests', 'just before'], rows);
 }
 
 /** Gbit/s to three significant figures or so; an uplink's whole number as it is (100, 10). */

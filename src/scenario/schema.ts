@@ -7,9 +7,10 @@ import { DEFAULT_DEMAND_SHARES } from '../topology/clients.js';
 import { requestAttributesSection } from '../workload/requests/requestAttributesSchema.js';
 import { arrivalShapeFields } from '../workload/arrivals/arrivalsSchema.js';
 import { contentClassesSchema } from '../workload/content/contentSchema.js';
-import { incidentsSchema } from '../workload/incidents/incidentSchema.js';
+import { incidentEntriesSchema } from '../workload/incidents/incidentSchema.js';
+import { expandIncidents } from '../workload/incidents/incidentRepeat.js';
 import { expectSchema } from './expectSchema.js';
-import { clockedParts, steadyWarmupIssues, warmupSchema } from './warmupSchema.js';
+import { clockedParts, steadyWarmupIssues, warmupSchema, type Warmup } from './warmupSchema.js';
 import { strategiesSchema, strategyClassProblems } from './strategySchema.js';
 import { adaptiveClassProblems, adaptiveTtlSchema } from './adaptiveSchema.js';
 import { REGIONS, type Region } from '../topology/regions.js';
@@ -374,7 +375,7 @@ export const scenarioSchema = z
     topology: topologySection.prefault({}),
     cdn: cdnSection.prefault({}).meta({ description: 'request coalescing, revalidation and purge propagation at every CDN node' }),
     metrics: metricsSection.prefault({}).meta({ description: 'the time series of the run folder (timeseries.csv)' }),
-    incidents: incidentsSchema,
+    incidents: incidentEntriesSchema,
     expect: expectSchema.default({}),
     strategies: strategiesSchema.optional(),
   })
@@ -398,6 +399,8 @@ export const scenarioSchema = z
     if (classNames !== undefined && scenario.cdn.adaptiveTtl !== undefined) {
       for (const problem of adaptiveClassProblems(scenario.cdn.adaptiveTtl, classNames)) ctx.addIssue({ code: 'custom', path: ['cdn', 'adaptiveTtl', ...problem.path], message: problem.message });
     }
+    // Repeated incidents become occurrences up to the run's end (src/workload/incidents/incidentRepeat.ts).
+    for (const issue of expandIncidents(scenario.incidents, incidentClockEndMs(scenario.run)).issues) ctx.addIssue({ code: 'custom', ...issue, path: ['incidents', ...issue.path] });
     if (classNames !== undefined) {
       scenario.incidents.forEach((incident, index) => {
         if (incident.kind !== 'deploy') return;
@@ -423,7 +426,19 @@ export const scenarioSchema = z
     // Only on a scenario whose sections parsed: after an issue inside one (a flash crowd's
     // multiplier out of range, say), its values are the raw input, not the resolved shape.
   }, { when: (payload) => payload.issues.length === 0 })
+  .transform((scenario) => ({ ...scenario, incidents: expandIncidents(scenario.incidents, incidentClockEndMs(scenario.run)).incidents }))
   .meta({ title: 'cdnsim scenario', description: 'One simulated CDN run: traffic, content, caches, latency and run length.' });
+
+/**
+ * The run's end on the incidents' clock as the file states it: `run.duration`, after a
+ * cache-only warm-up of fixed length (which runs on the same clock first); undefined when a
+ * request count ends the run or the warm-up, whose time is not known in advance.
+ */
+export function incidentClockEndMs(run: { durationMs?: number; warmup: Warmup }): number | undefined {
+  if (run.durationMs === undefined) return undefined;
+  if (run.warmup.kind !== 'caches') return run.durationMs;
+  return run.warmup.length.kind === 'time' ? run.warmup.length.ms + run.durationMs : undefined;
+}
 
 /** A scenario as written in a file (before defaults and units are resolved). */
 export type ScenarioInput = z.input<typeof scenarioSchema>;

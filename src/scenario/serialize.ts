@@ -1,6 +1,6 @@
 import { requestAttributesToInput } from '../workload/requests/requestAttributesSchema.js';
 import { REGIONS } from '../topology/regions.js';
-import { incidentToInput } from '../workload/incidents/incidentSchema.js';
+import { incidentsToInput } from '../workload/incidents/incidentSchema.js';
 import { expectToInput } from './expectSchema.js';
 import type { ArrivalShape, ArrivalShapeInput } from '../workload/arrivals/arrivalsSchema.js';
 import type { ContentClass } from '../workload/content/contentClasses.js';
@@ -55,7 +55,7 @@ export function scenarioToInput(scenario: Scenario): ScenarioInput {
       ...(scenario.cdn.adaptiveTtl === undefined ? {} : { adaptiveTtl: adaptiveTtlToInput(scenario.cdn.adaptiveTtl) }),
     },
     metrics: { interval: ms(scenario.metrics.intervalMs) },
-    incidents: scenario.incidents.map(incidentToInput),
+    incidents: incidentsToInput(scenario.incidents),
     ...(Object.keys(scenario.expect).length === 0 ? {} : { expect: expectToInput(scenario.expect) }),
     ...(scenario.strategies === undefined ? {} : { strategies: strategiesToInput(scenario.strategies) }),
   };

@@ -1,5 +1,5 @@
 import type { Simulation } from '../../sim/simulation.js';
-import { formatSimTime, type DeployIncident, type Incident } from './incidentSchema.js';
+import { formatSimTime, type DeployIncident, type ErrorBurstIncident, type Incident, type SlowdownIncident } from './incidentSchema.js';
 
 /**
  * Incidents as the CDN flow consumes them, two ways:
@@ -86,7 +86,7 @@ export class OriginConditionsTimeline {
     this.serviceTimeFactor = new Float64Array(segments);
     this.contentEpoch = new Int32Array(segments);
     this.classEpoch = new Int32Array(segments * this.slots);
-    for (let segment = 0; segment < segments; segment++) this.fillSegment(segment, incidents);
+    this.fillSegments(incidents);
     this.purgeTimesBySlot = Array.from({ length: this.slots }, (_, slot) =>
       Float64Array.from(
         incidents.flatMap((incident) =>
@@ -141,10 +141,18 @@ export class OriginConditionsTimeline {
    * when none. An entry of that class stored before it has been purged (lazy purging).
    */
   lastPurgeAtMs(timeMs: number, slot: number): number {
-    // A run has a handful of deploys: a scan from the end, and the cursor stays where the request path left it.
+    // A search, not the cursor, which stays where the request path left it; a repeated deploy
+    // (every: 10m over a day) gives hundreds of purge times, so no scan from the end either.
     const times = this.purgeTimesBySlot[slot];
-    for (let i = times.length - 1; i >= 0; i--) if (times[i] <= timeMs) return times[i];
-    return -Infinity;
+    if (times.length === 0 || !(timeMs >= times[0])) return -Infinity;
+    let low = 0;
+    let high = times.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >>> 1;
+      if (times[middle] <= timeMs) low = middle;
+      else high = middle - 1;
+    }
+    return times[low];
   }
 
   /** Whether a deploy gives the class (slot) a new version: it names the class, or names none (everything). */
@@ -173,45 +181,70 @@ export class OriginConditionsTimeline {
     return segment;
   }
 
-  private fillSegment(segment: number, incidents: readonly Incident[]): void {
-    const t = this.starts[segment];
-    let reachable = 1;
-    let status = 0;
-    let share = 0;
-    let factor = 1;
+  /**
+   * Every segment's conditions in one sweep over the breakpoints: incidents enter at their
+   * start (a deploy at its `at`) and leave at their end, so a segment costs its own events
+   * and the slowdowns on in it, not the whole list (a repeated deploy makes a thousand
+   * incidents; filling each segment from the list was quadratic, seconds per run). The
+   * active slowdowns are kept in list order and multiplied in it, as the factors of one
+   * segment always were.
+   */
+  private fillSegments(incidents: readonly Incident[]): void {
+    const startOf = (i: number): number => {
+      const incident = incidents[i];
+      return incident.kind === 'deploy' ? incident.atMs : incident.startMs;
+    };
+    const indices = incidents.map((_, i) => i);
+    const enters = [...indices].sort((a, b) => startOf(a) - startOf(b) || a - b);
+    const leaves = indices.filter((i) => incidents[i].kind !== 'deploy').sort((a, b) => (incidents[a] as { endMs: number }).endMs - (incidents[b] as { endMs: number }).endMs || a - b);
+    let entered = 0;
+    let left = 0;
+    let outages = 0;
     let epoch = 0;
-    let burst = -1;
-    const base = segment * this.slots;
-    incidents.forEach((incident, index) => {
-      if (incident.kind === 'deploy') {
-        if (incident.atMs > t) return;
-        epoch++;
-        for (let slot = 0; slot < this.slots; slot++) if (this.touches(incident, slot)) this.classEpoch[base + slot]++;
-        return;
+    const classEpoch = new Int32Array(this.slots);
+    /** Active slowdowns and error bursts, by list index, ascending. */
+    const slowdowns: number[] = [];
+    const bursts: number[] = [];
+    const insert = (list: number[], index: number): void => {
+      let at = list.length;
+      while (at > 0 && list[at - 1] > index) at--;
+      list.splice(at, 0, index);
+    };
+    const remove = (list: number[], index: number): void => {
+      list.splice(list.indexOf(index), 1);
+    };
+    for (let segment = 0; segment < this.starts.length; segment++) {
+      const t = this.starts[segment];
+      for (; entered < enters.length && startOf(enters[entered]) <= t; entered++) {
+        const index = enters[entered];
+        const incident = incidents[index];
+        if (incident.kind === 'deploy') {
+          epoch++;
+          for (let slot = 0; slot < this.slots; slot++) if (this.touches(incident, slot)) classEpoch[slot]++;
+        } else if (incident.kind === 'outage') outages++;
+        else if (incident.kind === 'slowdown') insert(slowdowns, index);
+        else insert(bursts, index);
       }
-      if (!(incident.startMs <= t && t < incident.endMs)) return;
-      switch (incident.kind) {
-        case 'outage':
-          reachable = 0;
-          break;
-        case 'slowdown':
-          factor *= incident.factor;
-          break;
-        case 'error-burst':
-          if (burst !== -1) {
-            throw new RangeError(`error bursts ${burst} and ${index} overlap at ${formatSimTime(t)}; the incident schema rejects this, so build the timeline from a parsed list`);
-          }
-          burst = index;
-          status = incident.status;
-          share = incident.share;
-          break;
+      for (; left < leaves.length && (incidents[leaves[left]] as { endMs: number }).endMs <= t; left++) {
+        const index = leaves[left];
+        const incident = incidents[index];
+        if (incident.kind === 'outage') outages--;
+        else if (incident.kind === 'slowdown') remove(slowdowns, index);
+        else remove(bursts, index);
       }
-    });
-    this.reachable[segment] = reachable;
-    this.errorStatus[segment] = status;
-    this.errorShare[segment] = share;
-    this.serviceTimeFactor[segment] = factor;
-    this.contentEpoch[segment] = epoch;
+      if (bursts.length > 1) {
+        throw new RangeError(`error bursts ${bursts[0]} and ${bursts[1]} overlap at ${formatSimTime(t)}; the incident schema rejects this, so build the timeline from a parsed list`);
+      }
+      let factor = 1;
+      for (const index of slowdowns) factor *= (incidents[index] as SlowdownIncident).factor;
+      const burst = bursts.length === 0 ? undefined : (incidents[bursts[0]] as ErrorBurstIncident);
+      this.reachable[segment] = outages === 0 ? 1 : 0;
+      this.errorStatus[segment] = burst?.status ?? 0;
+      this.errorShare[segment] = burst?.share ?? 0;
+      this.serviceTimeFactor[segment] = factor;
+      this.contentEpoch[segment] = epoch;
+      this.classEpoch.set(classEpoch, segment * this.slots);
+    }
   }
 }
 

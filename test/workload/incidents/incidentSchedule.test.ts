@@ -189,4 +189,43 @@ describe('OriginConditionsTimeline: property against a naive evaluation', () => 
       { numRuns: 300 },
     );
   });
+
+  it('for any deploys naming classes and overlapping slowdowns with fractional factors: class epochs and the factors multiplied in list order equal the naive ones exactly', () => {
+    const classes = ['a', 'b', 'c'];
+    const deploy = fc
+      .record({ at: time, named: fc.subarray(classes) })
+      .map(({ at, named }): Incident => ({ kind: 'deploy', atMs: at, purge: false, classes: named }));
+    const slowdown = fc
+      .record({ w: windowed, factor: fc.double({ min: 1, max: 3, noNaN: true }) })
+      .map(({ w, factor }): Incident => ({ kind: 'slowdown', startMs: w.start, durationMs: w.length, endMs: w.start + w.length, factor }));
+    fc.assert(
+      fc.property(fc.array(fc.oneof(deploy, slowdown), { maxLength: 16 }), fc.array(fc.integer({ min: -10, max: 1400 }), { maxLength: 40 }), (incidents, queries) => {
+        const timeline = new OriginConditionsTimeline(incidents);
+        for (const t of queries) {
+          expect(timeline.at(t).serviceTimeFactor).toBe(naive(incidents, t).serviceTimeFactor);
+          for (const name of [...classes, 'other']) {
+            const touching = incidents.filter((incident) => incident.kind === 'deploy' && incident.atMs <= t && (incident.classes.length === 0 || incident.classes.includes(name)));
+            expect(timeline.classEpochAt(t, timeline.classSlot(name))).toBe(touching.length);
+          }
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('lastPurgeAtMs for a deploy with purge every 10m over a day (spec 1.2 item 6): the latest purge at or before any time, as a scan finds it', () => {
+    const timeline = new OriginConditionsTimeline(incidentsSchema.parse([{ kind: 'deploy', at: '5m', every: '10m', times: 144, purge: true }]));
+    const slot = timeline.otherClassSlot;
+    expect(timeline.purgeTimes(slot)).toHaveLength(144);
+    expect(timeline.lastPurgeAtMs(5 * M - 1, slot)).toBe(-Infinity);
+    expect(timeline.lastPurgeAtMs(5 * M, slot)).toBe(5 * M);
+    expect(timeline.lastPurgeAtMs(25 * M - 1, slot)).toBe(15 * M);
+    expect(timeline.lastPurgeAtMs(48 * H, slot)).toBe(23 * H + 55 * M);
+    fc.assert(
+      fc.property(fc.double({ min: -H, max: 25 * H, noNaN: true }), (timeMs) => {
+        const times = [...timeline.purgeTimes(slot)].filter((t) => t <= timeMs);
+        expect(timeline.lastPurgeAtMs(timeMs, slot)).toBe(times.length === 0 ? -Infinity : times[times.length - 1]);
+      }),
+    );
+  });
 });
