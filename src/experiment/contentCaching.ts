@@ -2,7 +2,7 @@ import { CompiledDecisionTable, type CompiledDecision } from '../policy/compile.
 import { decide } from '../policy/decision.js';
 import type { Deployment } from '../policy/deployment.js';
 import { normaliseHeaders, type HeaderInput } from '../policy/headers.js';
-import { HEADER_PROFILES, profileWithOverrides } from '../policy/profiles.js';
+import { HEADER_PROFILES, profileWithOverrides, type HeaderProfile } from '../policy/profiles.js';
 import { formatReason } from '../policy/reason.js';
 import type { Scenario } from '../scenario/schema.js';
 import type { Incident } from '../workload/incidents/incidentSchema.js';
@@ -79,8 +79,19 @@ function singleClassSource(scenario: Scenario): ClassSource {
     name: 'objects',
     url: CATALOGUE_OBJECT_URL,
     responseHeaders: Object.fromEntries(profileWithOverrides(profile, Object.entries(scenario.content.headers.fields))),
-    headerSource: `profile ${scenario.content.headers.profile}`,
+    headerSource: headerSourceText(`profile ${scenario.content.headers.profile}`, profile, scenario.content.headers.fields),
   };
+}
+
+/**
+ * Where a class's headers come from, for reports: the rule or profile, and the fields the
+ * scenario changed in it (a profile with its Cache-Control replaced is no longer that
+ * profile). Fields equal to the profile's own, as a strategy naming a profile writes them, are not named.
+ */
+function headerSourceText(source: string, profile: HeaderProfile, fields: Readonly<Record<string, string>>): string {
+  const profileValue = (name: string) => Object.entries(profile.headers).find(([field]) => field.toLowerCase() === name.toLowerCase())?.[1];
+  const changed = Object.entries(fields).flatMap(([name, value]) => (profileValue(name) === value ? [] : [name]));
+  return changed.length === 0 ? source : `${source}; ${changed.join(', ')} set by headers.fields`;
 }
 
 /** A class's headers by the deployment kind's rule (spec 1.3), with the Content-Type of its first file type (spec 4.2 decides by MIME type). */
@@ -93,7 +104,7 @@ function classSource(klass: ContentClass, deployment: Deployment): ClassSource {
     name: klass.name,
     url: representativePath(klass, deployment.framework),
     responseHeaders: contentType === undefined || hasContentType ? fields : { ...fields, 'Content-Type': contentType },
-    headerSource: `${headers.source} (profile ${headers.profile.name})`,
+    headerSource: headerSourceText(`${headers.source} (profile ${headers.profile.name})`, headers.profile, klass.headers.fields),
   };
 }
 

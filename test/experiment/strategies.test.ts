@@ -183,4 +183,15 @@ strategies:
   it('without `strategies` compare runs respect-headers, guidance, fixed:1h and swr', () => {
     expect(selectStrategies(site(), undefined).map((strategy) => strategy.name)).toEqual(['respect-headers', 'guidance', 'fixed:1h', 'swr']);
   });
+
+  it('reports name the header fields a scenario or strategy changed in a class\'s profile (spec 4.3 profile, then headers.fields)', () => {
+    const source = (scenario: Scenario) => Object.fromEntries(compileContentCaching(scenario).classes.map((klass) => [klass.name, klass.headerSource]));
+    const own = source(site());
+    expect(own.html).toBe('spec 4.3 framework defaults by path (profile framework-static-pages); Cache-Control set by headers.fields');
+    expect(own['static-asset']).toBe('spec 4.3 framework defaults by path (profile framework-static-assets)');
+    // fixed:1h adds CDN-Cache-Control to the stored classes' own fields (and names their profile).
+    expect(source(apply('fixed:1h')).html).toBe('named by the class (profile framework-static-pages); Cache-Control, CDN-Cache-Control set by headers.fields');
+    // framework-defaults writes the profile's own fields back: nothing differs from it, so nothing is named.
+    expect(source(apply('framework-defaults')).html).toBe('named by the class (profile framework-static-pages)');
+  });
 });
