@@ -1,4 +1,5 @@
 import type { SparseKeyStore } from '../cache/sparseKeyStore.js';
+import { STATUS_RANGE, type CacheNode } from './cacheNode.js';
 
 /**
  * One shared cache node (a PoP's edge cache or a regional site, spec 4.9 layers 2–3) on the
@@ -18,9 +19,8 @@ const STORED_AT = 1;
 const FRESH_UNTIL = 2;
 /** version × STATUS_RANGE + status: both in one number. */
 const VERSION_STATUS = 3;
-const STATUS_RANGE = 1000;
 
-export class SharedCacheNode {
+export class SharedCacheNode implements CacheNode {
   private records = new Float64Array(64 * RECORD);
 
   /**
