@@ -42,5 +42,18 @@ export interface CacheNodeStore {
   storedLocalOf(key: number): number;
 }
 
-/** In one number: version × STATUS_RANGE + status (both nodes keep them so). */
-export const STATUS_RANGE = 1000;
+/** An entry's content version and status in one number, as both kinds of node keep them. */
+const STATUS_RANGE = 1000;
+
+export function versionStatusOf(version: number, status: number): number {
+  return version * STATUS_RANGE + status;
+}
+
+export function versionIn(versionStatus: number): number {
+  return Math.floor(versionStatus / STATUS_RANGE);
+}
+
+export function statusIn(versionStatus: number): number {
+  // Not `%`: a remainder of doubles is a call to fmod; this is exact wherever versionIn is.
+  return versionStatus - Math.floor(versionStatus / STATUS_RANGE) * STATUS_RANGE;
+}

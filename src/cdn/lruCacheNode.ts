@@ -1,5 +1,4 @@
-import type { CacheNode, CacheNodeStore } from './cacheNode.js';
-import { STATUS_RANGE } from './cacheNode.js';
+import { statusIn, versionIn, versionStatusOf, type CacheNode, type CacheNodeStore } from './cacheNode.js';
 
 const EMPTY = 0;
 const NIL = -1;
@@ -113,7 +112,7 @@ export class LruCacheNode implements CacheNode, CacheNodeStore {
     numbers[at + RESPONSE_AT] = responseAtMs;
     numbers[at + STORED_AT] = nowMs;
     numbers[at + FRESH_UNTIL] = freshUntilMs;
-    numbers[at + VERSION_STATUS] = version * STATUS_RANGE + status;
+    numbers[at + VERSION_STATUS] = versionStatusOf(version, status);
     this.used += bytes;
     this.count++;
     this.linkAtHead(slot);
@@ -140,12 +139,10 @@ export class LruCacheNode implements CacheNode, CacheNodeStore {
     return this.numbers[local * NUMBERS + FRESH_UNTIL];
   }
   versionOf(local: number): number {
-    return Math.floor(this.numbers[local * NUMBERS + VERSION_STATUS] / STATUS_RANGE);
+    return versionIn(this.numbers[local * NUMBERS + VERSION_STATUS]);
   }
   statusOf(local: number): number {
-    // Not `%`: a remainder of doubles is a call to fmod; this is exact wherever versionOf is.
-    const versionStatus = this.numbers[local * NUMBERS + VERSION_STATUS];
-    return versionStatus - Math.floor(versionStatus / STATUS_RANGE) * STATUS_RANGE;
+    return statusIn(this.numbers[local * NUMBERS + VERSION_STATUS]);
   }
 
   /** The slot of `key`, or −1: fingerprints probed, a slot read only where one matches. */
