@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { SparseKeyStore } from '../src/cache/sparseKeyStore.js';
+import type { CacheNode, CacheNodeStore } from '../src/cdn/cacheNode.js';
+import { LruCacheNode } from '../src/cdn/lruCacheNode.js';
 import { SharedCacheNode } from '../src/cdn/sharedCacheNode.js';
 import { runScenario } from '../src/experiment/runScenario.js';
 import { loadScenarioFile, parseScenarioText } from '../src/scenario/load.js';
@@ -34,8 +36,8 @@ function record(workload: string): CacheTrace {
     workload === 'allFeatures' ? parseScenarioText(allFeaturesScenarioText(1_000_000), 'bench-features.yaml') : loadScenarioFile(join(thisRoot, 'scenarios/baseline.yaml'));
   const recorder = new CacheTraceRecorder();
   const nodes: CacheNodeSpec[] = [];
-  const indexOf = new Map<SparseKeyStore, number>();
-  const nodeIndex = (store: SparseKeyStore): number => {
+  const indexOf = new Map<CacheNodeStore, number>();
+  const nodeIndex = (store: CacheNodeStore): number => {
     let index = indexOf.get(store);
     if (index === undefined) {
       index = nodes.length;
@@ -44,30 +46,38 @@ function record(workload: string): CacheTrace {
     }
     return index;
   };
-  const node = SharedCacheNode.prototype;
-  const store = SparseKeyStore.prototype;
-  const { lookup, put, renew, remove } = node;
-  const { storedLocalOf } = store;
-  node.lookup = function (this: SharedCacheNode, key, nowMs) {
-    recorder.add(OP_LOOKUP, nodeIndex(this.store), key);
-    return lookup.call(this, key, nowMs);
-  };
-  node.put = function (this: SharedCacheNode, key, bytes, ...rest) {
-    recorder.addPut(nodeIndex(this.store), key, bytes);
-    return put.call(this, key, bytes, ...rest);
-  };
-  node.renew = function (this: SharedCacheNode, local, ...rest) {
-    recorder.add(OP_RENEW, nodeIndex(this.store), local);
-    renew.call(this, local, ...rest);
-  };
-  node.remove = function (this: SharedCacheNode, key) {
-    recorder.add(OP_REMOVE, nodeIndex(this.store), key);
-    remove.call(this, key);
-  };
-  store.storedLocalOf = function (this: SparseKeyStore, key) {
-    recorder.add(OP_STORED_LOCAL, nodeIndex(this), key);
-    return storedLocalOf.call(this, key);
-  };
+  // Both kinds of node (createCacheNode): LRU's own table, and any other policy's SparseKeyStore.
+  const restore: (() => void)[] = [];
+  for (const node of [SharedCacheNode.prototype, LruCacheNode.prototype] as CacheNode[]) {
+    const { lookup, put, renew, remove } = node;
+    node.lookup = function (this: CacheNode, key, nowMs) {
+      recorder.add(OP_LOOKUP, nodeIndex(this.store), key);
+      return lookup.call(this, key, nowMs);
+    };
+    node.put = function (this: CacheNode, key, bytes, ...rest) {
+      recorder.addPut(nodeIndex(this.store), key, bytes);
+      return put.call(this, key, bytes, ...rest);
+    };
+    node.renew = function (this: CacheNode, local, ...rest) {
+      recorder.add(OP_RENEW, nodeIndex(this.store), local);
+      renew.call(this, local, ...rest);
+    };
+    node.remove = function (this: CacheNode, key) {
+      recorder.add(OP_REMOVE, nodeIndex(this.store), key);
+      remove.call(this, key);
+    };
+    restore.push(() => Object.assign(node, { lookup, put, renew, remove }));
+  }
+  for (const store of [SparseKeyStore.prototype, LruCacheNode.prototype] as CacheNodeStore[]) {
+    const { storedLocalOf } = store;
+    store.storedLocalOf = function (this: CacheNodeStore, key) {
+      recorder.add(OP_STORED_LOCAL, nodeIndex(this), key);
+      return storedLocalOf.call(this, key);
+    };
+    restore.push(() => {
+      store.storedLocalOf = storedLocalOf;
+    });
+  }
   let measuredFrom = -1;
   let flowStartRequests = 0;
   try {
@@ -82,8 +92,7 @@ function record(workload: string): CacheTrace {
     });
     return recorder.trace(nodes, Math.max(0, measuredFrom), result.totalRequests - flowStartRequests);
   } finally {
-    Object.assign(node, { lookup, put, renew, remove });
-    store.storedLocalOf = storedLocalOf;
+    for (const undo of restore) undo();
   }
 }
 

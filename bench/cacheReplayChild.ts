@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { join, resolve } from 'node:path';
 import { OP_LOOKUP, OP_PUT, OP_REMOVE, OP_RENEW, OP_STORED_LOCAL, readCacheTrace } from './cacheTrace.js';
@@ -5,11 +6,11 @@ import { OP_LOOKUP, OP_PUT, OP_REMOVE, OP_RENEW, OP_STORED_LOCAL, readCacheTrace
 /**
  * One timed replay for bench/cacheReplay.ts, in a process of its own, with the cache code of
  * `<root>/dist`: `node dist/bench/cacheReplayChild.js <root> <trace file>`. Builds fresh nodes
- * as runNetwork does (the policy's store behind a SparseKeyStore, in a SharedCacheNode),
- * replays the trace untimed up to its measured part, then the measured part timed, reading
- * each found entry's fields as the flow does. Prints one JSON line: CPU nanoseconds per
- * measured client request, and a checksum of what the caches answered (equal across builds
- * that decide alike).
+ * as runNetwork does (createCacheNode), replays the trace untimed up to its measured part,
+ * then the measured part timed, reading each found entry's fields as the flow does. Prints one JSON line: CPU nanoseconds per
+ * measured client request, and a checksum of what the caches answered and held (equal across
+ * builds that decide alike; an entry's handle is not in it, since builds may name entries
+ * differently).
  */
 const [rootArgument, tracePath] = process.argv.slice(2);
 if (rootArgument === undefined || tracePath === undefined) {
@@ -21,11 +22,17 @@ const load = async <T>(path: string): Promise<T> => (await import(pathToFileURL(
 const { SharedCacheNode } = await load<typeof import('../src/cdn/sharedCacheNode.js')>('cdn/sharedCacheNode.js');
 const { SparseKeyStore } = await load<typeof import('../src/cache/sparseKeyStore.js')>('cache/sparseKeyStore.js');
 const { createCacheStore } = await load<typeof import('../src/cache/registry.js')>('cache/registry.js');
-type Node = InstanceType<typeof SharedCacheNode>;
+type Node = import('../src/cdn/cacheNode.js').CacheNode;
+// A build with createCacheNode builds its nodes as runNetwork does; an older one had only SharedCacheNode.
+const factoryPath = join(root, 'dist/src/cdn/createCacheNode.js');
+const factory = existsSync(factoryPath) ? ((await import(pathToFileURL(factoryPath).href)) as typeof import('../src/cdn/createCacheNode.js')) : undefined;
+type Policy = Parameters<typeof createCacheStore>[0] & Parameters<NonNullable<typeof factory>['createCacheNode']>[0];
 
 const trace = readCacheTrace(tracePath);
-const nodes: Node[] = trace.nodes.map(
-  ({ policy, capacity }, id) => new SharedCacheNode(new SparseKeyStore(createCacheStore(policy as Parameters<typeof createCacheStore>[0], { capacity })), id),
+const nodes: Node[] = trace.nodes.map(({ policy, capacity }, id) =>
+  factory !== undefined
+    ? factory.createCacheNode(policy as Policy, capacity, id)
+    : new SharedCacheNode(new SparseKeyStore(createCacheStore(policy as Policy, { capacity })), id),
 );
 const { ops, nodeOf, keys, putBytes } = trace;
 let puts = 0;
@@ -39,11 +46,11 @@ function replay(from: number, to: number): number {
     switch (ops[i]) {
       case OP_LOOKUP: {
         const local = node.lookup(key, i);
-        if (local >= 0) checksum += local + node.statusOf(local) + node.responseAtOf(local) + node.storedAtOf(local) + node.versionOf(local);
+        if (local >= 0) checksum += 1 + node.statusOf(local) + node.responseAtOf(local) + node.storedAtOf(local) + node.versionOf(local);
         break;
       }
       case OP_PUT:
-        checksum += node.put(key, putBytes[puts++], i, i, i, 1, 200);
+        checksum += node.put(key, putBytes[puts++], i, i, i, 1, 200) >= 0 ? 1 : 0;
         break;
       case OP_RENEW:
         node.renew(key, i, i);
@@ -53,7 +60,7 @@ function replay(from: number, to: number): number {
         break;
       case OP_STORED_LOCAL: {
         const local = node.store.storedLocalOf(key);
-        if (local >= 0) checksum += local + node.statusOf(local) + node.versionOf(local);
+        if (local >= 0) checksum += 1 + node.statusOf(local) + node.versionOf(local);
         break;
       }
     }
@@ -66,4 +73,4 @@ const start = process.cpuUsage();
 const measured = replay(trace.measuredFrom, trace.length);
 const used = process.cpuUsage(start);
 const nanoseconds = (used.user + used.system) * 1000;
-process.stdout.write(`${JSON.stringify({ nanosecondsPerRequest: Math.round(nanoseconds / trace.measuredRequests), checksum: warm + measured })}\n`);
+process.stdout.write(`${JSON.stringify({ nanosecondsPerRequest: Math.round(nanoseconds / trace.measuredRequests), checksum: warm + measured + nodes.reduce((sum, node) => sum + node.store.objectCount * 7 + node.store.occupancy, 0) })}\n`);

@@ -4,7 +4,7 @@ import type { BrowserCaches } from './browserCaches.js';
 import type { FlowNetwork } from './flowNetwork.js';
 import { pieceBytes } from './layeredFlow.js';
 import { STATUS_OK, type OriginModel } from './origin.js';
-import type { SharedCacheNode } from './sharedCacheNode.js';
+import type { CacheNode } from './cacheNode.js';
 
 /** What answered one piece of a request: a node of the CDN, or the origin. */
 const SERVED_EDGE = 0;
@@ -13,9 +13,9 @@ const SERVED_ORIGIN = 2;
 
 export interface CacheWarmerOptions {
   readonly network: FlowNetwork;
-  readonly edges: readonly SharedCacheNode[];
+  readonly edges: readonly CacheNode[];
   /** One per regional site; empty without a regional tier. */
-  readonly regionals: readonly SharedCacheNode[];
+  readonly regionals: readonly CacheNode[];
   readonly decisions: CompiledDecisionTable;
   /** Class id per object id; null: every object is class 0. */
   readonly classOf: Uint8Array | null;
@@ -107,7 +107,7 @@ export class CacheWarmer {
    * `key` asked of `node` (an edge at decision layer EDGE_DECISION, or a regional site):
    * returns which layer answered and leaves the answer's version, time and status in fields.
    */
-  private fromNode(node: SharedCacheNode, decisionLayer: number, edge: number, key: number, objectId: number, bytes: number, c: number, nowMs: number): number {
+  private fromNode(node: CacheNode, decisionLayer: number, edge: number, key: number, objectId: number, bytes: number, c: number, nowMs: number): number {
     const { decisions } = this.options;
     const served = decisionLayer === EDGE_DECISION ? SERVED_EDGE : SERVED_REGIONAL;
     let local = node.lookup(key, nowMs);
@@ -157,7 +157,7 @@ export class CacheWarmer {
     return usable || staleServed ? this.answered(node, local, served) : upstream;
   }
 
-  private answered(node: SharedCacheNode, local: number, served: number): number {
+  private answered(node: CacheNode, local: number, served: number): number {
     this.version = node.versionOf(local);
     this.responseAtMs = node.responseAtOf(local);
     this.status = node.statusOf(local);
@@ -173,7 +173,7 @@ export class CacheWarmer {
   }
 
   /** Whether a purge (spec 1.2 item 6) reached the node after the entry was stored: as LayeredFlow. */
-  private purged(node: SharedCacheNode, local: number, c: number, nowMs: number): boolean {
+  private purged(node: CacheNode, local: number, c: number, nowMs: number): boolean {
     const { origin, purgeDelayMs } = this.options;
     if (!origin.purges) return false;
     return node.storedAtOf(local) < origin.purgedAtMs(c, nowMs - purgeDelayMs) + purgeDelayMs;

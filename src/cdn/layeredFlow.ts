@@ -8,7 +8,7 @@ import type { FlowNetwork } from './flowNetwork.js';
 import { FetchTable, PendingRequests } from './inFlight.js';
 import { InFlightIndex } from './inFlightIndex.js';
 import { ORIGIN_REFUSED, STATUS_OK, type OriginModel } from './origin.js';
-import type { SharedCacheNode } from './sharedCacheNode.js';
+import type { CacheNode } from './cacheNode.js';
 
 /** The kind of node a fetch starts from. */
 const NODE_EDGE = 0;
@@ -85,9 +85,9 @@ export interface OriginActivity {
 export interface LayeredFlowOptions {
   readonly simulation: Simulation;
   readonly network: FlowNetwork;
-  readonly edges: readonly SharedCacheNode[];
+  readonly edges: readonly CacheNode[];
   /** One per regional site; empty without a regional tier. */
-  readonly regionals: readonly SharedCacheNode[];
+  readonly regionals: readonly CacheNode[];
   /** The policy engine's compiled decisions per content class and layer. */
   readonly decisions: CompiledDecisionTable;
   /** Per error status (index status − 500): its class in `decisions` (a 5xx without headers, spec 7.1), −1 when not compiled. */
@@ -238,7 +238,7 @@ export class LayeredFlow {
   }
 
   /** The node's lookup of `key` (the eviction policy sees a request): its stored entry's local id, or −1; a purged entry is dropped. */
-  private touch(node: SharedCacheNode, key: number, c: number, nowMs: number): number {
+  private touch(node: CacheNode, key: number, c: number, nowMs: number): number {
     const local = node.lookup(key, nowMs);
     if (local >= 0 && this.purged(node, local, c, nowMs)) {
       node.remove(key);
@@ -483,7 +483,7 @@ export class LayeredFlow {
   }
 
   /** A fresh hit at the PoP, answered when it arrives (time to first byte: the client leg). */
-  private completeEdgeHit(request: ClientRequest, seq: number, c: number, edge: number, node: SharedCacheNode, local: number): void {
+  private completeEdgeHit(request: ClientRequest, seq: number, c: number, edge: number, node: CacheNode, local: number): void {
     const { options, done } = this;
     this.describe(request, seq, c);
     done.layer = this.edgeLayer;
@@ -562,12 +562,12 @@ export class LayeredFlow {
    * lifetime the adaptive controller changes (spec 1.2 item 6) applies to what the caches
    * already hold. Without the controller the two are the same number.
    */
-  private freshUntil(node: SharedCacheNode, local: number, c: number, decisionLayer: number): number {
+  private freshUntil(node: CacheNode, local: number, c: number, decisionLayer: number): number {
     return node.responseAtOf(local) + this.options.decisions.ttlMsOf(c, decisionLayer);
   }
 
   /** Whether a purge (a deploy with purge, spec 1.2 item 6) has reached this node since the entry was stored. */
-  private purged(node: SharedCacheNode, local: number, c: number, nowMs: number): boolean {
+  private purged(node: CacheNode, local: number, c: number, nowMs: number): boolean {
     if (!this.options.origin.purges) return false;
     const delay = this.options.purgeDelayMs;
     const purgedAt = this.options.origin.purgedAtMs(c, nowMs - delay);

@@ -1,8 +1,10 @@
 import type { SparseKeyStore } from '../cache/sparseKeyStore.js';
+import { statusIn, versionIn, versionStatusOf, type CacheNode } from './cacheNode.js';
 
 /**
  * One shared cache node (a PoP's edge cache or a regional site, spec 4.9 layers 2–3) on the
- * simulated clock. The eviction store decides what stays; this node keeps, per stored
+ * simulated clock, under any eviction policy (runs build LRU nodes as LruCacheNode, which
+ * decides alike in one table; see createCacheNode). The eviction store decides what stays; this node keeps, per stored
  * entry, what HTTP caching needs to reuse it (RFC 9111 §4): when the response was made
  * (its age), until when it is fresh, its content version (what a conditional request
  * validates) and its status (a cached origin error, spec 7.1). An expired entry stays
@@ -16,11 +18,10 @@ const RECORD = 4;
 const RESPONSE_AT = 0;
 const STORED_AT = 1;
 const FRESH_UNTIL = 2;
-/** version × STATUS_RANGE + status: both in one number. */
+/** The version and status in one number (versionStatusOf). */
 const VERSION_STATUS = 3;
-const STATUS_RANGE = 1000;
 
-export class SharedCacheNode {
+export class SharedCacheNode implements CacheNode {
   private records = new Float64Array(64 * RECORD);
 
   /**
@@ -50,7 +51,7 @@ export class SharedCacheNode {
     records[at + RESPONSE_AT] = responseAtMs;
     records[at + STORED_AT] = nowMs;
     records[at + FRESH_UNTIL] = freshUntilMs;
-    records[at + VERSION_STATUS] = version * STATUS_RANGE + status;
+    records[at + VERSION_STATUS] = versionStatusOf(version, status);
     return local;
   }
 
@@ -74,13 +75,11 @@ export class SharedCacheNode {
     return this.records[local * RECORD + FRESH_UNTIL];
   }
   versionOf(local: number): number {
-    return Math.floor(this.records[local * RECORD + VERSION_STATUS] / STATUS_RANGE);
+    return versionIn(this.records[local * RECORD + VERSION_STATUS]);
   }
   /** 200 for content; an origin error status (500) for a cached error (spec 7.1). */
   statusOf(local: number): number {
-    // Not `%`: a remainder of doubles is a call to fmod; this is exact wherever versionOf is.
-    const versionStatus = this.records[local * RECORD + VERSION_STATUS];
-    return versionStatus - Math.floor(versionStatus / STATUS_RANGE) * STATUS_RANGE;
+    return statusIn(this.records[local * RECORD + VERSION_STATUS]);
   }
 
   private grow(minimumLocals: number): void {

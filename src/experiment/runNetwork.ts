@@ -1,8 +1,7 @@
 import { DEFAULT_UPLINK_BITS_PER_SECOND } from '../topology/bandwidth.js';
-import { createCacheStore, type OnlineCachePolicyName } from '../cache/registry.js';
-import { SparseKeyStore } from '../cache/sparseKeyStore.js';
 import { RegionNetwork, TopologyNetwork, type FlowNetwork } from '../cdn/flowNetwork.js';
-import { SharedCacheNode } from '../cdn/sharedCacheNode.js';
+import type { CacheNode } from '../cdn/cacheNode.js';
+import { createCacheNode } from '../cdn/createCacheNode.js';
 import type { Scenario } from '../scenario/schema.js';
 import { topologySpecOf } from '../scenario/scenarioTopology.js';
 import type { RandomStreams } from '../sim/random.js';
@@ -27,9 +26,9 @@ export interface RunNetwork {
   readonly network: FlowNetwork;
   /** The flow's layers without the browser: edge, regional (with a tier), origin. */
   readonly layerNames: readonly string[];
-  readonly edges: readonly SharedCacheNode[];
+  readonly edges: readonly CacheNode[];
   readonly edgeNodes: readonly NodePlace[];
-  readonly regionals: readonly SharedCacheNode[];
+  readonly regionals: readonly CacheNode[];
   readonly regionalNodes: readonly NodePlace[];
   /** Whether each edge sees independent requests for the whole catalogue (the theory's assumption). */
   readonly theoryApplies: boolean;
@@ -39,10 +38,6 @@ export interface RunNetwork {
 
 const isRegion = (name: string): name is Region => (REGIONS as readonly string[]).includes(name);
 
-/** A cache node: the policy's store over node-local key ids, so memory follows what each node holds. */
-function cacheNode(policy: OnlineCachePolicyName, capacity: number, id: number): SharedCacheNode {
-  return new SharedCacheNode(new SparseKeyStore(createCacheStore(policy, { capacity })), id);
-}
 
 /**
  * The scenario's topology as the flow sees it: `pops` is a PoP per edge cache over a regional
@@ -58,9 +53,9 @@ export function buildRunNetwork(scenario: Scenario, streams: RandomStreams): Run
     return {
       network: new TopologyNetwork(latency),
       layerNames: regionalTier.enabled ? ['edge', 'regional', 'origin'] : ['edge', 'origin'],
-      edges: pops.map((_, p) => cacheNode(scenario.edge.policy, scenario.edge.capacity, p)),
+      edges: pops.map((_, p) => createCacheNode(scenario.edge.policy, scenario.edge.capacity, p)),
       edgeNodes: pops.map((pop) => ({ name: pop.code, region: pop.region, latitude: pop.lat, longitude: pop.lon, uplinkBitsPerSecond: DEFAULT_UPLINK_BITS_PER_SECOND[pop.sizeClass] })),
-      regionals: regionalSites.map((_, s) => cacheNode(scenario.regional.policy, scenario.regional.capacity, pops.length + s)),
+      regionals: regionalSites.map((_, s) => createCacheNode(scenario.regional.policy, scenario.regional.capacity, pops.length + s)),
       regionalNodes: regionalSites.map((site) => ({ name: site.code, region: site.region })),
       theoryApplies: false,
       places: latency.topology.clients,
@@ -79,7 +74,7 @@ export function buildRunNetwork(scenario: Scenario, streams: RandomStreams): Run
   return {
     network: new RegionNetwork(latency),
     layerNames: ['edge', 'origin'],
-    edges: latency.edgeNames.map((_, e) => cacheNode(scenario.edge.policy, scenario.edge.capacity, e)),
+    edges: latency.edgeNames.map((_, e) => createCacheNode(scenario.edge.policy, scenario.edge.capacity, e)),
     edgeNodes: latency.edgeNames.map((name) => (isRegion(name) ? { name, region: name } : { name })),
     regionals: [],
     regionalNodes: [],

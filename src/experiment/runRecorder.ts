@@ -8,7 +8,7 @@ import {
   OUTCOME_STALE_WHILE_REVALIDATE,
   type CompletedRequest,
 } from '../cdn/layeredFlow.js';
-import type { SharedCacheNode } from '../cdn/sharedCacheNode.js';
+import type { CacheNode } from '../cdn/cacheNode.js';
 import { CdnOutcomes } from '../metrics/cdnOutcomes.js';
 import { LatencyHistogram } from '../metrics/latencyHistogram.js';
 import { NodeCounters } from '../metrics/nodeCounters.js';
@@ -93,11 +93,11 @@ export class RunRecorder {
     this.classCdnCounters.record(c, layer < this.originLayer, done.sizeBytes);
   }
 
-  edgeStates(caches: readonly SharedCacheNode[], places: readonly NodePlace[]): NodeState[] {
+  edgeStates(caches: readonly CacheNode[], places: readonly NodePlace[]): NodeState[] {
     return nodeStates(caches, places, this.edgeCounters);
   }
 
-  regionalStates(caches: readonly SharedCacheNode[], places: readonly NodePlace[]): NodeState[] {
+  regionalStates(caches: readonly CacheNode[], places: readonly NodePlace[]): NodeState[] {
     return nodeStates(caches, places, this.regionalCounters);
   }
 
@@ -116,6 +116,6 @@ export class RunRecorder {
   }
 }
 
-function nodeStates(caches: readonly SharedCacheNode[], places: readonly NodePlace[], counters: NodeCounters): NodeState[] {
+function nodeStates(caches: readonly CacheNode[], places: readonly NodePlace[], counters: NodeCounters): NodeState[] {
   return caches.map((cache, i) => ({ ...places[i], ...counters.figures(i), storedObjects: cache.store.objectCount, storedBytes: cache.store.occupancy }));
 }

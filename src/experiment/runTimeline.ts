@@ -1,12 +1,12 @@
 import { OUTCOME_STALE_ON_ERROR, OUTCOME_STALE_ON_REFUSED, OUTCOME_STALE_WHILE_REVALIDATE, type OriginActivity } from '../cdn/layeredFlow.js';
-import type { SharedCacheNode } from '../cdn/sharedCacheNode.js';
+import type { CacheNode } from '../cdn/cacheNode.js';
 import type { RequestMetrics } from '../metrics/requestMetrics.js';
 import { RunTimeline, type TimelineFigures } from '../metrics/runTimeline.js';
 import type { Scenario } from '../scenario/schema.js';
 import type { NodeState } from './runResult.js';
 
 /** The time series and per-PoP capacity of the measured part, fed by the run's sink. */
-export function newTimeline(scenario: Scenario, metrics: RequestMetrics, edges: readonly SharedCacheNode[], origin: OriginActivity): RunTimeline {
+export function newTimeline(scenario: Scenario, metrics: RequestMetrics, edges: readonly CacheNode[], origin: OriginActivity): RunTimeline {
   const { layerNames } = metrics;
   const browser = layerNames.indexOf('browser');
   return new RunTimeline({

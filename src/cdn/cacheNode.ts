@@ -1,0 +1,59 @@
+/**
+ * What the layered flow and the cache warmer ask of one shared cache node (a PoP's edge
+ * cache or a regional site, spec 4.9 layers 2–3). Two implementations: SharedCacheNode
+ * (any eviction policy, behind a SparseKeyStore) and LruCacheNode (LRU, the default, in
+ * one table whose slot holds the whole entry). They decide alike, to the byte.
+ *
+ * An entry is named by a `local` handle, answered by `lookup`, `put` and
+ * `store.storedLocalOf`. It stays valid until the node's next `put` or `remove`: read the
+ * entry's fields (and `renew` it) before storing or removing anything on that node.
+ */
+export interface CacheNode {
+  /** The node's number in the flow's in-flight index (PoPs, then regional sites). */
+  readonly id: number;
+  readonly store: CacheNodeStore;
+  /** The handle of `key`'s entry if stored (recency updated, as a request does), else −1. */
+  lookup(key: number, nowMs: number): number;
+  /**
+   * Stores a response for `key`, replacing what was there; `responseAtMs` is when the origin
+   * made it (RFC 9111 §4.2.3). The entry's handle, or −1 when larger than the cache.
+   */
+  put(key: number, bytes: number, nowMs: number, responseAtMs: number, freshUntilMs: number, version: number, status: number): number;
+  /** A 304 (RFC 9111 §4.3.4): the entry is fresh again from a new response time, body unchanged. */
+  renew(local: number, responseAtMs: number, freshUntilMs: number): void;
+  remove(key: number): void;
+  responseAtOf(local: number): number;
+  storedAtOf(local: number): number;
+  freshUntilOf(local: number): number;
+  versionOf(local: number): number;
+  /** 200 for content; an origin error status (500) for a cached error (spec 7.1). */
+  statusOf(local: number): number;
+}
+
+/** What a node's store tells the flow and the run's reports. */
+export interface CacheNodeStore {
+  readonly policy: string;
+  /** Bytes. */
+  readonly capacity: number;
+  /** Bytes held now. */
+  readonly occupancy: number;
+  readonly objectCount: number;
+  /** The handle of `key`'s entry while stored, −1 otherwise; no recency touched. */
+  storedLocalOf(key: number): number;
+}
+
+/** An entry's content version and status in one number, as both kinds of node keep them. */
+const STATUS_RANGE = 1000;
+
+export function versionStatusOf(version: number, status: number): number {
+  return version * STATUS_RANGE + status;
+}
+
+export function versionIn(versionStatus: number): number {
+  return Math.floor(versionStatus / STATUS_RANGE);
+}
+
+export function statusIn(versionStatus: number): number {
+  // Not `%`: a remainder of doubles is a call to fmod; this is exact wherever versionIn is.
+  return versionStatus - Math.floor(versionStatus / STATUS_RANGE) * STATUS_RANGE;
+}

@@ -1,0 +1,92 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { createCacheStore } from '../../src/cache/registry.js';
+import { SparseKeyStore } from '../../src/cache/sparseKeyStore.js';
+import type { CacheNode } from '../../src/cdn/cacheNode.js';
+import { createCacheNode } from '../../src/cdn/createCacheNode.js';
+import { LruCacheNode } from '../../src/cdn/lruCacheNode.js';
+import { SharedCacheNode } from '../../src/cdn/sharedCacheNode.js';
+
+/** What a node answers for `key` now: −1, or its entry's fields (the handle itself may differ between nodes). */
+function entryOf(node: CacheNode, local: number): number[] | null {
+  return local < 0 ? null : [node.responseAtOf(local), node.storedAtOf(local), node.freshUntilOf(local), node.versionOf(local), node.statusOf(local)];
+}
+
+const reference = (capacity: number) => new SharedCacheNode(new SparseKeyStore(createCacheStore('lru', { capacity })), 0);
+
+describe('LruCacheNode: an LRU node in one table (spec 4.9 layers 2–3)', () => {
+  it('decides exactly as SharedCacheNode over LruStore: hits, entries, evictions, refusals, removals, renewals, with the table growing past 1,024 slots', () => {
+    const operation = fc.record({
+      kind: fc.constantFrom('request', 'request', 'request', 'stored', 'remove', 'renew'),
+      key: fc.oneof(fc.integer({ min: 0, max: 40 }), fc.integer({ min: 0, max: 2 ** 31 - 1 })),
+      size: fc.oneof(fc.integer({ min: 0, max: 30 }), fc.constant(5_000)),
+      version: fc.integer({ min: 0, max: 3 }),
+      status: fc.constantFrom(200, 200, 500),
+    });
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 3_000 }), fc.array(operation, { maxLength: 2_500 }), (capacity, operations) => {
+        const slotted = new LruCacheNode(capacity, 0);
+        const shared = reference(capacity);
+        operations.forEach((op, time) => {
+          if (op.kind === 'remove') {
+            slotted.remove(op.key);
+            shared.remove(op.key);
+          } else if (op.kind === 'stored') {
+            expect(entryOf(slotted, slotted.store.storedLocalOf(op.key))).toEqual(entryOf(shared, shared.store.storedLocalOf(op.key)));
+          } else if (op.kind === 'renew') {
+            const mine = slotted.store.storedLocalOf(op.key);
+            const theirs = shared.store.storedLocalOf(op.key);
+            expect(mine < 0).toBe(theirs < 0);
+            if (mine >= 0) {
+              slotted.renew(mine, time, time + 7);
+              shared.renew(theirs, time, time + 7);
+            }
+          } else {
+            const mine = slotted.lookup(op.key, time);
+            const theirs = shared.lookup(op.key, time);
+            expect(entryOf(slotted, mine)).toEqual(entryOf(shared, theirs));
+            if (mine < 0) {
+              const put = (node: CacheNode) => node.put(op.key, op.size, time, time - 1, time + 100, op.version, op.status);
+              expect(entryOf(slotted, put(slotted))).toEqual(entryOf(shared, put(shared)));
+            }
+          }
+          expect([slotted.store.occupancy, slotted.store.objectCount]).toEqual([shared.store.occupancy, shared.store.objectCount]);
+        });
+      }),
+      { seed: 7, numRuns: 40 },
+    );
+  });
+
+  it('evicts the least recently used first: capacity 3 bytes, keys 1, 2, 3 stored, 1 requested, 4 stored → 2 is gone', () => {
+    const node = new LruCacheNode(3, 0);
+    for (const key of [1, 2, 3]) node.put(key, 1, 0, 0, 10, 1, 200);
+    expect(node.lookup(1, 1)).toBeGreaterThanOrEqual(0);
+    node.put(4, 1, 2, 2, 10, 1, 200);
+    expect([1, 2, 3, 4].map((key) => node.store.storedLocalOf(key) >= 0)).toEqual([true, false, true, true]);
+    expect([node.occupancy, node.objectCount]).toEqual([3, 3]);
+  });
+
+  it('refuses an object larger than the cache, and drops the older version it replaced', () => {
+    const node = new LruCacheNode(100, 0);
+    node.put(9, 40, 0, 0, 10, 1, 200);
+    expect(node.put(9, 101, 1, 1, 10, 2, 200)).toBe(-1);
+    expect(node.store.storedLocalOf(9)).toBe(-1);
+    expect([node.occupancy, node.objectCount]).toEqual([0, 0]);
+  });
+
+  it('keeps 100,000 objects in order through growth and evictions: the 60,000 most recent stay, and each keeps its fields', () => {
+    const node = new LruCacheNode(60_000, 0);
+    for (let key = 0; key < 100_000; key++) node.put(key * 7919, 1, key, key - 5, key + 1_000, key % 9, 200);
+    expect(node.objectCount).toBe(60_000);
+    expect(node.store.storedLocalOf(39_999 * 7919)).toBe(-1);
+    const local = node.store.storedLocalOf(40_000 * 7919);
+    expect([node.responseAtOf(local), node.storedAtOf(local), node.freshUntilOf(local), node.versionOf(local), node.statusOf(local)]).toEqual([39_995, 40_000, 41_000, 4, 200]);
+  });
+
+  it('createCacheNode builds LRU nodes as LruCacheNode and other policies over SparseKeyStore', () => {
+    expect(createCacheNode('lru', 10, 3)).toBeInstanceOf(LruCacheNode);
+    const s3fifo = createCacheNode('s3fifo', 10, 4);
+    expect(s3fifo).toBeInstanceOf(SharedCacheNode);
+    expect([s3fifo.store.policy, s3fifo.store.capacity, s3fifo.id]).toEqual(['s3fifo', 10, 4]);
+  });
+});
