@@ -5,9 +5,10 @@ const MIN_BUCKETS = 16;
 /**
  * Bucket width in mean gaps between consecutive pops: about this many events of the near
  * future share a bucket, so a pop rarely steps over empty buckets and an insert rarely walks
- * past more than a couple of events (Brown 1988 found 3 the best).
+ * past more than a couple of events (Brown 1988 found 3 the best; on bench/run.ts's kernel.arrivals
+ * 3 and 4 beat 1, 1.5, 2, 6 and 8).
  */
-const GAPS_PER_BUCKET = Number(process.env.CDNSIM_GAPS ?? 3);
+const GAPS_PER_BUCKET = 3;
 /** Pops between two checks of the bucket width against the measured gap (at least). */
 const MIN_CALIBRATION_POPS = 64;
 /**
@@ -18,12 +19,18 @@ const MAX_BUCKET_NUMBER = 2 ** 50;
 const MIN_RELATIVE_WIDTH = 2 ** -40;
 /** Times sampled from the contents to guess a width before any pop has measured one. */
 const WIDTH_SAMPLE = 64;
+/** The tail entry of a bucket whose list a rebuild left unsorted (see sortBucket). */
+const UNSORTED = -2;
+/** Longest bucket list sorted by insertion sort. */
+const INSERTION_SORT_MAX = 32;
 /** Bytes of one event's record (8 doubles). */
 const RECORD_BYTES = 64;
-/** int32 offsets in a record (slot × 16 + …): kind, next slot, previous slot. */
+/** int32 offsets in a record (slot × 16 + …): kind, next slot, previous slot, live. */
 const KIND = 8;
 const NEXT = 9;
 const PREV = 10;
+/** 1 while the slot holds an event, 0 while free: a rebuild reads the slots in memory order. */
+const LIVE = 11;
 
 /**
  * The simulation's event queue: events ordered by (time, sequence number), so two events at
@@ -33,9 +40,9 @@ const PREV = 10;
  *
  * Layout: a calendar queue (R. Brown, "Calendar queues", CACM 31(10), 1988) for the near
  * future, a binary heap (EventHeap) for the far future.
- * - Time is cut into buckets of `width` ms; bucket number b = floor(time / width). The wheel
- *   holds the events of the `bucketCount` consecutive bucket numbers from `windowStart` on,
- *   one list per bucket, sorted by (time, sequence). Because floor(time × (1/width)) never
+ * - Time is cut into buckets of `width` ms; bucket number b = floor(time × (1/width)). The
+ *   wheel holds the events of the `bucketCount` consecutive bucket numbers from `windowStart`
+ *   on, one list per bucket, sorted by (time, sequence). Because a rounded product never
  *   decreases as time grows, every event of a lower bucket number comes before every event
  *   of a higher one, and the head of the lowest non-empty bucket is the earliest event.
  * - Events at or beyond windowStart + bucketCount wait in the heap and move into the wheel
@@ -43,7 +50,9 @@ const PREV = 10;
  *   tens of ms ahead and, as many again, timers seconds ahead: those stay out of the lists.
  * - The width follows the measured mean gap between pops (GAPS_PER_BUCKET of them), checked
  *   every max(64, bucketCount) pops; the bucket count doubles when the queue holds more than
- *   twice as many events and halves below half. Both rebuild the wheel, O(n) now and then.
+ *   twice as many events and halves below half. Both rebuild the wheel, O(n) now and then:
+ *   the slots are read in memory order and dropped into their buckets unsorted, and a bucket
+ *   is sorted when the pops reach it (filling a queue of a million costs no more than a heap's).
  * A pop takes the head of the current bucket and steps to the next non-empty one; a push
  * links the event into its bucket's list, walking from the tail (a new event usually comes
  * last among its bucket's, and an equal time always does when its sequence is the newest).
@@ -67,8 +76,12 @@ export class EventQueue {
   private mask = MIN_BUCKETS - 1;
   private width = 1;
   private inverseWidth = 1;
-  /** First and last slot of each bucket's list at 2i and 2i + 1, -1 when empty; bucket number b lives at i = b & mask. */
+  /**
+   * Bucket number b lives at i = b & mask: the first slot of its list at 2i (-1 when empty),
+   * and at 2i + 1 the last slot, -1 when empty, UNSORTED after a rebuild until sorted.
+   */
   private buckets: Int32Array;
+  private sortScratch: Int32Array = new Int32Array(64);
   private wheelCount = 0;
   /** Events in the wheel and the far heap. */
   private count = 0;
@@ -78,6 +91,11 @@ export class EventQueue {
   private scanBucket = 0;
   /** Events beyond the wheel's window. */
   private readonly far = new EventHeap(16);
+  /** Bucket number of the far heap's earliest event, +Infinity when it is empty. */
+  private farStart = Infinity;
+  /** The counts at which the wheel doubles and halves. */
+  private growAbove = 2 * MIN_BUCKETS;
+  private shrinkBelow = 0;
 
   // The earliest event, once found (headKnown): in the wheel at headSlot, or the far heap's top.
   private headKnown = false;
@@ -86,9 +104,11 @@ export class EventQueue {
   private headTime = Infinity;
   private headSeq = Infinity;
 
-  // Width calibration: pops and the time spanned since the period began.
-  private calibrationPops = -1;
-  private calibrationStart = 0;
+  // Width calibration: pops and the time spanned since the period began (NaN: not yet).
+  private calibrationPops = 0;
+  private calibrationPeriod = MIN_CALIBRATION_POPS;
+  private calibrationStart = NaN;
+  private havePopped = false;
   /** Mean gap between pops over the last full period; 0 before one has ended. */
   private measuredGap = 0;
 
@@ -110,6 +130,11 @@ export class EventQueue {
 
   get size(): number {
     return this.count;
+  }
+
+  /** How the queue is cut now: buckets in the wheel, their width, and the events waiting in the far heap (for tests and benchmarks). */
+  get layout(): { buckets: number; widthMs: number; farEvents: number } {
+    return { buckets: this.bucketCount, widthMs: this.width, farEvents: this.far.size };
   }
 
   /** Time of the earliest event, or +Infinity when the queue is empty. */
@@ -151,9 +176,10 @@ export class EventQueue {
       if (bucket < this.scanBucket) this.scanBucket = bucket;
     } else {
       this.far.pushSequenced(time, seq, kind, arg0, arg1);
+      if (bucket < this.farStart) this.farStart = bucket;
     }
     if (this.headKnown && (time < this.headTime || (time === this.headTime && seq < this.headSeq))) this.headKnown = false;
-    if (++this.count > 2 * this.bucketCount) this.rebuild(this.bucketCount * 2, this.estimateWidth());
+    if (++this.count > this.growAbove) this.rebuild(this.bucketCount * 2, 0);
   }
 
   /** Removes the earliest event into the popped* fields; returns false when empty. */
@@ -179,6 +205,7 @@ export class EventQueue {
       this.poppedArg0 = records[base + 2];
       this.poppedArg1 = records[base + 3];
       this.poppedKind = links[(slot << 4) + KIND];
+      links[(slot << 4) + LIVE] = 0;
       links[(slot << 4) + NEXT] = this.freeHead;
       this.freeHead = slot;
       this.wheelCount--;
@@ -190,18 +217,18 @@ export class EventQueue {
       this.poppedArg0 = far.poppedArg0;
       this.poppedArg1 = far.poppedArg1;
       bucket = Math.floor(far.poppedTime * this.inverseWidth);
+      this.farStart = Math.floor(far.peekTime() * this.inverseWidth);
     }
+    this.havePopped = true;
     if (bucket > this.windowStart) {
       // Nothing left below the popped event, and nothing new will be (a simulation schedules
       // at or after its clock): the window starts at its bucket and takes in what it reaches.
       this.windowStart = bucket;
       this.scanBucket = bucket;
-      this.admitFar();
+      if (this.farStart < bucket + this.bucketCount) this.admitFar();
     }
-    this.calibrate();
-    if (this.count < this.bucketCount >> 1 && this.bucketCount > MIN_BUCKETS) {
-      this.rebuild(this.bucketCount >> 1, this.estimateWidth());
-    }
+    if (++this.calibrationPops >= this.calibrationPeriod) this.calibrate();
+    if (this.count < this.shrinkBelow) this.rebuild(this.bucketCount >> 1, 0);
     return true;
   }
 
@@ -210,13 +237,16 @@ export class EventQueue {
     this.wheelCount = 0;
     this.count = 0;
     this.far.clear();
+    this.farStart = Infinity;
     this.freeHead = -1;
     this.slotHighWater = 0;
     this.headKnown = false;
-    this.calibrationPops = -1;
+    this.calibrationPops = 0;
+    this.calibrationStart = NaN;
+    this.havePopped = false;
   }
 
-  /** Finds the earliest event: the head of the first non-empty bucket, or the far heap's top. */
+  /** Finds the earliest event: the head of the first non-empty bucket (sorted now if it is not yet), or the far heap's top. */
   private findHead(): void {
     this.headKnown = true;
     if (this.wheelCount > 0) {
@@ -226,6 +256,7 @@ export class EventQueue {
       let slot = buckets[(bucket & mask) << 1];
       while (slot < 0) slot = buckets[(++bucket & mask) << 1];
       this.scanBucket = bucket;
+      if (buckets[((bucket & mask) << 1) + 1] === UNSORTED) slot = this.sortBucket((bucket & mask) << 1);
       this.headInWheel = true;
       this.headSlot = slot;
       this.headTime = this.records[slot << 3];
@@ -237,7 +268,11 @@ export class EventQueue {
     }
   }
 
-  /** Links an event into the list of `bucket` (inside the window), keeping it sorted by (time, seq). */
+  /**
+   * Links an event into the list of `bucket` (inside the window): after the last event
+   * before it, looked for from the tail. An UNSORTED list takes it in front, touching no
+   * other event; sortBucket orders it when the pops reach it.
+   */
   private link(time: number, seq: number, kind: number, arg0: number, arg1: number, bucket: number): void {
     let slot = this.freeHead;
     if (slot >= 0) {
@@ -256,8 +291,15 @@ export class EventQueue {
     records[base + 3] = arg1;
     const linkBase = slot << 4;
     links[linkBase + KIND] = kind;
+    links[linkBase + LIVE] = 1;
+    this.wheelCount++;
     const index = (bucket & this.mask) << 1;
     let before = buckets[index + 1];
+    if (before === UNSORTED) {
+      links[linkBase + NEXT] = buckets[index];
+      buckets[index] = slot;
+      return;
+    }
     while (before >= 0) {
       const beforeTime = records[before << 3];
       if (beforeTime < time || (beforeTime === time && records[(before << 3) + 1] < seq)) break;
@@ -278,7 +320,60 @@ export class EventQueue {
       if (following >= 0) links[(following << 4) + PREV] = slot;
       else buckets[index + 1] = slot;
     }
-    this.wheelCount++;
+  }
+
+  /**
+   * Sorts the unsorted list at bucket array index `index` by (time, seq), links it both ways
+   * and marks it sorted (its tail set); returns its head. Its events were put in front one by
+   * one, so the list read backwards is the order they came in: by slot, then as scheduled,
+   * and insertion sort on a few events is cheap. Long lists (many equal times) go through
+   * the built-in sort instead.
+   */
+  private sortBucket(index: number): number {
+    const records = this.records;
+    const links = this.links;
+    let order = this.sortScratch;
+    let count = 0;
+    for (let slot = this.buckets[index]; slot >= 0; slot = links[(slot << 4) + NEXT]) {
+      if (count === order.length) order = this.sortScratch = growInt32(order);
+      order[count++] = slot;
+    }
+    for (let i = 0, j = count - 1; i < j; i++, j--) {
+      const swap = order[i];
+      order[i] = order[j];
+      order[j] = swap;
+    }
+    if (count <= INSERTION_SORT_MAX) {
+      for (let i = 1; i < count; i++) {
+        const slot = order[i];
+        const time = records[slot << 3];
+        const seq = records[(slot << 3) + 1];
+        let j = i - 1;
+        for (; j >= 0; j--) {
+          const other = order[j];
+          const otherTime = records[other << 3];
+          if (otherTime < time || (otherTime === time && records[(other << 3) + 1] < seq)) break;
+          order[j + 1] = other;
+        }
+        order[j + 1] = slot;
+      }
+    } else {
+      const sorted = Array.from(order.subarray(0, count)).sort(
+        (a, b) => records[a << 3] - records[b << 3] || records[(a << 3) + 1] - records[(b << 3) + 1],
+      );
+      order.set(sorted);
+    }
+    let previous = -1;
+    for (let i = 0; i < count; i++) {
+      const slot = order[i];
+      links[(slot << 4) + PREV] = previous;
+      if (previous >= 0) links[(previous << 4) + NEXT] = slot;
+      previous = slot;
+    }
+    links[(previous << 4) + NEXT] = -1;
+    this.buckets[index] = order[0];
+    this.buckets[index + 1] = previous;
+    return order[0];
   }
 
   /** Moves far events whose bucket the window now reaches into the wheel. */
@@ -288,7 +383,10 @@ export class EventQueue {
     for (;;) {
       // An empty heap's top time is +Infinity, in no bucket of the window.
       const bucket = Math.floor(far.peekTime() * this.inverseWidth);
-      if (!(bucket < end)) return;
+      if (!(bucket < end)) {
+        this.farStart = bucket;
+        return;
+      }
       far.pop();
       this.link(far.poppedTime, far.poppedSeq, far.poppedKind, far.poppedArg0, far.poppedArg1, bucket);
     }
@@ -306,6 +404,7 @@ export class EventQueue {
       for (let b = from; b < end; b++) this.unloadBucket(b & this.mask);
     }
     this.windowStart = bucket;
+    this.farStart = Math.floor(this.far.peekTime() * this.inverseWidth);
     this.headKnown = false;
   }
 
@@ -317,6 +416,7 @@ export class EventQueue {
       const following = links[(slot << 4) + NEXT];
       const base = slot << 3;
       this.far.pushSequenced(records[base], records[base + 1], links[(slot << 4) + KIND], records[base + 2], records[base + 3]);
+      links[(slot << 4) + LIVE] = 0;
       links[(slot << 4) + NEXT] = this.freeHead;
       this.freeHead = slot;
       this.wheelCount--;
@@ -326,14 +426,8 @@ export class EventQueue {
     this.buckets[(index << 1) + 1] = -1;
   }
 
-  /** Every max(64, bucketCount) pops: re-cuts the wheel when the width is off its target by more than ×2. */
+  /** Every calibration period (max(64, bucketCount) pops): re-cuts the wheel when the width is off its target by more than ×2. */
   private calibrate(): void {
-    if (this.calibrationPops < 0) {
-      this.calibrationPops = 0;
-      this.calibrationStart = this.poppedTime;
-      return;
-    }
-    if (++this.calibrationPops < Math.max(MIN_CALIBRATION_POPS, this.bucketCount)) return;
     const gap = (this.poppedTime - this.calibrationStart) / this.calibrationPops;
     this.calibrationPops = 0;
     this.calibrationStart = this.poppedTime;
@@ -344,82 +438,75 @@ export class EventQueue {
   }
 
   /**
-   * The width for a rebuild: from the measured gap between pops, or before any, from the
-   * spread of the lowest quarter of a sample of the pending times.
-   */
-  private estimateWidth(): number {
-    if (this.measuredGap > 0) return GAPS_PER_BUCKET * this.measuredGap;
-    const total = this.wheelCount + this.far.size;
-    const sample: number[] = [];
-    const stride = Math.max(1, Math.floor(total / WIDTH_SAMPLE));
-    let taken = 0;
-    // Every stride-th event: the wheel's by bucket, then the far heap's.
-    for (let b = 0, seen = 0; b < this.bucketCount && this.wheelCount > 0; b++) {
-      for (let slot = this.buckets[b << 1]; slot >= 0; slot = this.links[(slot << 4) + NEXT], seen++) {
-        if (seen % stride === 0) sample[taken++] = this.records[slot << 3];
-      }
-    }
-    for (let i = 0; i < this.far.size; i += stride) sample[taken++] = this.far.timeAt(i);
-    if (taken < 8) return this.width;
-    sample.sort((a, b) => a - b);
-    const quarter = taken >> 2;
-    const spread = sample[quarter] - sample[0];
-    if (!(spread > 0)) return this.width;
-    // `quarter` sample steps stand for about quarter × (total / taken) events.
-    return (GAPS_PER_BUCKET * spread * taken) / (quarter * total);
-  }
-
-  /**
-   * Re-cuts the queue with `bucketCount` buckets of `width` ms (kept wide enough for bucket
-   * numbers to stay exact): the window starts at the earliest of the pending events and the
-   * last popped time, so a simulation's next events (at or after its clock) land inside it.
+   * Re-cuts the queue with `bucketCount` buckets of `width` ms (0: estimated here), kept wide
+   * enough for bucket numbers to stay exact. The window starts at the earliest of the pending
+   * events and the last popped time, so a simulation's next events (at or after its clock)
+   * land inside it. Every list comes out unsorted; the slots are read in memory order.
    */
   private rebuild(bucketCount: number, width: number): void {
-    const total = this.wheelCount + this.far.size;
-    // The wheel's events, from the scan position on: the lists' order, so relinking mostly appends.
-    const wheelSlots = new Int32Array(this.wheelCount);
-    let gathered = 0;
-    let maxAbsTime = 0;
-    if (this.wheelCount > 0) {
-      for (let b = this.scanBucket; gathered < this.wheelCount; b++) {
-        for (let slot = this.buckets[(b & this.mask) << 1]; slot >= 0; slot = this.links[(slot << 4) + NEXT]) {
-          wheelSlots[gathered++] = slot;
-          maxAbsTime = Math.max(maxAbsTime, Math.abs(this.records[slot << 3]));
-        }
+    const records = this.records;
+    const links = this.links;
+    const far = this.far;
+    const high = this.slotHighWater;
+    // Every stride-th pending time, for a width guess when no pops have measured the gap yet.
+    const stride = Math.max(1, Math.floor(this.count / WIDTH_SAMPLE));
+    const sample: number[] = [];
+    let countdown = 1;
+    let maxAbsTime = 1;
+    for (let slot = 0; slot < high; slot++) {
+      if (links[(slot << 4) + LIVE] === 0) continue;
+      const time = records[slot << 3];
+      maxAbsTime = Math.max(maxAbsTime, Math.abs(time));
+      if (--countdown === 0) {
+        sample.push(time);
+        countdown = stride;
       }
     }
-    for (let i = 0; i < this.far.size; i++) maxAbsTime = Math.max(maxAbsTime, Math.abs(this.far.timeAt(i)));
-    let start = total > 0 ? this.peekTime() : 0;
-    if (this.calibrationPops >= 0 && this.poppedTime < start) start = this.poppedTime;
-    maxAbsTime = Math.max(maxAbsTime, Math.abs(start), 1);
-    this.width = Math.max(width > 0 ? width : this.width, maxAbsTime * MIN_RELATIVE_WIDTH);
+    for (let i = 0; i < far.size; i++) {
+      const time = far.timeAt(i);
+      maxAbsTime = Math.max(maxAbsTime, Math.abs(time));
+      if (--countdown === 0) {
+        sample.push(time);
+        countdown = stride;
+      }
+    }
+    let start = this.count > 0 ? this.peekTime() : 0;
+    if (this.havePopped && this.poppedTime < start) start = this.poppedTime;
+    maxAbsTime = Math.max(maxAbsTime, Math.abs(start));
+    if (!(width > 0)) width = this.measuredGap > 0 ? GAPS_PER_BUCKET * this.measuredGap : widthFromSample(sample, this.count, this.width);
+    this.width = Math.max(width, maxAbsTime * MIN_RELATIVE_WIDTH);
     this.inverseWidth = 1 / this.width;
     if (bucketCount !== this.bucketCount) {
       this.bucketCount = bucketCount;
       this.mask = bucketCount - 1;
       this.buckets = new Int32Array(2 * bucketCount);
+      this.growAbove = 2 * bucketCount;
+      this.shrinkBelow = bucketCount > MIN_BUCKETS ? bucketCount >> 1 : 0;
+      this.calibrationPeriod = Math.max(MIN_CALIBRATION_POPS, bucketCount);
     }
-    this.buckets.fill(-1);
+    const buckets = this.buckets;
+    buckets.fill(-1);
     this.windowStart = Math.floor(start * this.inverseWidth);
     this.scanBucket = this.windowStart;
     this.headKnown = false;
-    // Relink into fresh lists: the slots are freed and taken again in the same order.
-    this.wheelCount = 0;
-    const end = this.windowStart + this.bucketCount;
-    for (let i = gathered - 1; i >= 0; i--) {
-      const slot = wheelSlots[i];
-      this.links[(slot << 4) + NEXT] = this.freeHead;
-      this.freeHead = slot;
-    }
-    for (let i = 0; i < gathered; i++) {
-      const slot = wheelSlots[i];
+    const end = this.windowStart + bucketCount;
+    const mask = this.mask;
+    for (let slot = 0; slot < high; slot++) {
+      if (links[(slot << 4) + LIVE] === 0) continue;
       const base = slot << 3;
-      const time = this.records[base];
-      const seq = this.records[base + 1];
-      const kind = this.links[(slot << 4) + KIND];
-      const bucket = Math.floor(time * this.inverseWidth);
-      if (bucket < end) this.link(time, seq, kind, this.records[base + 2], this.records[base + 3], bucket);
-      else this.far.pushSequenced(time, seq, kind, this.records[base + 2], this.records[base + 3]);
+      const bucket = Math.floor(records[base] * this.inverseWidth);
+      if (bucket < end) {
+        const index = (bucket & mask) << 1;
+        links[(slot << 4) + NEXT] = buckets[index];
+        buckets[index] = slot;
+        buckets[index + 1] = UNSORTED;
+      } else {
+        far.pushSequenced(records[base], records[base + 1], links[(slot << 4) + KIND], records[base + 2], records[base + 3]);
+        links[(slot << 4) + LIVE] = 0;
+        links[(slot << 4) + NEXT] = this.freeHead;
+        this.freeHead = slot;
+        this.wheelCount--;
+      }
     }
     this.admitFar();
   }
@@ -432,4 +519,25 @@ export class EventQueue {
     this.records = records;
     this.links = new Int32Array(memory);
   }
+}
+
+function growInt32(old: Int32Array): Int32Array {
+  const next = new Int32Array(old.length * 2);
+  next.set(old);
+  return next;
+}
+
+/**
+ * A bucket width from a sample of pending times standing for `total` events: GAPS_PER_BUCKET
+ * mean gaps of the lowest quarter (the near future, which the wheel serves; far timers would
+ * stretch a mean over all); `fallback` when the sample is too small or all one time.
+ */
+function widthFromSample(sample: number[], total: number, fallback: number): number {
+  if (sample.length < 8) return fallback;
+  sample.sort((a, b) => a - b);
+  const quarter = sample.length >> 2;
+  const spread = sample[quarter] - sample[0];
+  if (!(spread > 0)) return fallback;
+  // `quarter` sample steps stand for about quarter × (total / sample.length) events.
+  return (GAPS_PER_BUCKET * spread * sample.length) / (quarter * total);
 }
