@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { EventQueue } from '../../src/sim/eventQueue.js';
+import { mulberry32 } from '../support/mulberry32.js';
 
 /**
  * The calendar queue (EventQueue) against a reference: the (time, sequence) order of a sort,
@@ -25,18 +26,6 @@ class SortedModel {
   shift(): { time: number; seq: number } | undefined {
     return this.events.shift();
   }
-}
-
-/** A small deterministic generator (mulberry32). */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Pops one event from both and checks they agree (time, and seq carried in arg0). */

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { EventHeap } from '../../src/sim/eventHeap.js';
 import { EventQueue } from '../../src/sim/eventQueue.js';
+import { mulberry32 } from '../support/mulberry32.js';
 
 /**
  * The Simulation's two queue structures answer the same contract: the calendar queue
@@ -30,18 +31,6 @@ function drain(queue: AnyQueue): Popped[] {
   const out: Popped[] = [];
   for (let event = popOne(queue); event; event = popOne(queue)) out.push(event);
   return out;
-}
-
-/** A small deterministic generator (mulberry32) so the queue tests do not depend on random.ts. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 describe.each(structures)('%s: basics', (_name, Queue) => {
