@@ -51,7 +51,7 @@ for (const depth of [16, 10_000, 1_000_000]) {
 // The flow's event mix: a third of the events are arrivals of five processes, each request
 // then keeps two more events in flight for tens of ms (about 4,600 pending, as in
 // slice.allFeatures). Arrivals in a queue of their own (EventKindOptions.arrivals) against
-// all events in one heap; both handle the same events in the same order.
+// all events in the main queue (the calendar queue); both handle the same events in the same order.
 if (wanted('kernel.arrivals')) {
   const events = 3_000_000;
   const rate = (arrivalsApart: boolean) =>
@@ -78,7 +78,7 @@ if (wanted('kernel.arrivals')) {
   report({
     name: 'kernel.arrivals',
     apartEventsPerSecond: apart.medianPerSecond,
-    oneHeapEventsPerSecond: together.medianPerSecond,
+    oneQueueEventsPerSecond: together.medianPerSecond,
     speedup: Number((apart.medianPerSecond / together.medianPerSecond).toFixed(3)),
   });
 }

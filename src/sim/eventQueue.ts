@@ -1,28 +1,117 @@
+import { EventHeap } from './eventHeap.js';
+
+/** Fewest buckets the wheel shrinks to. */
+const MIN_BUCKETS = 16;
 /**
- * A priority queue of simulation events on typed arrays.
+ * Bucket width in mean gaps between consecutive pops: about this many events of the near
+ * future share a bucket, so a pop rarely steps over empty buckets and an insert rarely walks
+ * past more than a couple of events (Brown 1988 found 3 the best; on bench/run.ts's kernel.arrivals
+ * 3 and 4 beat 1, 1.5, 2, 6 and 8).
+ */
+const GAPS_PER_BUCKET = 3;
+/** Pops between two checks of the bucket width against the measured gap (at least). */
+const MIN_CALIBRATION_POPS = 64;
+/**
+ * Bucket numbers stay below this in magnitude, so that b + 1 is exact and a bucket number
+ * fits a double with room; a width is never narrower than |time| × 2^-40 for that reason.
+ */
+const MAX_BUCKET_NUMBER = 2 ** 50;
+const MIN_RELATIVE_WIDTH = 2 ** -40;
+/** Times sampled from the contents to guess a width before any pop has measured one. */
+const WIDTH_SAMPLE = 64;
+/** The tail entry of a bucket whose list a rebuild left unsorted (see sortBucket). */
+const UNSORTED = -2;
+/** Longest bucket list sorted by insertion sort. */
+const INSERTION_SORT_MAX = 32;
+/** Bytes of one event's record (8 doubles). */
+const RECORD_BYTES = 64;
+/** int32 offsets in a record (slot × 16 + …): kind, next slot, previous slot, live. */
+const KIND = 8;
+const NEXT = 9;
+const PREV = 10;
+/** 1 while the slot holds an event, 0 while free: a rebuild reads the slots in memory order. */
+const LIVE = 11;
+
+/**
+ * The simulation's event queue: events ordered by (time, sequence number), so two events at
+ * the same simulated time come out in the order they were scheduled, which is what makes runs
+ * deterministic. Each event carries a small integer `kind` and two numeric arguments, kept in
+ * typed arrays (no per-event objects).
  *
- * Events are ordered by (time, sequence number): two events at the same simulated time
- * come out in the order they were scheduled, which is what makes runs deterministic.
- * Each event carries a small integer `kind` and two numeric arguments; there are no
- * per-event objects, so scheduling costs no allocation once the arrays have grown.
+ * Layout: a calendar queue (R. Brown, "Calendar queues", CACM 31(10), 1988) for the near
+ * future, a binary heap (EventHeap) for the far future.
+ * - Time is cut into buckets of `width` ms; bucket number b = floor(time × (1/width)). The
+ *   wheel holds the events of the `bucketCount` consecutive bucket numbers from `windowStart`
+ *   on, one list per bucket, sorted by (time, sequence). Because a rounded product never
+ *   decreases as time grows, every event of a lower bucket number comes before every event
+ *   of a higher one, and the head of the lowest non-empty bucket is the earliest event.
+ * - Events at or beyond windowStart + bucketCount wait in the heap and move into the wheel
+ *   when the window reaches them (each once). The flow's queue holds a few thousand events
+ *   tens of ms ahead and, as many again, timers seconds ahead: those stay out of the lists.
+ * - The width follows the measured mean gap between pops (GAPS_PER_BUCKET of them), checked
+ *   every max(64, bucketCount) pops; the bucket count doubles when the queue holds more than
+ *   twice as many events and halves below half. Both rebuild the wheel, O(n) now and then:
+ *   the slots are read in memory order and dropped into their buckets unsorted, and a bucket
+ *   is sorted when the pops reach it (filling a queue of a million costs no more than a heap's).
+ * A pop takes the head of the current bucket and steps to the next non-empty one; a push
+ * links the event into its bucket's list, walking from the tail (a new event usually comes
+ * last among its bucket's, and an equal time always does when its sequence is the newest).
  *
- * Layout: a binary heap whose entries keep their ordering key (time, sequence) inline in
- * two parallel arrays, so a sift compares neighbouring memory instead of chasing slot
- * indices; the payload (kind, arguments) lives in slots that never move.
+ * The order is exactly the (time, sequence) order of a sort, whatever the width: the width
+ * only decides where the lists are cut.
  */
 export class EventQueue {
-  // Heap order, position 0 the earliest: the key inline, plus the payload's slot.
-  private heapTimes: Float64Array;
-  private heapSeqs: Float64Array;
-  private heapSlots: Int32Array;
-  // Payload by slot.
-  private kinds: Int32Array;
-  private args0: Float64Array;
-  private args1: Float64Array;
-  private freeSlots: Int32Array;
-  private freeCount = 0;
+  // Wheel events by slot, one 64-byte record each (a pop or a link touches one cache line
+  // per event, not one per field): doubles time, seq, arg0, arg1 at slot × 8 + 0..3 in
+  // `records`; int32 kind, next and previous slot of the bucket's list at slot × 16 + 8..10
+  // in `links`, a view of the same memory.
+  private records: Float64Array;
+  private links: Int32Array;
+  private capacity: number;
+  /** Free slots, linked through their records' next slot. */
+  private freeHead = -1;
   private slotHighWater = 0;
+
+  private bucketCount = MIN_BUCKETS;
+  private mask = MIN_BUCKETS - 1;
+  private width = 1;
+  private inverseWidth = 1;
+  /**
+   * Bucket number b lives at i = b & mask: the first slot of its list at 2i (-1 when empty),
+   * and at 2i + 1 the last slot, -1 when empty, UNSORTED after a rebuild until sorted.
+   */
+  private buckets: Int32Array;
+  private sortScratch: Int32Array = new Int32Array(64);
+  private wheelCount = 0;
+  /** Events in the wheel and the far heap. */
   private count = 0;
+  /** Lowest bucket number the wheel holds; it holds windowStart .. windowStart + bucketCount - 1. */
+  private windowStart = 0;
+  /** No wheel event has a bucket number below this (windowStart ≤ scanBucket). */
+  private scanBucket = 0;
+  /** Events beyond the wheel's window. */
+  private readonly far = new EventHeap(16);
+  /** Bucket number of the far heap's earliest event, +Infinity when it is empty. */
+  private farStart = Infinity;
+  /** The counts at which the wheel doubles and halves. */
+  private growAbove = 2 * MIN_BUCKETS;
+  private shrinkBelow = 0;
+
+  // The earliest event, once found (headKnown): in the wheel at headSlot, or the far heap's top.
+  private headKnown = false;
+  private headInWheel = false;
+  private headSlot = -1;
+  private headTime = Infinity;
+  private headSeq = Infinity;
+
+  // Width calibration: pops and the time spanned since the period began (NaN: not yet).
+  private calibrationPops = 0;
+  private calibrationPeriod = MIN_CALIBRATION_POPS;
+  private calibrationStart = NaN;
+  private havePopped = false;
+  /** Mean gap between pops over the last full period; 0 before one has ended. */
+  private measuredGap = 0;
+
   private nextSeq = 0;
 
   // The fields of the event popped last; read them right after pop().
@@ -32,28 +121,32 @@ export class EventQueue {
   poppedArg1 = 0;
 
   constructor(initialCapacity = 1024) {
-    const capacity = Math.max(16, initialCapacity | 0);
-    this.heapTimes = new Float64Array(capacity);
-    this.heapSeqs = new Float64Array(capacity);
-    this.heapSlots = new Int32Array(capacity);
-    this.kinds = new Int32Array(capacity);
-    this.args0 = new Float64Array(capacity);
-    this.args1 = new Float64Array(capacity);
-    this.freeSlots = new Int32Array(capacity);
+    this.capacity = Math.max(16, initialCapacity | 0);
+    const memory = new ArrayBuffer(this.capacity * RECORD_BYTES);
+    this.records = new Float64Array(memory);
+    this.links = new Int32Array(memory);
+    this.buckets = new Int32Array(2 * MIN_BUCKETS).fill(-1);
   }
 
   get size(): number {
     return this.count;
   }
 
+  /** How the queue is cut now: buckets in the wheel, their width, and the events waiting in the far heap (for tests and benchmarks). */
+  get layout(): { buckets: number; widthMs: number; farEvents: number } {
+    return { buckets: this.bucketCount, widthMs: this.width, farEvents: this.far.size };
+  }
+
   /** Time of the earliest event, or +Infinity when the queue is empty. */
   peekTime(): number {
-    return this.count === 0 ? Infinity : this.heapTimes[0];
+    if (!this.headKnown) this.findHead();
+    return this.headTime;
   }
 
   /** Sequence number of the earliest event (ties in time go by it), or +Infinity when the queue is empty. */
   peekSeq(): number {
-    return this.count === 0 ? Infinity : this.heapSeqs[0];
+    if (!this.headKnown) this.findHead();
+    return this.headSeq;
   }
 
   push(time: number, kind: number, arg0 = 0, arg1 = 0): void {
@@ -66,106 +159,385 @@ export class EventQueue {
    */
   pushSequenced(time: number, seq: number, kind: number, arg0 = 0, arg1 = 0): void {
     if (!(time === time)) throw new RangeError('event time is NaN');
-    let slot: number;
-    if (this.freeCount > 0) {
-      slot = this.freeSlots[--this.freeCount];
-    } else {
-      if (this.slotHighWater === this.kinds.length) this.grow();
-      slot = this.slotHighWater++;
+    if (time === Infinity || time === -Infinity) throw new RangeError(`event time must be finite, got ${time}`);
+    let bucket = Math.floor(time * this.inverseWidth);
+    if (!(bucket < MAX_BUCKET_NUMBER && bucket > -MAX_BUCKET_NUMBER)) {
+      this.rebuild(this.bucketCount, Math.abs(time) * MIN_RELATIVE_WIDTH * 2);
+      bucket = Math.floor(time * this.inverseWidth);
     }
-    this.kinds[slot] = kind;
-    this.args0[slot] = arg0;
-    this.args1[slot] = arg1;
-    this.siftUp(this.count++, time, seq, slot);
+    if (this.count === 0) {
+      this.windowStart = bucket;
+      this.scanBucket = bucket;
+    } else if (bucket < this.windowStart) {
+      this.retreat(bucket);
+    }
+    if (bucket < this.windowStart + this.bucketCount) {
+      this.link(time, seq, kind, arg0, arg1, bucket);
+      if (bucket < this.scanBucket) this.scanBucket = bucket;
+    } else {
+      this.far.pushSequenced(time, seq, kind, arg0, arg1);
+      if (bucket < this.farStart) this.farStart = bucket;
+    }
+    if (this.headKnown && (time < this.headTime || (time === this.headTime && seq < this.headSeq))) this.headKnown = false;
+    if (++this.count > this.growAbove) this.rebuild(this.bucketCount * 2, 0);
   }
 
   /** Removes the earliest event into the popped* fields; returns false when empty. */
   pop(): boolean {
     if (this.count === 0) return false;
-    const slot = this.heapSlots[0];
-    this.poppedTime = this.heapTimes[0];
-    this.poppedKind = this.kinds[slot];
-    this.poppedArg0 = this.args0[slot];
-    this.poppedArg1 = this.args1[slot];
-    this.freeSlots[this.freeCount++] = slot;
-    const last = --this.count;
-    if (last > 0) this.siftDown(this.heapTimes[last], this.heapSeqs[last], this.heapSlots[last]);
+    this.count--;
+    if (!this.headKnown) this.findHead();
+    this.headKnown = false;
+    let bucket: number;
+    if (this.headInWheel) {
+      const records = this.records;
+      const links = this.links;
+      const buckets = this.buckets;
+      const slot = this.headSlot;
+      bucket = this.scanBucket;
+      const index = (bucket & this.mask) << 1;
+      const following = links[(slot << 4) + NEXT];
+      buckets[index] = following;
+      if (following >= 0) links[(following << 4) + PREV] = -1;
+      else buckets[index + 1] = -1;
+      const base = slot << 3;
+      this.poppedTime = records[base];
+      this.poppedArg0 = records[base + 2];
+      this.poppedArg1 = records[base + 3];
+      this.poppedKind = links[(slot << 4) + KIND];
+      links[(slot << 4) + LIVE] = 0;
+      links[(slot << 4) + NEXT] = this.freeHead;
+      this.freeHead = slot;
+      this.wheelCount--;
+    } else {
+      const far = this.far;
+      far.pop();
+      this.poppedTime = far.poppedTime;
+      this.poppedKind = far.poppedKind;
+      this.poppedArg0 = far.poppedArg0;
+      this.poppedArg1 = far.poppedArg1;
+      bucket = Math.floor(far.poppedTime * this.inverseWidth);
+      this.farStart = Math.floor(far.peekTime() * this.inverseWidth);
+    }
+    this.havePopped = true;
+    if (bucket > this.windowStart) {
+      // Nothing left below the popped event, and nothing new will be (a simulation schedules
+      // at or after its clock): the window starts at its bucket and takes in what it reaches.
+      this.windowStart = bucket;
+      this.scanBucket = bucket;
+      if (this.farStart < bucket + this.bucketCount) this.admitFar();
+    }
+    if (++this.calibrationPops >= this.calibrationPeriod) this.calibrate();
+    if (this.count < this.shrinkBelow) this.rebuild(this.bucketCount >> 1, 0);
     return true;
   }
 
   clear(): void {
+    this.buckets.fill(-1);
+    this.wheelCount = 0;
     this.count = 0;
-    this.freeCount = 0;
+    this.far.clear();
+    this.farStart = Infinity;
+    this.freeHead = -1;
     this.slotHighWater = 0;
+    this.headKnown = false;
+    this.calibrationPops = 0;
+    this.calibrationStart = NaN;
+    this.havePopped = false;
   }
 
-  private siftUp(position: number, time: number, seq: number, slot: number): void {
-    const times = this.heapTimes;
-    const seqs = this.heapSeqs;
-    const slots = this.heapSlots;
-    let i = position;
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      const parentTime = times[parent];
-      if (time > parentTime || (time === parentTime && seq > seqs[parent])) break;
-      times[i] = parentTime;
-      seqs[i] = seqs[parent];
-      slots[i] = slots[parent];
-      i = parent;
+  /** Finds the earliest event: the head of the first non-empty bucket (sorted now if it is not yet), or the far heap's top. */
+  private findHead(): void {
+    this.headKnown = true;
+    if (this.wheelCount > 0) {
+      const buckets = this.buckets;
+      const mask = this.mask;
+      let bucket = this.scanBucket;
+      let slot = buckets[(bucket & mask) << 1];
+      while (slot < 0) slot = buckets[(++bucket & mask) << 1];
+      this.scanBucket = bucket;
+      if (buckets[((bucket & mask) << 1) + 1] === UNSORTED) slot = this.sortBucket((bucket & mask) << 1);
+      this.headInWheel = true;
+      this.headSlot = slot;
+      this.headTime = this.records[slot << 3];
+      this.headSeq = this.records[(slot << 3) + 1];
+    } else {
+      this.headInWheel = false;
+      this.headTime = this.far.peekTime();
+      this.headSeq = this.far.peekSeq();
     }
-    times[i] = time;
-    seqs[i] = seq;
-    slots[i] = slot;
   }
 
-  /** Places (time, seq, slot) from the root down; the heap has `count` entries. */
-  private siftDown(time: number, seq: number, slot: number): void {
-    const times = this.heapTimes;
-    const seqs = this.heapSeqs;
-    const slots = this.heapSlots;
-    const n = this.count;
-    let i = 0;
-    for (;;) {
-      let child = 2 * i + 1;
-      if (child >= n) break;
-      let childTime = times[child];
-      const right = child + 1;
-      if (right < n) {
-        const rightTime = times[right];
-        if (rightTime < childTime || (rightTime === childTime && seqs[right] < seqs[child])) {
-          child = right;
-          childTime = rightTime;
+  /**
+   * Links an event into the list of `bucket` (inside the window): after the last event
+   * before it, looked for from the tail. An UNSORTED list takes it in front, touching no
+   * other event; sortBucket orders it when the pops reach it.
+   */
+  private link(time: number, seq: number, kind: number, arg0: number, arg1: number, bucket: number): void {
+    let slot = this.freeHead;
+    if (slot >= 0) {
+      this.freeHead = this.links[(slot << 4) + NEXT];
+    } else {
+      if (this.slotHighWater === this.capacity) this.grow();
+      slot = this.slotHighWater++;
+    }
+    const records = this.records;
+    const links = this.links;
+    const buckets = this.buckets;
+    const base = slot << 3;
+    records[base] = time;
+    records[base + 1] = seq;
+    records[base + 2] = arg0;
+    records[base + 3] = arg1;
+    const linkBase = slot << 4;
+    links[linkBase + KIND] = kind;
+    links[linkBase + LIVE] = 1;
+    this.wheelCount++;
+    const index = (bucket & this.mask) << 1;
+    let before = buckets[index + 1];
+    if (before === UNSORTED) {
+      links[linkBase + NEXT] = buckets[index];
+      buckets[index] = slot;
+      return;
+    }
+    while (before >= 0) {
+      const beforeTime = records[before << 3];
+      if (beforeTime < time || (beforeTime === time && records[(before << 3) + 1] < seq)) break;
+      before = links[(before << 4) + PREV];
+    }
+    if (before < 0) {
+      const first = buckets[index];
+      links[linkBase + NEXT] = first;
+      links[linkBase + PREV] = -1;
+      buckets[index] = slot;
+      if (first >= 0) links[(first << 4) + PREV] = slot;
+      else buckets[index + 1] = slot;
+    } else {
+      const following = links[(before << 4) + NEXT];
+      links[linkBase + NEXT] = following;
+      links[linkBase + PREV] = before;
+      links[(before << 4) + NEXT] = slot;
+      if (following >= 0) links[(following << 4) + PREV] = slot;
+      else buckets[index + 1] = slot;
+    }
+  }
+
+  /**
+   * Sorts the unsorted list at bucket array index `index` by (time, seq), links it both ways
+   * and marks it sorted (its tail set); returns its head. Its events were put in front one by
+   * one, so the list read backwards is the order they came in: by slot, then as scheduled,
+   * and insertion sort on a few events is cheap. Long lists (many equal times) go through
+   * the built-in sort instead.
+   */
+  private sortBucket(index: number): number {
+    const records = this.records;
+    const links = this.links;
+    let order = this.sortScratch;
+    let count = 0;
+    for (let slot = this.buckets[index]; slot >= 0; slot = links[(slot << 4) + NEXT]) {
+      if (count === order.length) order = this.sortScratch = growInt32(order);
+      order[count++] = slot;
+    }
+    for (let i = 0, j = count - 1; i < j; i++, j--) {
+      const swap = order[i];
+      order[i] = order[j];
+      order[j] = swap;
+    }
+    if (count <= INSERTION_SORT_MAX) {
+      for (let i = 1; i < count; i++) {
+        const slot = order[i];
+        const time = records[slot << 3];
+        const seq = records[(slot << 3) + 1];
+        let j = i - 1;
+        for (; j >= 0; j--) {
+          const other = order[j];
+          const otherTime = records[other << 3];
+          if (otherTime < time || (otherTime === time && records[(other << 3) + 1] < seq)) break;
+          order[j + 1] = other;
         }
+        order[j + 1] = slot;
       }
-      if (childTime > time || (childTime === time && seqs[child] > seq)) break;
-      times[i] = childTime;
-      seqs[i] = seqs[child];
-      slots[i] = slots[child];
-      i = child;
+    } else {
+      const sorted = Array.from(order.subarray(0, count)).sort(
+        (a, b) => records[a << 3] - records[b << 3] || records[(a << 3) + 1] - records[(b << 3) + 1],
+      );
+      order.set(sorted);
     }
-    times[i] = time;
-    seqs[i] = seq;
-    slots[i] = slot;
+    let previous = -1;
+    for (let i = 0; i < count; i++) {
+      const slot = order[i];
+      links[(slot << 4) + PREV] = previous;
+      if (previous >= 0) links[(previous << 4) + NEXT] = slot;
+      previous = slot;
+    }
+    links[(previous << 4) + NEXT] = -1;
+    this.buckets[index] = order[0];
+    this.buckets[index + 1] = previous;
+    return order[0];
+  }
+
+  /** Moves far events whose bucket the window now reaches into the wheel. */
+  private admitFar(): void {
+    const far = this.far;
+    const end = this.windowStart + this.bucketCount;
+    for (;;) {
+      // An empty heap's top time is +Infinity, in no bucket of the window.
+      const bucket = Math.floor(far.peekTime() * this.inverseWidth);
+      if (!(bucket < end)) {
+        this.farStart = bucket;
+        return;
+      }
+      far.pop();
+      this.link(far.poppedTime, far.poppedSeq, far.poppedKind, far.poppedArg0, far.poppedArg1, bucket);
+    }
+  }
+
+  /**
+   * An event before the window (a caller outside a simulation may push into the past): the
+   * window moves back to it, and the buckets that fall off its end go to the far heap.
+   */
+  private retreat(bucket: number): void {
+    const shift = this.windowStart - bucket;
+    const end = this.windowStart + this.bucketCount;
+    const from = shift >= this.bucketCount ? this.windowStart : end - shift;
+    if (this.wheelCount > 0) {
+      for (let b = from; b < end; b++) this.unloadBucket(b & this.mask);
+    }
+    this.windowStart = bucket;
+    this.farStart = Math.floor(this.far.peekTime() * this.inverseWidth);
+    this.headKnown = false;
+  }
+
+  /** Moves one bucket's events to the far heap. */
+  private unloadBucket(index: number): void {
+    const records = this.records;
+    const links = this.links;
+    for (let slot = this.buckets[index << 1]; slot >= 0; ) {
+      const following = links[(slot << 4) + NEXT];
+      const base = slot << 3;
+      this.far.pushSequenced(records[base], records[base + 1], links[(slot << 4) + KIND], records[base + 2], records[base + 3]);
+      links[(slot << 4) + LIVE] = 0;
+      links[(slot << 4) + NEXT] = this.freeHead;
+      this.freeHead = slot;
+      this.wheelCount--;
+      slot = following;
+    }
+    this.buckets[index << 1] = -1;
+    this.buckets[(index << 1) + 1] = -1;
+  }
+
+  /** Every calibration period (max(64, bucketCount) pops): re-cuts the wheel when the width is off its target by more than ×2. */
+  private calibrate(): void {
+    const gap = (this.poppedTime - this.calibrationStart) / this.calibrationPops;
+    this.calibrationPops = 0;
+    this.calibrationStart = this.poppedTime;
+    if (!(gap > 0)) return;
+    this.measuredGap = gap;
+    const target = GAPS_PER_BUCKET * gap;
+    if (target > 2 * this.width || target < 0.5 * this.width) this.rebuild(this.bucketCount, target);
+  }
+
+  /**
+   * Re-cuts the queue with `bucketCount` buckets of `width` ms (0: estimated here), kept wide
+   * enough for bucket numbers to stay exact. The window starts at the earliest of the pending
+   * events and the last popped time, so a simulation's next events (at or after its clock)
+   * land inside it. Every list comes out unsorted; the slots are read in memory order.
+   */
+  private rebuild(bucketCount: number, width: number): void {
+    const records = this.records;
+    const links = this.links;
+    const far = this.far;
+    const high = this.slotHighWater;
+    // Every stride-th pending time, for a width guess when no pops have measured the gap yet.
+    const stride = Math.max(1, Math.floor(this.count / WIDTH_SAMPLE));
+    const sample: number[] = [];
+    let countdown = 1;
+    let maxAbsTime = 1;
+    for (let slot = 0; slot < high; slot++) {
+      if (links[(slot << 4) + LIVE] === 0) continue;
+      const time = records[slot << 3];
+      maxAbsTime = Math.max(maxAbsTime, Math.abs(time));
+      if (--countdown === 0) {
+        sample.push(time);
+        countdown = stride;
+      }
+    }
+    for (let i = 0; i < far.size; i++) {
+      const time = far.timeAt(i);
+      maxAbsTime = Math.max(maxAbsTime, Math.abs(time));
+      if (--countdown === 0) {
+        sample.push(time);
+        countdown = stride;
+      }
+    }
+    let start = this.count > 0 ? this.peekTime() : 0;
+    if (this.havePopped && this.poppedTime < start) start = this.poppedTime;
+    maxAbsTime = Math.max(maxAbsTime, Math.abs(start));
+    if (!(width > 0)) width = this.measuredGap > 0 ? GAPS_PER_BUCKET * this.measuredGap : widthFromSample(sample, this.count, this.width);
+    this.width = Math.max(width, maxAbsTime * MIN_RELATIVE_WIDTH);
+    this.inverseWidth = 1 / this.width;
+    if (bucketCount !== this.bucketCount) {
+      this.bucketCount = bucketCount;
+      this.mask = bucketCount - 1;
+      this.buckets = new Int32Array(2 * bucketCount);
+      this.growAbove = 2 * bucketCount;
+      this.shrinkBelow = bucketCount > MIN_BUCKETS ? bucketCount >> 1 : 0;
+      this.calibrationPeriod = Math.max(MIN_CALIBRATION_POPS, bucketCount);
+    }
+    const buckets = this.buckets;
+    buckets.fill(-1);
+    this.windowStart = Math.floor(start * this.inverseWidth);
+    this.scanBucket = this.windowStart;
+    this.headKnown = false;
+    const end = this.windowStart + bucketCount;
+    const mask = this.mask;
+    for (let slot = 0; slot < high; slot++) {
+      if (links[(slot << 4) + LIVE] === 0) continue;
+      const base = slot << 3;
+      const bucket = Math.floor(records[base] * this.inverseWidth);
+      if (bucket < end) {
+        const index = (bucket & mask) << 1;
+        links[(slot << 4) + NEXT] = buckets[index];
+        buckets[index] = slot;
+        buckets[index + 1] = UNSORTED;
+      } else {
+        far.pushSequenced(records[base], records[base + 1], links[(slot << 4) + KIND], records[base + 2], records[base + 3]);
+        links[(slot << 4) + LIVE] = 0;
+        links[(slot << 4) + NEXT] = this.freeHead;
+        this.freeHead = slot;
+        this.wheelCount--;
+      }
+    }
+    this.admitFar();
   }
 
   private grow(): void {
-    const capacity = this.kinds.length * 2;
-    const growF64 = (old: Float64Array): Float64Array => {
-      const next = new Float64Array(capacity);
-      next.set(old);
-      return next;
-    };
-    const growI32 = (old: Int32Array): Int32Array => {
-      const next = new Int32Array(capacity);
-      next.set(old);
-      return next;
-    };
-    this.heapTimes = growF64(this.heapTimes);
-    this.heapSeqs = growF64(this.heapSeqs);
-    this.heapSlots = growI32(this.heapSlots);
-    this.kinds = growI32(this.kinds);
-    this.args0 = growF64(this.args0);
-    this.args1 = growF64(this.args1);
-    this.freeSlots = growI32(this.freeSlots);
+    this.capacity *= 2;
+    const memory = new ArrayBuffer(this.capacity * RECORD_BYTES);
+    const records = new Float64Array(memory);
+    records.set(this.records);
+    this.records = records;
+    this.links = new Int32Array(memory);
   }
+}
+
+function growInt32(old: Int32Array): Int32Array {
+  const next = new Int32Array(old.length * 2);
+  next.set(old);
+  return next;
+}
+
+/**
+ * A bucket width from a sample of pending times standing for `total` events: GAPS_PER_BUCKET
+ * mean gaps of the lowest quarter (the near future, which the wheel serves; far timers would
+ * stretch a mean over all); `fallback` when the sample is too small or all one time.
+ */
+function widthFromSample(sample: number[], total: number, fallback: number): number {
+  if (sample.length < 8) return fallback;
+  sample.sort((a, b) => a - b);
+  const quarter = sample.length >> 2;
+  const spread = sample[quarter] - sample[0];
+  if (!(spread > 0)) return fallback;
+  // `quarter` sample steps stand for about quarter × (total / sample.length) events.
+  return (GAPS_PER_BUCKET * spread * sample.length) / (quarter * total);
 }

@@ -1,6 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { EventHeap } from '../../src/sim/eventHeap.js';
 import { EventQueue } from '../../src/sim/eventQueue.js';
+import { mulberry32 } from '../support/mulberry32.js';
+
+/**
+ * The Simulation's two queue structures answer the same contract: the calendar queue
+ * (EventQueue, the main queue) and the binary heap (EventHeap, the arrivals queue and the
+ * calendar's far future). Every test here runs on both.
+ */
+type AnyQueue = EventQueue | EventHeap;
+const structures: [string, new (initialCapacity?: number) => AnyQueue][] = [
+  ['EventQueue (calendar queue)', EventQueue],
+  ['EventHeap (binary heap)', EventHeap],
+];
 
 interface Popped {
   time: number;
@@ -9,39 +22,27 @@ interface Popped {
   arg1: number;
 }
 
-function popOne(queue: EventQueue): Popped | undefined {
+function popOne(queue: AnyQueue): Popped | undefined {
   if (!queue.pop()) return undefined;
   return { time: queue.poppedTime, kind: queue.poppedKind, arg0: queue.poppedArg0, arg1: queue.poppedArg1 };
 }
 
-function drain(queue: EventQueue): Popped[] {
+function drain(queue: AnyQueue): Popped[] {
   const out: Popped[] = [];
   for (let event = popOne(queue); event; event = popOne(queue)) out.push(event);
   return out;
 }
 
-/** A small deterministic generator (mulberry32) so the queue tests do not depend on random.ts. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-describe('EventQueue basics', () => {
+describe.each(structures)('%s: basics', (_name, Queue) => {
   it('starts empty: size 0, peekTime +Infinity, pop returns false', () => {
-    const queue = new EventQueue();
+    const queue = new Queue();
     expect(queue.size).toBe(0);
     expect(queue.peekTime()).toBe(Infinity);
     expect(queue.pop()).toBe(false);
   });
 
   it('pop copies time, kind and both arguments of the earliest event into the popped* fields', () => {
-    const queue = new EventQueue();
+    const queue = new Queue();
     queue.push(7.5, 3, 42, -1.25);
     queue.push(2, 1, 10, 20);
     expect(queue.size).toBe(2);
@@ -55,26 +56,26 @@ describe('EventQueue basics', () => {
   });
 
   it('arguments default to 0', () => {
-    const queue = new EventQueue();
+    const queue = new Queue();
     queue.push(1, 2);
     expect(popOne(queue)).toEqual({ time: 1, kind: 2, arg0: 0, arg1: 0 });
   });
 
   it('pops events in time order', () => {
-    const queue = new EventQueue();
+    const queue = new Queue();
     for (const time of [50, 10, 40, 0, 30, 20, 0.5]) queue.push(time, 0, time);
     expect(drain(queue).map((e) => e.time)).toEqual([0, 0.5, 10, 20, 30, 40, 50]);
   });
 
   it('pops equal-time events in the order they were pushed (sequence tie-break)', () => {
-    const queue = new EventQueue();
+    const queue = new Queue();
     for (let i = 0; i < 20; i++) queue.push(100, i);
     expect(drain(queue).map((e) => e.kind)).toEqual(Array.from({ length: 20 }, (_, i) => i));
   });
 
   it('interleaved scheduling: t=5 A, t=3 B, t=5 C, t=3 D pops B, D, A, C', () => {
     const [A, B, C, D] = [0, 1, 2, 3];
-    const queue = new EventQueue();
+    const queue = new Queue();
     queue.push(5, A);
     queue.push(3, B);
     queue.push(5, C);
@@ -83,7 +84,7 @@ describe('EventQueue basics', () => {
   });
 
   it('an event pushed after a pop at the same time as queued events comes after them', () => {
-    const queue = new EventQueue();
+    const queue = new Queue();
     queue.push(3, 0); // X
     queue.push(3, 1); // Z
     queue.push(4, 2); // W
@@ -93,7 +94,7 @@ describe('EventQueue basics', () => {
   });
 
   it('rejects a NaN time with a RangeError and leaves the queue unchanged', () => {
-    const queue = new EventQueue();
+    const queue = new Queue();
     queue.push(1, 0);
     expect(() => queue.push(NaN, 0)).toThrow(new RangeError('event time is NaN'));
     expect(queue.size).toBe(1);
@@ -101,7 +102,7 @@ describe('EventQueue basics', () => {
   });
 
   it('clear() empties the queue, and it is usable afterwards', () => {
-    const queue = new EventQueue(16);
+    const queue = new Queue(16);
     for (let i = 0; i < 40; i++) queue.push(i, 0);
     queue.clear();
     expect(queue.size).toBe(0);
@@ -115,17 +116,17 @@ describe('EventQueue basics', () => {
 
   it('initial capacities below 16 (and nonsense values) still work', () => {
     for (const capacity of [0, 1, -5, 2.7]) {
-      const queue = new EventQueue(capacity);
+      const queue = new Queue(capacity);
       for (let i = 0; i < 50; i++) queue.push(50 - i, i);
       expect(drain(queue).map((e) => e.time)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
     }
   });
 });
 
-describe('EventQueue growth and ordering at scale', () => {
+describe.each(structures)('%s: growth and ordering at scale', (_name, Queue) => {
   it('10,000 random pushes past the initial capacity pop in (time, insertion) order', () => {
     const random = mulberry32(12345);
-    const queue = new EventQueue(16);
+    const queue = new Queue(16);
     // Times from a small integer range so that there are many ties to break.
     const pushed = Array.from({ length: 10_000 }, (_, index) => ({ time: Math.floor(random() * 500), index }));
     for (const { time, index } of pushed) queue.push(time, index % 7, index, time * 2);
@@ -145,7 +146,7 @@ describe('EventQueue growth and ordering at scale', () => {
 
   it('interleaved pushes and pops with fractional times (slot reuse plus growth) match a stable sort', () => {
     const random = mulberry32(777);
-    const queue = new EventQueue(16);
+    const queue = new Queue(16);
     const model: { time: number; index: number }[] = [];
     const popped: number[] = [];
     const expectedPops: number[] = [];
@@ -183,7 +184,7 @@ describe('EventQueue growth and ordering at scale', () => {
     );
     fc.assert(
       fc.property(fc.array(op, { maxLength: 300 }), (ops) => {
-        const queue = new EventQueue(16);
+        const queue = new Queue(16);
         const model: { time: number; seq: number }[] = [];
         let seq = 0;
         for (const o of ops) {
