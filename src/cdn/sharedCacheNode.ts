@@ -4,11 +4,12 @@ import { statusIn, versionIn, versionStatusOf, type CacheNode } from './cacheNod
 /**
  * One shared cache node (a PoP's edge cache or a regional site, spec 4.9 layers 2–3) on the
  * simulated clock, under any eviction policy (runs build LRU nodes as LruCacheNode, which
- * decides alike in one table; see createCacheNode). The eviction store decides what stays; this node keeps, per stored
- * entry, what HTTP caching needs to reuse it (RFC 9111 §4): when the response was made
- * (its age), until when it is fresh, its content version (what a conditional request
- * validates) and its status (a cached origin error, spec 7.1). An expired entry stays
- * stored until it is evicted, so it can be revalidated or served stale (spec 4.7).
+ * decides alike in one table; see createCacheNode). The eviction store decides what stays;
+ * this node keeps, per stored entry, what HTTP caching needs to reuse it (RFC 9111 §4):
+ * when the response was made (its age), until when it is fresh, its content version (what
+ * a conditional request validates) and its status (a cached origin error, spec 7.1). An
+ * expired entry stays stored until it is evicted, so it can be revalidated or served stale
+ * (spec 4.7).
  *
  * Entries go into the eviction store with no expiry: freshness is the flow's question, not
  * the store's. Per-entry fields live in typed arrays indexed by the store's local id.

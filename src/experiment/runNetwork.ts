@@ -38,7 +38,6 @@ export interface RunNetwork {
 
 const isRegion = (name: string): name is Region => (REGIONS as readonly string[]).includes(name);
 
-
 /**
  * The scenario's topology as the flow sees it: `pops` is a PoP per edge cache over a regional
  * tier with physical latency; `regions` is one edge per region (or one for all) over the origin,
