@@ -4,15 +4,12 @@ import { parseScenarioText, ScenarioError } from '../../../src/scenario/load.js'
 import { scenarioToInput } from '../../../src/scenario/serialize.js';
 import { MAX_INCIDENT_OCCURRENCES, occurrencesBefore } from '../../../src/workload/incidents/incidentRepeat.js';
 import { incidentsSchema, incidentsToInput, type Incident } from '../../../src/workload/incidents/incidentSchema.js';
+import { incidentIssues } from '../../support/incidentIssues.js';
 
 const H = 3_600_000;
 const M = 60_000;
 
-function issues(input: unknown): string[] {
-  const result = incidentsSchema.safeParse(input);
-  expect(result.success).toBe(false);
-  return result.success ? [] : result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
-}
+const issues = incidentIssues;
 
 const windows = (incidents: readonly Incident[]) => incidents.map((incident) => (incident.kind === 'deploy' ? [incident.name, incident.atMs] : [incident.name, incident.startMs, incident.endMs]));
 

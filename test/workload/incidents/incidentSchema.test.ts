@@ -1,15 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { formatSimTime, incidentToInput, incidentsSchema } from '../../../src/workload/incidents/incidentSchema.js';
+import { incidentIssues } from '../../support/incidentIssues.js';
 
 const H = 3_600_000;
 const M = 60_000;
 
-function issues(input: unknown): string[] {
-  const result = incidentsSchema.safeParse(input);
-  expect(result.success).toBe(false);
-  return result.success ? [] : result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
-}
+const issues = incidentIssues;
 
 describe('incidents schema', () => {
   const example = [
