@@ -1,5 +1,6 @@
 import { OUTCOME_STALE_ON_ERROR, OUTCOME_STALE_ON_REFUSED, OUTCOME_STALE_WHILE_REVALIDATE, type CompletedRequest } from '../cdn/layeredFlow.js';
 import type { Incident } from '../workload/incidents/incidentSchema.js';
+import { lastAtOrBefore } from '../workload/incidents/simTime.js';
 
 /** How long after a deploy its origin load is reported (the purge spike, spec 1.2 item 6). */
 const DEPLOY_WINDOW_MS = 60_000;
@@ -54,25 +55,15 @@ export function incidentWindows(incidents: readonly Incident[]): {
     let piece = cursor;
     if (timeMs >= cuts[piece]) {
       for (let step = 0; step < CURSOR_STEPS && piece < last && cuts[piece + 1] <= timeMs; step++) piece++;
-      if (piece < last && cuts[piece + 1] <= timeMs) piece = lastCutAtOrBefore(timeMs, piece + 1, last);
-    } else piece = timeMs < cuts[0] ? -1 : lastCutAtOrBefore(timeMs, 0, piece - 1);
+      if (piece < last && cuts[piece + 1] <= timeMs) piece = lastAtOrBefore(cuts, timeMs, piece + 1, last);
+    } else piece = timeMs < cuts[0] ? -1 : lastAtOrBefore(cuts, timeMs, 0, piece - 1);
     if (piece >= 0) cursor = piece;
     return piece;
   }
 
-  /** Largest p in [low, high] with cuts[p] ≤ timeMs, given cuts[low] ≤ timeMs. */
-  function lastCutAtOrBefore(timeMs: number, low: number, high: number): number {
-    while (low < high) {
-      const middle = (low + high + 1) >>> 1;
-      if (cuts[middle] <= timeMs) low = middle;
-      else high = middle - 1;
-    }
-    return low;
-  }
-
   /** Index of a window's start or end among the cuts (it is one of them). */
   function cutIndex(timeMs: number): number {
-    return lastCutAtOrBefore(timeMs, 0, cuts.length - 1);
+    return lastAtOrBefore(cuts, timeMs, 0, cuts.length - 1);
   }
 
   return {

@@ -1,5 +1,6 @@
 import type { Simulation } from '../../sim/simulation.js';
-import { formatSimTime, type DeployIncident, type ErrorBurstIncident, type Incident, type SlowdownIncident } from './incidentSchema.js';
+import { formatSimTime, lastAtOrBefore } from './simTime.js';
+import type { DeployIncident, ErrorBurstIncident, Incident, SlowdownIncident } from './incidentSchema.js';
 
 /**
  * Incidents as the CDN flow consumes them, two ways:
@@ -145,14 +146,7 @@ export class OriginConditionsTimeline {
     // (every: 10m over a day) gives hundreds of purge times, so no scan from the end either.
     const times = this.purgeTimesBySlot[slot];
     if (times.length === 0 || !(timeMs >= times[0])) return -Infinity;
-    let low = 0;
-    let high = times.length - 1;
-    while (low < high) {
-      const middle = (low + high + 1) >>> 1;
-      if (times[middle] <= timeMs) low = middle;
-      else high = middle - 1;
-    }
-    return times[low];
+    return times[lastAtOrBefore(times, timeMs, 0, times.length - 1)];
   }
 
   /** Whether a deploy gives the class (slot) a new version: it names the class, or names none (everything). */
@@ -165,14 +159,7 @@ export class OriginConditionsTimeline {
     const starts = this.starts;
     let segment = this.cursor;
     if (timeMs < starts[segment]) {
-      let low = 0;
-      let high = segment - 1; // starts[0] = −∞ ≤ timeMs
-      while (low < high) {
-        const middle = (low + high + 1) >>> 1;
-        if (starts[middle] <= timeMs) low = middle;
-        else high = middle - 1;
-      }
-      segment = low;
+      segment = lastAtOrBefore(starts, timeMs, 0, segment - 1); // starts[0] = −∞ ≤ timeMs
     } else {
       const last = starts.length - 1;
       while (segment < last && starts[segment + 1] <= timeMs) segment++;

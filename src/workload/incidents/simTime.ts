@@ -11,3 +11,16 @@ export function formatSimTime(ms: number): string {
   }
   return text;
 }
+
+/**
+ * The largest index i in [low, high] with times[i] ≤ timeMs, for ascending `times` and
+ * times[low] ≤ timeMs: the segment, piece or purge a moment falls in.
+ */
+export function lastAtOrBefore(times: Float64Array, timeMs: number, low: number, high: number): number {
+  while (low < high) {
+    const middle = (low + high + 1) >>> 1;
+    if (times[middle] <= timeMs) low = middle;
+    else high = middle - 1;
+  }
+  return low;
+}
