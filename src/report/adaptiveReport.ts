@@ -1,6 +1,7 @@
 import type { AdaptiveFigures } from '../cdn/adaptiveController.js';
 import { queryHandlingInput } from '../policy/queryHandling.js';
 import { csvText } from './csvTable.js';
+import { roundTo } from './rounding.js';
 
 /**
  * The adaptive TTL controller in the run folder (spec 1.2 item 6; docs/outputs.md):
@@ -50,7 +51,7 @@ export interface AdaptiveSummary {
   adjustments: AdaptiveAdjustmentSummary[];
 }
 
-const round6 = (value: number): number => Math.round(value * 1e6) / 1e6;
+const round6 = (value: number): number => roundTo(value, 6);
 const seconds = (ms: number): number => round6(ms / 1000);
 
 export function adaptiveSummary(figures: AdaptiveFigures): AdaptiveSummary {

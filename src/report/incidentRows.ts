@@ -1,6 +1,7 @@
 import type { IncidentFigures } from '../experiment/incidentWindows.js';
 import type { Incident } from '../workload/incidents/incidentSchema.js';
 import { formatSimTime } from '../workload/incidents/simTime.js';
+import { roundTo as round } from './rounding.js';
 
 /**
  * summary.json's incident figures: a row per incident (every occurrence of a repeated entry
@@ -52,11 +53,6 @@ export interface RepeatedIncidentRow extends WindowFigures {
   /** A readable line for the terminal. */
   label: string;
 }
-
-const round = (value: number, digits: number): number => {
-  const factor = 10 ** digits;
-  return Math.round(value * factor) / factor;
-};
 
 const availabilityOf = (requests: number, errors: number): number => round(requests === 0 ? 1 : 1 - errors / requests, 6);
 

@@ -4,6 +4,7 @@ import { adaptiveCsv } from './adaptiveReport.js';
 import { REGIONS, STATED_REGION_LATENCY_MS } from '../topology/regions.js';
 import { csvText, type CsvCell } from './csvTable.js';
 import type { LatencyFigures, Summary } from './summary.js';
+import { roundTo } from './rounding.js';
 
 /**
  * The run folder's CSV files beside summary.json (docs/outputs.md describes every column):
@@ -33,8 +34,7 @@ export const CLASSES_COLUMNS = ['class', 'requests', 'browser_hit_ratio', 'edge_
 
 const round = (value: number | null | undefined, digits: number): number | null => {
   if (value === null || value === undefined) return null;
-  const factor = 10 ** digits;
-  return Math.round(value * factor) / factor;
+  return roundTo(value, digits);
 };
 const ratioCell = (value: number | null | undefined): number | null => round(value, 6);
 const msCell = (value: number | null | undefined): number | null => round(value, 3);

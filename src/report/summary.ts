@@ -9,16 +9,17 @@ import type { NodeFigures } from '../metrics/nodeCounters.js';
 import { ratio } from '../metrics/requestMetrics.js';
 import { buildStatedRows, type StatedRow } from './statedTable.js';
 import { warmupSummary, type WarmupSummary } from './warmupSummary.js';
+import { roundTo as round } from './rounding.js';
 
 /** Latency percentiles of one group of requests, in ms (see README, "summary.json"). */
 export type LatencyFigures = Omit<LatencySummary, 'min' | 'max'>;
+
+export type { IncidentRow, RepeatedIncidentRow } from './incidentRows.js';
 
 /**
  * The deterministic result of a run: the same scenario and seed give byte-identical JSON.
  * Key names are stable; later versions add keys and never rename them.
  */
-export type { IncidentRow, RepeatedIncidentRow } from './incidentRows.js';
-
 export interface Summary {
   /** 1: this shape (README "summary.json"); a version that renames or removes a key counts up. */
   schemaVersion: typeof SUMMARY_SCHEMA_VERSION;
@@ -183,11 +184,6 @@ export interface BusiestPop {
 export const SUMMARY_SCHEMA_VERSION = 1;
 /** Busiest PoPs listed in summary.json `capacity` and in the terminal report. */
 export const CAPACITY_ROWS = 5;
-
-const round = (value: number, digits: number): number => {
-  const factor = 10 ** digits;
-  return Math.round(value * factor) / factor;
-};
 
 function figures(summary: LatencySummary): LatencyFigures {
   return {

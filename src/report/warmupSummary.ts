@@ -1,5 +1,6 @@
 import type { WarmupFacts } from '../experiment/cacheWarmup.js';
 import { formatCount, formatPercent } from './consoleTable.js';
+import { roundTo } from './rounding.js';
 
 /** summary.json `warmup`: WarmupFacts in seconds and rounded ratios (deterministic JSON). */
 export interface WarmupSummary {
@@ -11,7 +12,7 @@ export interface WarmupSummary {
   steady?: { tolerance: number; blockRequests: number; maxRequests: number; blockHitRatios: number[]; converged: boolean };
 }
 
-const round6 = (value: number): number => Math.round(value * 1e6) / 1e6;
+const round6 = (value: number): number => roundTo(value, 6);
 
 export function warmupSummary(facts: WarmupFacts): WarmupSummary {
   return {
