@@ -237,9 +237,11 @@ export class LruCacheNode implements CacheNode, CacheNodeStore {
     let from = this.tail;
     this.head = NIL;
     this.tail = NIL;
+    const words = this.words;
     while (from !== NIL) {
       const slot = this.freeSlotFor(oldWords[from * WORDS + KEY]);
-      this.words.set(oldWords.subarray(from * WORDS, (from + 1) * WORDS), slot * WORDS);
+      // Word by word, as deleteAt moves a slot: a subarray view per entry would allocate.
+      for (let word = 0; word < WORDS; word++) words[slot * WORDS + word] = oldWords[from * WORDS + word];
       this.prints[slot] = oldPrints[from];
       this.linkAtHead(slot);
       from = oldWords[from * WORDS + PREV];
