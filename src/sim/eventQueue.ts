@@ -410,20 +410,26 @@ export class EventQueue {
 
   /** Moves one bucket's events to the far heap. */
   private unloadBucket(index: number): void {
-    const records = this.records;
     const links = this.links;
     for (let slot = this.buckets[index << 1]; slot >= 0; ) {
       const following = links[(slot << 4) + NEXT];
-      const base = slot << 3;
-      this.far.pushSequenced(records[base], records[base + 1], links[(slot << 4) + KIND], records[base + 2], records[base + 3]);
-      links[(slot << 4) + LIVE] = 0;
-      links[(slot << 4) + NEXT] = this.freeHead;
-      this.freeHead = slot;
-      this.wheelCount--;
+      this.moveToFar(slot);
       slot = following;
     }
     this.buckets[index << 1] = -1;
     this.buckets[(index << 1) + 1] = -1;
+  }
+
+  /** Moves the event in wheel slot `slot` to the far heap and frees the slot (its list is rebuilt or emptied by the caller). */
+  private moveToFar(slot: number): void {
+    const records = this.records;
+    const links = this.links;
+    const base = slot << 3;
+    this.far.pushSequenced(records[base], records[base + 1], links[(slot << 4) + KIND], records[base + 2], records[base + 3]);
+    links[(slot << 4) + LIVE] = 0;
+    links[(slot << 4) + NEXT] = this.freeHead;
+    this.freeHead = slot;
+    this.wheelCount--;
   }
 
   /** Every calibration period (max(64, bucketCount) pops): re-cuts the wheel when the width is off its target by more than ×2. */
@@ -501,11 +507,7 @@ export class EventQueue {
         buckets[index] = slot;
         buckets[index + 1] = UNSORTED;
       } else {
-        far.pushSequenced(records[base], records[base + 1], links[(slot << 4) + KIND], records[base + 2], records[base + 3]);
-        links[(slot << 4) + LIVE] = 0;
-        links[(slot << 4) + NEXT] = this.freeHead;
-        this.freeHead = slot;
-        this.wheelCount--;
+        this.moveToFar(slot);
       }
     }
     this.admitFar();
