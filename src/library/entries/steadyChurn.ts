@@ -1,3 +1,4 @@
+import { STEADY_DEFAULTS } from '../../scenario/warmupSchema.js';
 import type { LibraryEntry } from '../libraryEntry.js';
 import { count, markdownTable, percent, times } from '../markdown.js';
 import { pointValue, sweepPoints, type SweepFigures, type SweepPoint } from '../sweepFigures.js';
@@ -17,8 +18,6 @@ const BLOCKS = 10;
 const BLOCK_REQUESTS = 1_000_000;
 /** Blocks from this one (0-based) on are where the page claims a level. */
 const LEVEL_FROM = 5;
-/** The warm-up's default rule (docs/warmup.md): stop after a block within 0.2 points of the one before. */
-const DEFAULT_TOLERANCE = 0.002;
 /** An object's mean life at 8 % a week, in seconds (12.5 weeks). */
 const MEAN_LIFE_S = (7 * 86_400) / 0.08;
 
@@ -43,9 +42,9 @@ const rate = (point: SweepPoint): number => pointValue(point, 'warmup.requests')
 /** Requests an object gets, on average, in its mean life: what sets the level. */
 const requestsPerLife = (point: SweepPoint): number => (rate(point) * MEAN_LIFE_S) / pointValue(point, 'catalogue.objects');
 
-/** The block (0-based) after which the default steady rule would stop, or -1. */
+/** The block (0-based) after which the default steady rule (docs/warmup.md: within 0.2 points of the block before) would stop, or -1. */
 function defaultRuleStop(series: readonly number[]): number {
-  for (let i = 1; i < series.length; i++) if (Math.abs(series[i] - series[i - 1]) < DEFAULT_TOLERANCE) return i;
+  for (let i = 1; i < series.length; i++) if (Math.abs(series[i] - series[i - 1]) < STEADY_DEFAULTS.tolerance) return i;
   return -1;
 }
 
