@@ -363,7 +363,10 @@ const metricsSection = z
 export const scenarioSchema = z
   .strictObject({
     $schema: z.string().optional().meta({ description: 'path or URL of this JSON Schema, for editors' }),
-    name: z.string().min(1).max(100, { error: 'expected a name of at most 100 characters (it names the results folder)' }).regex(/^[A-Za-z0-9._-]+$/, { error: 'expected a name of letters, digits, ".", "_" or "-" (it names the results folder)' }).optional(),
+    name: z.string().min(1).max(100, { error: 'expected a name of at most 100 characters (it names the results folder)' }).regex(/^[A-Za-z0-9._-]+$/, { error: 'expected a name of letters, digits, ".", "_" or "-" (it names the results folder)' })
+      // "." and ".." would put the run folder in results/ itself or above it.
+      .refine((name) => !/^\.+$/.test(name), { error: 'expected a name with a letter, digit, "_" or "-": a name of dots only names a folder outside results/' })
+      .optional(),
     description: z.string().optional(),
     seed: z.number().int().min(0).max(2 ** 53 - 1).default(1).meta({ description: 'master seed: the same scenario and seed give the same summary.json' }),
     run: runSection.prefault({}),

@@ -227,6 +227,13 @@ describe('scenario errors: values', () => {
     expect(problemsOf('description: 5\n')).toEqual([problem(1, 14, 'description', 'expected a string, found 5')]);
   });
 
+  it('a name of dots only is refused: "." and ".." would write the run folder into results/ or above it', () => {
+    const dots = 'expected a name with a letter, digit, "_" or "-": a name of dots only names a folder outside results/';
+    expect(problemsOf('name: ".."\n')).toEqual([problem(1, 7, 'name', `${dots}, found ".."`)]);
+    expect(problemsOf('name: "."\n')).toEqual([problem(1, 7, 'name', `${dots}, found "."`)]);
+    expect(parseScenarioText('name: v1.2\n', YAML_FILE).name).toBe('v1.2');
+  });
+
   it('a section given as a scalar: "expected a mapping with keys such as …"', () => {
     expect(problemsOf('edge: 5\n')).toEqual([problem(1, 7, 'edge', 'expected a mapping with keys such as policy, capacity, found 5')]);
     expect(problemsOf('content:\n  objectSize: 5MB\n')).toEqual([
