@@ -122,6 +122,8 @@ export function parseRate(input: unknown): Parsed {
 }
 
 export const COUNT_EXPECTED = 'a whole number such as 2000000, 2M, 500k or 1e6';
+/** A whole number past 2^53 is whole, but no longer exact as a count. */
+export const COUNT_TOO_LARGE = `a whole number of at most ${Number.MAX_SAFE_INTEGER.toExponential(3)}`;
 
 /** A whole count: `2000000`, `2_000_000`, `2M`, `500k`, `1e6`. */
 export function parseCount(input: unknown): Parsed {
@@ -132,6 +134,7 @@ export function parseCount(input: unknown): Parsed {
     if (!match) return { ok: false, expected: COUNT_EXPECTED };
     value = Number(match[1]) * RATE_MULTIPLIERS[match[2].toLowerCase()];
   } else return { ok: false, expected: COUNT_EXPECTED };
+  if (Number.isInteger(value) && value > Number.MAX_SAFE_INTEGER) return { ok: false, expected: COUNT_TOO_LARGE };
   return Number.isSafeInteger(value) && value >= 0 ? { ok: true, value } : { ok: false, expected: COUNT_EXPECTED };
 }
 

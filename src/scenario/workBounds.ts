@@ -8,7 +8,7 @@ import type { Scenario } from './schema.js';
  * finishes.
  */
 
-/** Most requests one run may generate: about two hours at the simulator's 1.6 M requests/s. */
+/** Most requests one run may generate, by count or by traffic.rate over run.duration: hours of CPU at the simulator's rate. */
 export const MAX_RUN_REQUESTS = 1e10;
 /** Largest growth of the rate over the run: beyond a million-fold no capacity plan is meant. */
 export const MAX_GROWTH_OVER_RUN = 1e6;
@@ -83,6 +83,13 @@ export function workBoundProblem(scenario: Scenario): WorkBoundProblem | null {
         message: `traffic shrinking by ${growthText} has all but died out by the run's end (about ${tail.toPrecision(2)} requests of the smallest region left to come); slow the decline or shorten the run`,
       };
     }
+  }
+  if (requests !== undefined && !(requests <= MAX_RUN_REQUESTS)) {
+    const fromWarmup = cacheWarmup?.kind === 'requests' && runRequests !== undefined && runRequests <= MAX_RUN_REQUESTS;
+    return {
+      keyPath: fromWarmup ? ['run', 'warmup'] : ['run', 'requests'],
+      message: `expected a run of at most ${MAX_RUN_REQUESTS.toExponential(0)} requests${fromWarmup ? ', warm-up included' : ''}, found ${requests.toExponential(3)}; ask for fewer requests (a run of 1e10 already takes hours)`,
+    };
   }
   if (durationMs !== undefined && requests === undefined) {
     // Mean multiplier over the run under growth: (e^(κT) − 1)/(κT); the weekly shape averages 1.

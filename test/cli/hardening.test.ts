@@ -41,6 +41,13 @@ describe('issue 17: scenario mistakes found before a run, at their line, column 
     expect(problemsOf('run:\n  duration: 100000d\n')[0]).toMatch(/^s\.yaml:2:13: `run\.duration`: expected a run of at most 1e\+10 requests, found about 1\.73e\+14/);
   });
 
+  it('issue 26: run.requests is held to the same 1e10 cap as run.duration, and 1e20 is not called "not a whole number"', () => {
+    expect(problemsOf('run:\n  requests: 1e12\n')).toEqual(['s.yaml:2:13: `run.requests`: expected a run of at most 1e+10 requests, found 1.000e+12; ask for fewer requests (a run of 1e10 already takes hours)']);
+    expect(problemsOf('run:\n  requests: 1e20\n')[0]).toMatch(/^s\.yaml:2:13: `run\.requests`: expected a whole number of at most 9\.007e\+15, found 100000000000000000000$/);
+    expect(problemsOf('run:\n  requests: 9e9\n  warmup: {requests: 2e9}\n')[0]).toMatch(/`run\.warmup`: expected a run of at most 1e\+10 requests, warm-up included, found 1\.100e\+10/);
+    expect(problemsOf('run:\n  requests: 1e10\n')).toEqual([]);
+  });
+
   it('deep nesting, a second document, a wrong list length and a huge value say so in our words', () => {
     expect(problemsOf(`a: ${'['.repeat(20000)}${']'.repeat(20000)}\n`)[0]).toMatch(/nested too deeply to read/);
     expect(problemsOf('seed: 1\n---\nseed: 2\n')[0]).toMatch(/^s\.yaml:2:1: YAML error: a scenario file holds one document/);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
   COUNT_EXPECTED,
+  COUNT_TOO_LARGE,
   DURATION_EXPECTED,
   FRACTION_EXPECTED,
   RATE_EXPECTED,
@@ -429,9 +430,16 @@ describe('parseCount (run.requests, --requests)', () => {
       fc.property(fc.oneof(fc.anything(), fc.string(), fc.double()), (input) => {
         const result = parseCount(input);
         if (result.ok) expect(Number.isSafeInteger(result.value) && result.value >= 0).toBe(true);
-        else expect(result.expected).toBe(COUNT_EXPECTED);
+        else if (typeof input === 'number') expect(result.expected).toBe(Number.isInteger(input) && input > Number.MAX_SAFE_INTEGER ? COUNT_TOO_LARGE : COUNT_EXPECTED);
+        else expect([COUNT_EXPECTED, COUNT_TOO_LARGE]).toContain(result.expected);
       }),
       { seed: 20261121, numRuns: 2000 },
     );
+  });
+
+  it('a whole number past 2^53 is refused as too large, not as "not a whole number" (issue 26)', () => {
+    expect(parseCount('1e20')).toEqual({ ok: false, expected: COUNT_TOO_LARGE });
+    expect(parseCount(2 ** 60)).toEqual({ ok: false, expected: COUNT_TOO_LARGE });
+    expect(parseCount('1.5')).toEqual({ ok: false, expected: COUNT_EXPECTED });
   });
 });
