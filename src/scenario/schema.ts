@@ -43,6 +43,9 @@ import {
  */
 
 const size = (description: string) => quantity(parseSize, SIZE_EXPECTED, description);
+/** A cache's byte capacity: 0 would make a cache that stores nothing, which no run means. */
+const cacheCapacity = (description: string, withoutIt: string) =>
+  size(description).refine((bytes) => bytes > 0, { error: `expected a capacity above 0 bytes (a cache of 0 stores nothing); ${withoutIt}` });
 const duration = (description: string) => quantity((v) => parseDuration(v), DURATION_EXPECTED, description);
 const rate = (description: string) => quantity(parseRate, RATE_EXPECTED, description);
 const fraction = (description: string) => quantity(parseFraction, FRACTION_EXPECTED, description);
@@ -224,7 +227,7 @@ const contentSection = z
 
 const edgeSection = z.strictObject({
   policy: z.enum(ONLINE_CACHE_POLICY_NAMES as [OnlineCachePolicyName, ...OnlineCachePolicyName[]]).default('lru').meta({ description: 'eviction policy of each edge cache' }),
-  capacity: size('byte capacity of each edge cache').default(1_000_000_000),
+  capacity: cacheCapacity('byte capacity of each edge cache', 'to see the origin without a CDN, run a container deployment with cdn: false (spec 1.3)').default(1_000_000_000),
 });
 
 /** spec 1.3: what kind of deployment the CDN is in front of. */
@@ -336,7 +339,7 @@ export type ScenarioTopology = RegionsTopology | PopsTopology;
 /** The regional caches of the PoP model (spec 4.9 layer 3). */
 const regionalSection = z.strictObject({
   policy: z.enum(ONLINE_CACHE_POLICY_NAMES as [OnlineCachePolicyName, ...OnlineCachePolicyName[]]).default('lru').meta({ description: 'eviction policy of each regional cache' }),
-  capacity: size('byte capacity of each regional cache').default(20_000_000_000),
+  capacity: cacheCapacity('byte capacity of each regional cache', 'to run without the regional tier, set topology.regionalTier.enabled: false').default(20_000_000_000),
 });
 
 /** How the CDN's nodes behave on the simulated clock (src/cdn/layeredFlow.ts). */

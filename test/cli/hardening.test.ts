@@ -48,6 +48,12 @@ describe('issue 17: scenario mistakes found before a run, at their line, column 
     expect(problemsOf('run:\n  requests: 1e10\n')).toEqual([]);
   });
 
+  it('issue 26: a cache capacity of 0 is refused at its key, with what to write instead', () => {
+    expect(problemsOf('edge:\n  capacity: 0\n')).toEqual(['s.yaml:2:13: `edge.capacity`: expected a capacity above 0 bytes (a cache of 0 stores nothing); to see the origin without a CDN, run a container deployment with cdn: false (spec 1.3), found 0']);
+    expect(problemsOf('regional:\n  capacity: 0B\n')[0]).toMatch(/`regional\.capacity`: expected a capacity above 0 bytes .*topology\.regionalTier\.enabled: false, found "0B"$/);
+    expect(problemsOf('edge:\n  capacity: 1\n')).toEqual([]);
+  });
+
   it('deep nesting, a second document, a wrong list length and a huge value say so in our words', () => {
     expect(problemsOf(`a: ${'['.repeat(20000)}${']'.repeat(20000)}\n`)[0]).toMatch(/nested too deeply to read/);
     expect(problemsOf('seed: 1\n---\nseed: 2\n')[0]).toMatch(/^s\.yaml:2:1: YAML error: a scenario file holds one document/);
