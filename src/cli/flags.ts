@@ -1,5 +1,6 @@
 import type { Arguments, Argv } from 'yargs';
 import { echoValue, UserError } from '../userError.js';
+import { nearest } from '../suggest.js';
 
 /**
  * The one place where command-line flags are read before a command sees them: repeated
@@ -56,4 +57,16 @@ export function refuseRepeatedFlags(args: Arguments, yargs?: Argv): void {
     const values = value.map((item) => echoValue(String(item), 40)).join(', ');
     throw new UserError(`${flag} was given ${value.length} times (${values}); give it once`);
   }
+}
+
+/** "Unknown argument: sed" → "Unknown argument: sed (did you mean --seed?)". */
+export function withFlagSuggestions(message: string, flags: readonly string[]): string {
+  const match = /^Unknown arguments?: (.+)$/.exec(message);
+  if (match === null) return message;
+  const hints = match[1].split(', ').flatMap((word) => {
+    const bare = word.replace(/^-+/, '');
+    const suggestion = nearest(bare, flags);
+    return suggestion === undefined ? [] : [`--${bare}: did you mean --${suggestion}?`];
+  });
+  return hints.length === 0 ? message : `${message} (${hints.join('; ')})`;
 }

@@ -14,7 +14,7 @@ import { schemaCommand } from './commands/schema.js';
 import { topologyCommand } from './commands/topology.js';
 import { validateCommand } from './commands/validate.js';
 import { EXIT_INTERRUPTED, InterruptedError } from './interrupted.js';
-import { joinNegativeValues, refuseRepeatedFlags } from './flags.js';
+import { joinNegativeValues, refuseRepeatedFlags, withFlagSuggestions } from './flags.js';
 import { packageInfo } from './packageInfo.js';
 
 /** Exit codes: 0 success, 2 a user mistake (message, no stack trace), 1 an internal error, 3 `run --check` found a stated figure outside. */
@@ -43,6 +43,15 @@ function clearerUsageMessage(message: string, argv: readonly string[]): string {
   return message;
 }
 
+/**
+ * The flags of the command being parsed. yargs hands `fail` its usage object (typed as the
+ * Argv), whose `getDescriptions` lists the command's options by name.
+ */
+function knownFlags(usage: unknown): string[] {
+  const describe = (usage as { getDescriptions?: () => Record<string, unknown> }).getDescriptions;
+  return typeof describe === 'function' ? Object.keys(describe.call(usage)).filter((name) => name.length > 1) : [];
+}
+
 export async function main(rawArgv: string[]): Promise<number> {
   const argv = joinNegativeValues(rawArgv);
   let cli = yargs(argv)
@@ -59,9 +68,9 @@ export async function main(rawArgv: string[]): Promise<number> {
     .wrap(null)
     .exitProcess(false)
     .middleware(refuseRepeatedFlags, true)
-    .fail((message, error) => {
+    .fail((message, error, instance) => {
       if (error) throw error;
-      throw new UsageError(clearerUsageMessage(message, argv));
+      throw new UsageError(withFlagSuggestions(clearerUsageMessage(message, argv), knownFlags(instance)));
     });
   for (const add of [runCommand, compareCommand, sweepCommand, mergeCommand, chartCommand, replayCommand, explainCommand, harCommand, validateCommand, schemaCommand, topologyCommand]) cli = add(cli);
   try {

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ScenarioError, parseScenarioText } from '../../src/scenario/load.js';
-import { joinNegativeValues } from '../../src/cli/flags.js';
+import { joinNegativeValues, withFlagSuggestions } from '../../src/cli/flags.js';
 import { boundedMessage, echoValue } from '../../src/userError.js';
 import { cdnsim, expectNoStackTrace, temporaryFolder } from './helpers.js';
 
@@ -68,6 +68,14 @@ describe('issue 17: one place reads flags', () => {
     expect(joinNegativeValues(['run', 'a.yaml', '--duration', '-5s', '--json', '-h'])).toEqual(['run', 'a.yaml', '--duration=-5s', '--json', '-h']);
   });
 
+  it('issue 26: a mistyped flag gets the nearest flag of its command; a far one and a stray word get none', () => {
+    const runFlags = ['help', 'version', 'scenario', 'seed', 'requests', 'duration', 'warmup', 'out', 'charts'];
+    expect(withFlagSuggestions('Unknown argument: sed', runFlags)).toBe('Unknown argument: sed (--sed: did you mean --seed?)');
+    expect(withFlagSuggestions('Unknown arguments: reqests, zzzzzz', runFlags)).toBe('Unknown arguments: reqests, zzzzzz (--reqests: did you mean --requests?)');
+    expect(withFlagSuggestions('Unknown arguments: x, y', runFlags)).toBe('Unknown arguments: x, y');
+    expect(withFlagSuggestions('Missing required argument: param', runFlags)).toBe('Missing required argument: param');
+  });
+
   it('echoed values and message lines are cut, with the length said', () => {
     expect(echoValue('y'.repeat(1000), 20)).toBe(`${'y'.repeat(9)}…${'y'.repeat(9)} (1,000 characters)`);
     expect(boundedMessage(Array.from({ length: 100 }, () => 'z').join('\n')).split('\n')).toHaveLength(61);
@@ -75,6 +83,7 @@ describe('issue 17: one place reads flags', () => {
 
   const cases: [string, string[], RegExp][] = [
     ['run --seed twice', ['run', 'scenarios/baseline.yaml', '--seed', '1', '--seed', '2'], /^cdnsim: --seed was given 2 times \(1, 2\); give it once$/m],
+    ['run --sed 7', ['run', 'scenarios/baseline.yaml', '--sed', '7'], /^cdnsim: Unknown argument: sed \(--sed: did you mean --seed\?\)$/m],
     ['replay --cache-size twice', ['replay', 'test/fixtures/traces/ids.txt', '--cache-size', '1', '--cache-size', '2'], /--cache-size was given 2 times \(1, 2\); give it once/],
     ['explain --now twice', ['explain', '--url', '/a', '--now', '1', '--now', '2'], /--now was given 2 times/],
     ['run --duration -5s', ['run', 'scenarios/baseline.yaml', '--duration', '-5s'], /--duration: expected a duration .*found "-5s"/],
