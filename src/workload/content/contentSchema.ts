@@ -109,7 +109,7 @@ export const contentClassEntrySchema = z
       .regex(/^[A-Za-z0-9._-]+$/, { error: 'expected a class name of letters, digits, ".", "_" or "-"' })
       .meta({ description: 'class name (reports, random streams); also the preset when `preset` is left out' }),
     preset: z.string().optional().meta({ description: `preset the class starts from: ${CONTENT_PRESET_NAMES.join(', ')}` }),
-    share: fraction('share of client requests for this class; the shares of all classes add up to 100%').optional(),
+    share: fraction('share of client requests for this class; the shares of all classes add up to 100% (a class alone: 100%)').optional(),
     objects: quantity(parseCount, COUNT_EXPECTED, 'objects in the class at the start of the run')
       .refine((n) => n >= 1, { error: 'expected at least 1 object' })
       .optional(),
@@ -234,7 +234,8 @@ export const contentClassesSchema = z
     const classes: ContentClass[] = [];
     entries.forEach((entry, i) => {
       const resolved = resolveEntry(entry, i, issues);
-      if (resolved) classes.push(resolved);
+      // A class alone gets every request: its preset's share is meant for a mix.
+      if (resolved) classes.push(entries.length === 1 && entry.share === undefined ? { ...resolved, share: 1 } : resolved);
     });
     // A list total is only meaningful once every class resolved.
     if (issues.length === 0) issues.push(...listIssues(classes, entries));

@@ -84,6 +84,11 @@ describe('content schema: errors', () => {
     );
   });
 
+  it('a class alone needs no share: it gets every request (issue 26), and an explicit share still has to be 100 %', () => {
+    expect(contentClassesSchema.parse([{ name: 'html', preset: 'html' }])[0].share).toBe(1);
+    expect(issuesOf(contentClassesSchema, [{ name: 'html', share: '50%' }])[0].message).toBe('expected class shares that add up to 100%, found html 50% = 50%');
+  });
+
   it('duplicate names are refused at the second one', () => {
     expect(issuesOf(contentClassesSchema, [{ name: 'image', share: '50%' }, { name: 'image', preset: 'image', share: '50%' }])).toEqual([
       { path: [1, 'name'], message: 'expected unique class names, found "image" again (first at class 1)' },
