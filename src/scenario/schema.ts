@@ -9,6 +9,7 @@ import { arrivalShapeFields } from '../workload/arrivals/arrivalsSchema.js';
 import { contentClassesSchema } from '../workload/content/contentSchema.js';
 import { incidentEntriesSchema } from '../workload/incidents/incidentSchema.js';
 import { expandIncidents } from '../workload/incidents/incidentRepeat.js';
+import { formatSimTime } from '../workload/incidents/simTime.js';
 import { expectSchema } from './expectSchema.js';
 import { clockedParts, steadyWarmupIssues, warmupSchema, type Warmup } from './warmupSchema.js';
 import { strategiesSchema, strategyClassProblems } from './strategySchema.js';
@@ -414,6 +415,18 @@ export const scenarioSchema = z
           if (classNames.includes(name)) return;
           ctx.addIssue({ code: 'custom', path: ['incidents', index, 'classes', j], message: `expected a content class of this scenario (${classNames.join(', ')}), found ${JSON.stringify(name)}` });
         });
+      });
+    }
+    // What starts at or after the run's end never happens: its row would read "0 requests, availability 100 %".
+    const endMs = incidentClockEndMs(scenario.run);
+    if (endMs !== undefined) {
+      const never = (startMs: number): string => `expected a time before the run's end at ${formatSimTime(endMs)}, found ${formatSimTime(startMs)}, so it would never happen; move it earlier or lengthen run.duration`;
+      scenario.incidents.forEach((incident, index) => {
+        const startMs = incident.kind === 'deploy' ? incident.atMs : incident.startMs;
+        if (startMs >= endMs) ctx.addIssue({ code: 'custom', path: ['incidents', index, incident.kind === 'deploy' ? 'at' : 'start'], message: never(startMs) });
+      });
+      scenario.traffic.flashCrowds.forEach((crowd, index) => {
+        if (crowd.start >= endMs) ctx.addIssue({ code: 'custom', path: ['traffic', 'flashCrowds', index, 'start'], message: never(crowd.start) });
       });
     }
     // Flash crowds name objects of the catalogue: checked here, where both sections are known.

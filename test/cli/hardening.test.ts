@@ -54,6 +54,16 @@ describe('issue 17: scenario mistakes found before a run, at their line, column 
     expect(problemsOf('edge:\n  capacity: 1\n')).toEqual([]);
   });
 
+  it('issue 26: an incident or flash crowd at or after the end of run.duration is refused at its time (it would never happen)', () => {
+    const never = (found: string): string => `expected a time before the run's end at 30m, found ${found}, so it would never happen; move it earlier or lengthen run.duration`;
+    expect(problemsOf('run:\n  duration: 30m\nincidents:\n  - {kind: outage, start: 30m, duration: 5m}\n  - {kind: deploy, at: 1h}\n')).toEqual([
+      `s.yaml:4:27: \`incidents[0].start\`: ${never('30m')}`,
+      `s.yaml:5:24: \`incidents[1].at\`: ${never('1h')}`,
+    ]);
+    expect(problemsOf('run:\n  duration: 30m\ntraffic:\n  flashCrowds:\n    - {start: 2h, duration: 10m, multiplier: 5}\n')).toEqual([`s.yaml:5:15: \`traffic.flashCrowds[0].start\`: ${never('2h')}`]);
+    expect(problemsOf('run:\n  duration: 30m\nincidents:\n  - {kind: outage, start: 29m, duration: 5m}\n')).toEqual([]);
+  });
+
   it('deep nesting, a second document, a wrong list length and a huge value say so in our words', () => {
     expect(problemsOf(`a: ${'['.repeat(20000)}${']'.repeat(20000)}\n`)[0]).toMatch(/nested too deeply to read/);
     expect(problemsOf('seed: 1\n---\nseed: 2\n')[0]).toMatch(/^s\.yaml:2:1: YAML error: a scenario file holds one document/);
