@@ -106,7 +106,8 @@ function cdnLines(summary: Summary): string[] {
 function incidentTable(summary: Summary): string {
   const figures = (row: { requests: number; availability: number; staleServed: number; originRequests: number; originRequestsBefore: number }): string[] => [
     formatCount(row.requests),
-    formatPercent(row.availability),
+    // No request in the window: nothing was available or not (the run may have ended before it).
+    row.requests === 0 ? '–' : formatPercent(row.availability),
     formatCount(row.staleServed),
     formatCount(row.originRequests),
     formatCount(row.originRequestsBefore),

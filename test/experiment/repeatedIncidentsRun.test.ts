@@ -155,3 +155,21 @@ incidents:
   });
 });
 
+
+describe('an incident the run never reached (a run of a request count ends before it)', () => {
+  it('issue 26: its row shows "–" for availability, not 100.00 % over 0 requests', () => {
+    const text = `
+seed: 5
+run: { requests: 1000 }
+traffic: { rate: 100/s }
+content: { objects: 50 }
+topology: { model: regions, jitter: 0, originLatency: 100ms }
+incidents:
+  - { kind: outage, start: 1h, duration: 5m }
+`;
+    const summary = buildSummary(runScenario(parseScenarioText(text, 'unreached.yaml')));
+    expect(summary.incidents[0].requests).toBe(0);
+    const line = summaryText(summary).split('\n').find((row) => row.startsWith('outage'));
+    expect(line).toMatch(/ 0 +– +0 +0 +\d+$/);
+  });
+});
