@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { TEST_TEMP_FOLDER } from './test/support/testTempFolder.js';
 
 export default defineConfig({
   test: {
@@ -8,5 +9,8 @@ export default defineConfig({
     // Two cores on every machine, CI's included.
     maxWorkers: 2,
     reporters: ['default', './test/support/plainSummaryReporter.ts'],
+    // Temporary files of tests and of the CLI runs they spawn go to one folder, removed at the end.
+    env: { TMPDIR: TEST_TEMP_FOLDER },
+    globalSetup: ['./test/support/testTempFolder.ts'],
   },
 });
