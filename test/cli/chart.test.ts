@@ -44,6 +44,25 @@ describe('charts from the command line (issue 15)', () => {
     expect(expectNoStackTrace(again.stderr)).toBe(true);
   });
 
+  it('issue 26: cdnsim chart on a damaged summary.json ("latencyMs": null) exits 2, says what to do, and changes no file', () => {
+    const folder = writeRunFixture(join(temporaryFolder('damaged'), 'run'));
+    const drawn = cdnsim(['chart', folder]);
+    expect(drawn.status).toBe(0);
+    const summary = JSON.parse(readFileSync(join(folder, 'summary.json'), 'utf8')) as Record<string, unknown>;
+    writeFileSync(join(folder, 'summary.json'), JSON.stringify({ ...summary, latencyMs: null }));
+    const before = new Map(readdirSync(join(folder, 'charts')).map((file) => [file, readFileSync(join(folder, 'charts', file))]));
+    const reportBefore = readFileSync(join(folder, 'report.html'), 'utf8');
+    writeFileSync(join(folder, 'charts', 'stated.svg'), 'marker');
+    before.set('stated.svg', Buffer.from('marker'));
+
+    const damaged = cdnsim(['chart', folder]);
+    expect(damaged.status).toBe(2);
+    expect(damaged.stderr).toMatch(/^cdnsim: cannot draw the charts of .*run: its saved files are not as this version of cdnsim writes them \(.+\); nothing was changed\. Run the scenario again/);
+    expect(expectNoStackTrace(damaged.stderr)).toBe(true);
+    for (const [file, content] of before) expect(readFileSync(join(folder, 'charts', file)).equals(content), file).toBe(true);
+    expect(readFileSync(join(folder, 'report.html'), 'utf8')).toBe(reportBefore);
+  });
+
   it('cdnsim chart draws a compare folder from compare.json', () => {
     const folder = writeJsonFixture('compare-cli', 'compare.json', fixtureCompare());
     const result = cdnsim(['chart', folder]);

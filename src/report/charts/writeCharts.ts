@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { writeFileAtomic } from '../writeAtomic.js';
-import { readChartInputs } from './chartInputs.js';
+import { readChartInputs, type ChartInputs } from './chartInputs.js';
+import { isUserError, UserError } from '../../userError.js';
 import { chartSet, isChart } from './chartSet.js';
 import { renderPng, renderSvg } from './render.js';
 import { reportHtml } from './reportHtml.js';
@@ -23,19 +24,34 @@ export interface ChartsWritten {
 export async function writeCharts(folder: string): Promise<ChartsWritten> {
   const started = performance.now();
   const inputs = readChartInputs(folder);
+  // Everything is drawn before anything is written: a saved file that cannot be drawn leaves
+  // the folder as it was, not half its charts redrawn.
+  let rendered: { drawn: Chart[]; skipped: SkippedChart[]; contents: [string, string | Buffer][] };
+  try {
+    rendered = await renderAll(inputs);
+  } catch (error) {
+    if (isUserError(error)) throw error;
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new UserError(
+      `cannot draw the charts of ${folder}: its saved files are not as this version of cdnsim writes them (${reason}); nothing was changed. Run the scenario again to make them anew; if the files are as cdnsim wrote them, this is a bug: please report it`,
+    );
+  }
+  for (const [file, content] of rendered.contents) writeFileAtomic(join(folder, file), content);
+  const files = rendered.contents.map(([file]) => file);
+  return { files, drawn: rendered.drawn, skipped: rendered.skipped, wallSeconds: (performance.now() - started) / 1000 };
+}
+
+async function renderAll(inputs: ChartInputs): Promise<{ drawn: Chart[]; skipped: SkippedChart[]; contents: [string, string | Buffer][] }> {
   const set = chartSet(inputs);
   const drawn = set.filter(isChart);
   const skipped = set.filter((entry): entry is SkippedChart => !isChart(entry));
-  const files: string[] = [];
+  const contents: [string, string | Buffer][] = [];
   for (const chart of drawn) {
     const svg = await renderSvg(chart.spec);
-    writeFileAtomic(join(folder, 'charts', `${chart.name}.svg`), svg);
-    writeFileAtomic(join(folder, 'charts', `${chart.name}.png`), renderPng(svg));
-    files.push(`charts/${chart.name}.svg`, `charts/${chart.name}.png`);
+    contents.push([`charts/${chart.name}.svg`, svg], [`charts/${chart.name}.png`, renderPng(svg)]);
   }
-  writeFileAtomic(join(folder, 'report.html'), reportHtml(inputs, drawn, skipped));
-  files.push('report.html');
-  return { files, drawn, skipped, wallSeconds: (performance.now() - started) / 1000 };
+  contents.push(['report.html', reportHtml(inputs, drawn, skipped)]);
+  return { drawn, skipped, contents };
 }
 
 /** One line for the terminal: what was drawn, what was not and why, and the time it took. */
