@@ -59,6 +59,19 @@ export function refuseRepeatedFlags(args: Arguments, yargs?: Argv): void {
   }
 }
 
+/**
+ * A string flag given an empty value (`--out ''`, often an unset shell variable) would be
+ * read as absent and fall back to its default without a word: it is refused instead.
+ */
+export function refuseEmptyValues(args: Arguments, yargs?: Argv): void {
+  if (yargs === undefined) return;
+  const options = (yargs as unknown as { getOptions(): { string: string[] } }).getOptions();
+  for (const key of options.string) {
+    if (args[key] !== '') continue;
+    throw new UserError(`${flagName(key)}: expected a value, found an empty one (an unset shell variable?); leave the flag out for its default`);
+  }
+}
+
 /** "Unknown argument: sed" → "Unknown argument: sed (did you mean --seed?)". */
 export function withFlagSuggestions(message: string, flags: readonly string[]): string {
   const match = /^Unknown arguments?: (.+)$/.exec(message);

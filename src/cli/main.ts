@@ -14,7 +14,7 @@ import { schemaCommand } from './commands/schema.js';
 import { topologyCommand } from './commands/topology.js';
 import { validateCommand } from './commands/validate.js';
 import { EXIT_INTERRUPTED, InterruptedError } from './interrupted.js';
-import { joinNegativeValues, refuseRepeatedFlags, withFlagSuggestions } from './flags.js';
+import { joinNegativeValues, refuseEmptyValues, refuseRepeatedFlags, withFlagSuggestions } from './flags.js';
 import { packageInfo } from './packageInfo.js';
 
 /** Exit codes: 0 success, 2 a user mistake (message, no stack trace), 1 an internal error, 3 `run --check` found a stated figure outside. */
@@ -68,6 +68,7 @@ export async function main(rawArgv: string[]): Promise<number> {
     .wrap(null)
     .exitProcess(false)
     .middleware(refuseRepeatedFlags, true)
+    .middleware(refuseEmptyValues, true)
     .fail((message, error, instance) => {
       if (error) throw error;
       throw new UsageError(withFlagSuggestions(clearerUsageMessage(message, argv), knownFlags(instance)));

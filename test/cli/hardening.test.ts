@@ -93,6 +93,7 @@ describe('issue 17: one place reads flags', () => {
 
   const cases: [string, string[], RegExp][] = [
     ['run --seed twice', ['run', 'scenarios/baseline.yaml', '--seed', '1', '--seed', '2'], /^cdnsim: --seed was given 2 times \(1, 2\); give it once$/m],
+    ['run --out \'\'', ['run', 'scenarios/baseline.yaml', '--out', ''], /^cdnsim: --out: expected a value, found an empty one \(an unset shell variable\?\); leave the flag out for its default$/m],
     ['run --sed 7', ['run', 'scenarios/baseline.yaml', '--sed', '7'], /^cdnsim: Unknown argument: sed \(--sed: did you mean --seed\?\)$/m],
     ['replay --cache-size twice', ['replay', 'test/fixtures/traces/ids.txt', '--cache-size', '1', '--cache-size', '2'], /--cache-size was given 2 times \(1, 2\); give it once/],
     ['explain --now twice', ['explain', '--url', '/a', '--now', '1', '--now', '2'], /--now was given 2 times/],
