@@ -1,4 +1,4 @@
-import { accessSync, constants, existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, mkdirSync, openSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { echoValue, UserError } from '../userError.js';
 
@@ -117,4 +117,22 @@ export function createCheckedFolder(folder: string): void {
     current = parent;
   }
   for (const path of missing) mkdirSync(path);
+}
+
+/**
+ * Creates a run folder checked by checkRunFolder and claims it for this process by creating
+ * its `marker` file exclusively (the results then replace it, atomically). Two runs given the
+ * same folder both pass the check at their start; the one that finishes second finds the
+ * marker and stops with exit 2 instead of silently overwriting the first one's results.
+ */
+export function claimRunFolder(folder: string, flag = '--out', marker = 'summary.json'): void {
+  createCheckedFolder(folder);
+  try {
+    closeSync(openSync(join(folder, marker), 'wx'));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    throw new UserError(
+      `${flag}: another run wrote its results (${marker}) to '${echoValue(folder)}' while this one ran, so this run's results were not written; run it again with another ${flag}`,
+    );
+  }
 }

@@ -1,10 +1,12 @@
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ScenarioError, parseScenarioText } from '../../src/scenario/load.js';
 import { joinNegativeValues, withFlagSuggestions } from '../../src/cli/flags.js';
+import { claimRunFolder } from '../../src/cli/outputPath.js';
 import { boundedMessage, echoValue } from '../../src/userError.js';
-import { cdnsim, expectNoStackTrace, temporaryFolder } from './helpers.js';
+import { CLI, REPO, cdnsim, expectNoStackTrace, temporaryFolder } from './helpers.js';
 
 /** Issue 17: user mistakes exit 2 with a located message, leave nothing behind, and never hang. */
 
@@ -160,5 +162,34 @@ describe('issue 17: first contact with the help', () => {
       const result = cdnsim([...args, '--no-progress'].filter((arg, index, all) => arg !== '--no-progress' || ['replay', 'har', 'run'].includes(all[0])));
       expect(result.status, `cdnsim ${example}\n${result.stderr}`).toBe(0);
     }
+  });
+});
+
+describe('issue 26: two runs given the same --out at once', () => {
+  it('the one that finishes second writes nothing and exits 2 saying why; the first one\'s summary stays whole', () => {
+    const folder = join(temporaryFolder('same-out'), 'run');
+    // Started together: the check at the start, or the claim at writing, refuses the second.
+    const script = [1, 2]
+      .map((seed) => `"${process.execPath}" "${CLI}" run scenarios/baseline.yaml --requests 20k --warmup 0 --seed ${seed} --no-progress --no-charts --out "${folder}" > "${folder}-${seed}.out" 2>&1; echo $? > "${folder}-${seed}.status" &`)
+      .join('\n');
+    spawnSync('bash', ['-c', `${script}\nwait`], { cwd: REPO, encoding: 'utf8', timeout: 120_000 });
+    const statuses = [1, 2].map((seed) => Number(readFileSync(`${folder}-${seed}.status`, 'utf8').trim())).sort();
+    expect(statuses).toEqual([0, 2]);
+    const loser = [1, 2].map((seed) => readFileSync(`${folder}-${seed}.out`, 'utf8')).find((text) => !text.includes('written:'))!;
+    // Which refusal depends on timing: at the start when the other had already written, at writing otherwise.
+    expect(loser).toMatch(/--out: (another run wrote its results \(summary\.json\) to '.*run' while this one ran|the folder '.*run' already holds a run \(summary\.json\))/);
+    const summary = JSON.parse(readFileSync(join(folder, 'summary.json'), 'utf8')) as { requests: number };
+    expect(summary.requests).toBe(20_000);
+  });
+
+  it('the claim at writing: a marker that appeared while the run ran stops it with exit 2 and the folder is left as the other run wrote it', () => {
+    const folder = join(temporaryFolder('claimed'), 'run');
+    mkdirSync(folder);
+    writeFileSync(join(folder, 'summary.json'), '{"other":true}');
+    expect(() => claimRunFolder(folder)).toThrow(/^--out: another run wrote its results \(summary\.json\) to '.*run' while this one ran, so this run's results were not written; run it again with another --out$/);
+    expect(readFileSync(join(folder, 'summary.json'), 'utf8')).toBe('{"other":true}');
+    const fresh = join(temporaryFolder('claimed'), 'a', 'b');
+    claimRunFolder(fresh, '--report', 'replay.json');
+    expect(readdirSync(fresh)).toEqual(['replay.json']);
   });
 });

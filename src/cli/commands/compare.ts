@@ -10,7 +10,7 @@ import { loadScenarioFile } from '../../scenario/load.js';
 import { UserError } from '../../userError.js';
 import { parseWorkers, runJobs } from '../jobPool.js';
 import { createJobProgressReporter } from '../jobProgress.js';
-import { checkRunFolder, createCheckedFolder } from '../outputPath.js';
+import { checkRunFolder, claimRunFolder } from '../outputPath.js';
 import { packageInfo } from '../packageInfo.js';
 import { checkedOverrides, checkRunLength, printResult, RUN_LENGTH_OPTIONS } from './run.js';
 
@@ -95,7 +95,7 @@ async function executeCompare(args: CompareArgs): Promise<void> {
     strategies.map((strategy, i) => ({ name: strategy.name, description: strategy.description, summary: summaries[i] })),
   );
   const json = compareJson(document);
-  createCheckedFolder(folder);
+  claimRunFolder(folder, '--out', 'compare.json');
   writeFileAtomic(join(folder, 'compare.json'), json);
   writeFileAtomic(join(folder, 'compare.csv'), compareCsv(document));
   writeFileAtomic(join(folder, 'run.json'), `${JSON.stringify(runInfo(runId, args, scenario.name, seed, startedAt, wallSeconds, workers), null, 2)}\n`);

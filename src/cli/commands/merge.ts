@@ -6,7 +6,7 @@ import { newRunFolder } from '../../report/runFolder.js';
 import { sweepCsv, sweepJson, sweepText, type SweepDocument } from '../../report/sweepReport.js';
 import { writeFileAtomic } from '../../report/writeAtomic.js';
 import { UserError } from '../../userError.js';
-import { checkRunFolder, createCheckedFolder } from '../outputPath.js';
+import { checkRunFolder, claimRunFolder } from '../outputPath.js';
 import { printResult } from './run.js';
 
 interface MergeArgs {
@@ -57,7 +57,7 @@ async function executeMerge(args: MergeArgs): Promise<void> {
   const folder = args.out ?? newRunFolder('results', merged.scenario, merged.seed, new Date(), 'sweep-').folder;
   checkRunFolder(folder, '--out', 'sweep.json');
   const json = sweepJson(merged);
-  createCheckedFolder(folder);
+  claimRunFolder(folder, '--out', 'sweep.json');
   writeFileAtomic(join(folder, 'sweep.json'), json);
   writeFileAtomic(join(folder, 'sweep.csv'), sweepCsv(merged));
   const written = `written: ${relative(process.cwd(), join(folder, 'sweep.json')) || folder}, sweep.csv (${args.dirs.length} shards)`;

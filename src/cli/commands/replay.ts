@@ -8,7 +8,7 @@ import { nearest } from '../../suggest.js';
 import { formatBytes, parseCount, parseDuration, parseFraction, parseSize } from '../../units.js';
 import { echoValue, UserError } from '../../userError.js';
 import { TRACE_FORMATS, type TraceFormat, type TraceReaderOptions } from '../../workload/traces/traceReader.js';
-import { checkOutputFile, checkRunFolder, createCheckedFolder } from '../outputPath.js';
+import { checkOutputFile, checkRunFolder, claimRunFolder } from '../outputPath.js';
 import { createReplayProgressReporter } from '../progressBar.js';
 import { requiredFileList } from '../positionals.js';
 import { drawCharts } from './run.js';
@@ -112,7 +112,7 @@ async function executeReplay(args: ReplayArgs): Promise<void> {
 
 /** --report: a folder like a run's, holding replay.json and, unless --no-charts, its charts and report.html (`cdnsim chart` redraws them). */
 async function writeReportFolder(folder: string, rowsJson: string, charts: boolean): Promise<string> {
-  createCheckedFolder(folder);
+  claimRunFolder(folder, '--report', 'replay.json');
   writeFileAtomic(join(folder, 'replay.json'), rowsJson);
   const written = `written: ${join(relative(process.cwd(), folder) || folder, 'replay.json')}`;
   return charts ? `${written}\n${await drawCharts(folder)}` : written;

@@ -15,7 +15,7 @@ import { parseCount, parseDuration } from '../../units.js';
 import { UserError } from '../../userError.js';
 import { InterruptedError } from '../interrupted.js';
 import { errorFromWorker } from '../jobPool.js';
-import { checkRunFolder, createCheckedFolder } from '../outputPath.js';
+import { checkRunFolder, claimRunFolder } from '../outputPath.js';
 import { packageInfo } from '../packageInfo.js';
 import { createProgressReporter } from '../progressBar.js';
 import type { RunWorkerInput, RunWorkerMessage } from '../runWorker.js';
@@ -163,7 +163,7 @@ async function executeRun(args: RunArgs): Promise<void> {
     versions: { cdnsim: info.version, node: process.versions.node, v8: process.versions.v8, platform: `${process.platform}-${process.arch}` },
     commandLine: ['cdnsim', ...process.argv.slice(2)],
   };
-  createCheckedFolder(folder);
+  claimRunFolder(folder);
   writeFileAtomic(join(folder, 'summary.json'), done.summaryJson);
   writeFileAtomic(join(folder, 'scenario.json'), done.scenarioJson);
   writeFileAtomic(join(folder, 'stated.csv'), done.statedCsv);

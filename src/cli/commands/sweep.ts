@@ -14,7 +14,7 @@ import type { Scenario } from '../../scenario/schema.js';
 import { UserError } from '../../userError.js';
 import { JobPool, parseWorkers, type PoolProgress } from '../jobPool.js';
 import { createJobProgressReporter } from '../jobProgress.js';
-import { checkRunFolder, createCheckedFolder } from '../outputPath.js';
+import { checkRunFolder, claimRunFolder } from '../outputPath.js';
 import { runInfo } from './compare.js';
 import { checkedOverrides, checkRunLength, printResult, RUN_LENGTH_OPTIONS } from './run.js';
 
@@ -183,7 +183,7 @@ async function executeSweep(args: SweepArgs): Promise<void> {
   }
   const wallSeconds = (performance.now() - wallStart) / 1000;
   const json = sweepJson(document);
-  createCheckedFolder(folder);
+  claimRunFolder(folder, '--out', 'sweep.json');
   writeFileAtomic(join(folder, 'sweep.json'), json);
   writeFileAtomic(join(folder, 'sweep.csv'), sweepCsv(document));
   writeFileAtomic(join(folder, 'run.json'), `${JSON.stringify({ ...runInfo(runId, args, base.name, seed, startedAt, wallSeconds, workers), replicates, ...(shard ? { shard } : {}) }, null, 2)}\n`);
