@@ -15,12 +15,17 @@ import { warmupText } from './warmupSummary.js';
 export function summaryText(summary: Summary): string {
   const lines: string[] = [];
   lines.push(
-    `${summary.scenario} · seed ${summary.seed} · ${formatCount(summary.requests)} requests measured` +
+    `${summary.scenario} · seed ${summary.seed} · ${formatCount(summary.requests)} request${summary.requests === 1 ? '' : 's'} measured` +
       ` ${warmupText(summary.warmup)} · ${summary.simulatedSeconds.toFixed(1)} s simulated` +
       // The catalogue beside the run: a cache's capacity means something only against it.
       ` · catalogue ${formatCount(summary.catalogue.objects)} objects, ${formatBytes(summary.catalogue.bytes)}`,
   );
   lines.push('');
+  // Nothing measured: every ratio and latency would be "0.00" where there is no figure at all.
+  if (summary.requests === 0) {
+    lines.push('no request was measured, so no hit ratio or latency: the warm-up used the whole run');
+    return lines.join('\n');
+  }
   // The stated figures come first: is this run within what the service states (spec 1.1, 4.9, 7.1, 8)?
   lines.push(statedText(summary.stated));
   lines.push('');
