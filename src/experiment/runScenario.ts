@@ -143,6 +143,7 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
     flow.serve(request, seq);
     if (total >= requestLimit) {
       accepting = false;
+      simulation.closeArrivals();
       simulation.stop();
     }
   });
@@ -169,6 +170,7 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
   adaptive?.stop();
   // Requests sent before the end are answered: the clock runs on, taking no new ones, until the last is back.
   accepting = false;
+  simulation.closeArrivals();
   while (flow.requestsInFlight > 0) {
     if (simulation.run() !== 'stopped') break;
   }

@@ -29,6 +29,25 @@ describe('Simulation: arrival kinds in their own queue', () => {
     expect(log).toEqual(['B@3', 'D@3', 'A@5', 'C@5', 'E@5']);
   });
 
+  it('closeArrivals drops pending arrivals and later ones, and keeps the other events in order', () => {
+    const sim = new Simulation();
+    const log: string[] = [];
+    // An arrival process that schedules its next arrival each time, as a workload's does.
+    const arrival = sim.defineEvent('arrival', () => {
+      log.push(`arrival@${sim.nowMs}`);
+      sim.scheduleAfter(1, arrival);
+      if (sim.nowMs === 2) sim.closeArrivals();
+    }, { arrivals: true });
+    const hop = sim.defineEvent('hop', () => log.push(`hop@${sim.nowMs}`));
+    sim.schedule(0, arrival);
+    sim.schedule(5, hop);
+    sim.schedule(9, hop);
+    expect(sim.run()).toBe('empty');
+    expect(log).toEqual(['arrival@0', 'arrival@1', 'arrival@2', 'hop@5', 'hop@9']);
+    sim.schedule(20, arrival);
+    expect(sim.pendingEvents).toBe(0);
+  });
+
   it('any mix of arrival and ordinary events, scheduled up front and from handlers, runs as with one queue (property)', () => {
     // Each event: its time (few distinct values, so ties are common), whether its kind is an
     // arrival kind, and the delays of events its handler schedules.
