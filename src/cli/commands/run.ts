@@ -10,6 +10,7 @@ import { newRunFolder } from '../../report/runFolder.js';
 import { writeFileAtomic } from '../../report/writeAtomic.js';
 import { loadScenarioFile } from '../../scenario/load.js';
 import { workBoundProblem } from '../../scenario/workBounds.js';
+import { runTimeEstimate, runTimeEstimateLine } from '../../experiment/jobCost.js';
 import { parseWarmupFlag, withWarmup, type Warmup } from '../../scenario/warmupSchema.js';
 import { parseCount, parseDuration } from '../../units.js';
 import { UserError } from '../../userError.js';
@@ -122,6 +123,8 @@ async function executeRun(args: RunArgs): Promise<void> {
   // An unknown strategy, or one that cannot apply, stops here with exit 2 before any run.
   if (args.strategy !== undefined) checkStrategiesApply(scenario, selectStrategies(scenario, [args.strategy], '--strategy'), args.scenario);
   checkRunLength(scenario, overrides);
+  const estimate = runTimeEstimateLine(runTimeEstimate(scenario, overrides));
+  if (estimate !== null && !args.json) process.stderr.write(`${estimate}\n`);
   // Read before the run starts: a missing or malformed recording is reported at once (the
   // worker reads it again for the run; reading is fast next to the run).
   if (scenario.content.recorded) await loadScenarioRecording(scenario.content.recorded, args.scenario);
