@@ -14,6 +14,9 @@ import { legacyIncidentRecorder } from './legacyIncidentWindows.js';
 const DAY_MS = 86_400_000;
 const REQUESTS = 1_000_000;
 
+/** One array for every record: the incident windows do not read it. */
+const SERVED_BY_BROWSER = Float64Array.of(1, 0, 0, 0);
+
 function requests(): CompletedRequest[] {
   const stream = new RandomStreams(7).stream('bench.incidents');
   const sends = Array.from({ length: REQUESTS }, (_, i) => (i * DAY_MS) / REQUESTS);
@@ -22,7 +25,7 @@ function requests(): CompletedRequest[] {
   completions.sort((a, b) => a.at - b.at || a.i - b.i);
   return completions.map(({ sendMs }) => ({
     seq: 0, sendMs, region: 0, classId: 0, objectId: 0, sizeBytes: 1, layer: 0, latencyMs: 1, transferMs: -1, edge: 0, regional: -1,
-    status: stream.next() < 0.01 ? 502 : 200, outcome: 0, staleForMs: -1,
+    status: stream.next() < 0.01 ? 502 : 200, outcome: 0, staleForMs: -1, servedBytes: SERVED_BY_BROWSER,
   }));
 }
 

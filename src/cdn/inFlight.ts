@@ -41,6 +41,9 @@ class IdPool {
   }
 }
 
+/** Flow layers a request can be served from, at most: browser, edge, regional, origin (spec 4.9). */
+export const LAYER_SLOTS = 4;
+
 /** Client requests in flight: sent, not yet answered. */
 export class PendingRequests {
   private readonly ids = new IdPool(256);
@@ -67,6 +70,11 @@ export class PendingRequests {
   /** 200, or the error status a piece got. */
   status = new Int16Array(256);
   region = new Uint8Array(256);
+  /** The request's first key (piece i is key + i) and the first byte of its range, −1 for a whole object: what each piece's share of the client's bytes is computed from (spec 4.8). */
+  firstKey = new Int32Array(256);
+  rangeStart = new Float64Array(256);
+  /** Client bytes per flow layer, LAYER_SLOTS per request: each piece's share credited to the layer that served it. */
+  servedBytes = new Float64Array(256 * LAYER_SLOTS);
 
   get inFlight(): number {
     return this.ids.live;
@@ -95,6 +103,9 @@ export class PendingRequests {
     this.outcome = grown(this.outcome, n);
     this.status = grown(this.status, n);
     this.region = grown(this.region, n);
+    this.firstKey = grown(this.firstKey, n);
+    this.rangeStart = grown(this.rangeStart, n);
+    this.servedBytes = grown(this.servedBytes, n * LAYER_SLOTS);
   };
 
   release(id: number): void {

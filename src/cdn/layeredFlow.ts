@@ -5,7 +5,7 @@ import type { Simulation } from '../sim/simulation.js';
 import { browserKeyOf, type ClientRequest } from '../workload/request.js';
 import type { BrowserCaches } from './browserCaches.js';
 import type { FlowNetwork } from './flowNetwork.js';
-import { FetchTable, PendingRequests } from './inFlight.js';
+import { FetchTable, LAYER_SLOTS, PendingRequests } from './inFlight.js';
 import { InFlightIndex } from './inFlightIndex.js';
 import { ORIGIN_REFUSED, STATUS_OK, type OriginModel } from './origin.js';
 import type { CacheNode } from './cacheNode.js';
@@ -54,6 +54,13 @@ export interface CompletedRequest {
   outcome: number;
   /** How long the origin has had a newer version than the one served, ms; −1 when the response is current. */
   staleForMs: number;
+  /**
+   * Client bytes per flow layer (indexed as `layer`), adding up to sizeBytes: each piece's
+   * share of the bytes the client asked for, credited to the layer that served that piece
+   * (spec 4.8: a window's chunks may come from different layers). Reused with the record:
+   * copy it to keep it.
+   */
+  servedBytes: Float64Array;
 }
 
 /** Counters the flow keeps per node layer while `measuring` (edge 0, regional 1). */
@@ -66,6 +73,10 @@ export interface LayerActivity {
   backgroundRevalidations: number;
   /** Responses that confirmed the copy the node held (304 Not Modified). */
   notModified: number;
+  /** Body bytes this layer's fetches received from the next layer (whole 5 MB chunks, spec 4.8; 304s and errors carry none). */
+  fetchedBytes: number;
+  /** Body bytes this layer sent answering the fetches of the layer below (a regional site to its PoPs; 0 at the edge, which answers clients). */
+  answeredFetchBytes: number;
 }
 
 export interface OriginActivity {
@@ -144,7 +155,7 @@ export class LayeredFlow {
   private readonly inFlight = new InFlightIndex();
   private readonly done: CompletedRequest = {
     seq: 0, sendMs: 0, region: 0, classId: 0, objectId: 0, sizeBytes: 0, layer: 0, latencyMs: 0,
-    transferMs: -1, edge: -1, regional: -1, status: STATUS_OK, outcome: 0, staleForMs: -1,
+    transferMs: -1, edge: -1, regional: -1, status: STATUS_OK, outcome: 0, staleForMs: -1, servedBytes: new Float64Array(LAYER_SLOTS),
   };
   private readonly arriveRegionalEvent: number;
   private readonly arriveOriginEvent: number;
@@ -218,6 +229,10 @@ export class LayeredFlow {
     pending.outcome[r] = 0;
     pending.status[r] = STATUS_OK;
     pending.region[r] = request.region;
+    pending.firstKey[r] = request.key;
+    pending.rangeStart[r] = request.rangeStart;
+    const at = r * LAYER_SLOTS;
+    for (let l = 0; l < LAYER_SLOTS; l++) pending.servedBytes[at + l] = 0;
     // spec 4.8: a range needs each 5 MB chunk it touches, fetched side by side; it is
     // answered when the last one arrives.
     for (let i = 0; i < request.pieces; i++) {
@@ -258,7 +273,7 @@ export class LayeredFlow {
       if (node.statusOf(local) !== STATUS_OK) {
         // spec 7.1: a cached origin error is served until its 5 s are over, then the origin is retried.
         if (nowMs < node.freshUntilOf(local)) {
-          this.answer(waiter, nowMs, servedLayer, node.statusOf(local), node.versionOf(local), node.responseAtOf(local), OUTCOME_CACHED_ERROR);
+          this.answer(waiter, key, nowMs, servedLayer, node.statusOf(local), node.versionOf(local), node.responseAtOf(local), OUTCOME_CACHED_ERROR);
           return;
         }
       } else {
@@ -266,7 +281,7 @@ export class LayeredFlow {
         const flags = table.flagsOf(c, decisionLayer);
         const freshUntil = this.freshUntil(node, local, c, decisionLayer);
         if ((flags & FLAG_REVALIDATE_ALWAYS) === 0 && nowMs < freshUntil) {
-          this.answer(waiter, nowMs, servedLayer, STATUS_OK, node.versionOf(local), node.responseAtOf(local), 0);
+          this.answer(waiter, key, nowMs, servedLayer, STATUS_OK, node.versionOf(local), node.responseAtOf(local), 0);
           return;
         }
         validate = options.validators ? node.versionOf(local) : -1;
@@ -274,7 +289,7 @@ export class LayeredFlow {
         // engine's reuseVerdict reads it); one background revalidation per node and key.
         const swrMs = table.staleWhileRevalidateMsOf(c, decisionLayer);
         if ((flags & FLAG_NEVER_STALE) === 0 && swrMs > 0 && nowMs <= freshUntil + swrMs) {
-          this.answer(waiter, nowMs, servedLayer, STATUS_OK, node.versionOf(local), node.responseAtOf(local), OUTCOME_STALE_WHILE_REVALIDATE);
+          this.answer(waiter, key, nowMs, servedLayer, STATUS_OK, node.versionOf(local), node.responseAtOf(local), OUTCOME_STALE_WHILE_REVALIDATE);
           if (this.inFlight.get(node.id, key) < 0) {
             if (this.measuring) this.layerActivity[kind].backgroundRevalidations++;
             this.startFetch(kind, index, key, objectId, bytes, c, nowMs, NO_WAITER, validate);
@@ -380,6 +395,8 @@ export class LayeredFlow {
         if (fetches.haveVersion[f] === version) {
           outcome |= OUTCOME_REVALIDATED;
           if (this.measuring) this.layerActivity[kind].notModified++;
+        } else if (this.measuring) {
+          this.layerActivity[kind].fetchedBytes += fetches.bytes[f];
         }
         if ((table.flagsOf(c, decisionLayer) & FLAG_STORE) !== 0) {
           const freshUntil = responseAtMs + table.ttlMsOf(c, decisionLayer);
@@ -415,16 +432,18 @@ export class LayeredFlow {
     }
     let cell = fetches.takeWaiters(f);
     while (cell !== -1) {
-      this.answer(fetches.waiterOf(cell), nowMs, servedLayer, answerStatus, version, responseAtMs, outcome);
+      this.answer(fetches.waiterOf(cell), key, nowMs, servedLayer, answerStatus, version, responseAtMs, outcome);
       cell = fetches.nextWaiter(cell);
     }
     fetches.release(f);
   }
 
-  /** Answers a waiter at `nowMs` at the node it waits at: a request's piece, or a PoP's fetch (which then travels back). */
-  private answer(waiter: number, nowMs: number, servedLayer: number, status: number, version: number, responseAtMs: number, outcome: number): void {
+  /** Answers a waiter at `nowMs` at the node it waits at, with `key`: a request's piece, or a PoP's fetch (which then travels back). */
+  private answer(waiter: number, key: number, nowMs: number, servedLayer: number, status: number, version: number, responseAtMs: number, outcome: number): void {
     if (waiter === NO_WAITER) return;
     if (waiter >= 0) {
+      // Only PoPs' fetches wait at a regional site; a body goes down unless the PoP holds this version (a 304).
+      if (this.measuring && status === STATUS_OK && this.fetches.haveVersion[waiter] !== version) this.layerActivity[NODE_REGIONAL].answeredFetchBytes += this.fetches.bytes[waiter];
       this.setResponse(waiter, status, version, responseAtMs, servedLayer, outcome);
       this.options.simulation.schedule(nowMs + this.fetches.halfHopMs[waiter], this.fetchDoneEvent, waiter);
       return;
@@ -439,6 +458,9 @@ export class LayeredFlow {
     if (version < pending.version[r]) pending.version[r] = version;
     if (status !== STATUS_OK) pending.status[r] = status;
     pending.outcome[r] |= outcome;
+    // spec 4.8: this piece's share of the client's bytes is served by this layer.
+    const rangeStart = pending.rangeStart[r];
+    pending.servedBytes[r * LAYER_SLOTS + servedLayer] += rangeStart < 0 ? pending.sizeBytes[r] : chunkShareOfRange(rangeStart, pending.sizeBytes[r], key - pending.firstKey[r]);
     if (--pending.piecesLeft[r] === 0) this.finish(r);
   }
 
@@ -474,6 +496,9 @@ export class LayeredFlow {
     done.regional = this.tiered && options.cdnEnabled && done.layer > this.edgeLayer ? options.network.regionalOf(edge) : -1;
     done.status = status;
     done.outcome = pending.outcome[r];
+    const servedBytes = done.servedBytes;
+    const at = r * LAYER_SLOTS;
+    for (let l = 0; l < LAYER_SLOTS; l++) servedBytes[l] = pending.servedBytes[at + l];
     const version = pending.version[r];
     const responseAtMs = pending.responseAtMs[r];
     const clientSlot = pending.clientSlot[r];
@@ -494,6 +519,7 @@ export class LayeredFlow {
     done.regional = -1;
     done.status = STATUS_OK;
     done.outcome = 0;
+    this.servedWholeBy(this.edgeLayer, request.sizeBytes);
     const key = request.clientSlot >= 0 && request.firstChunk < 0 ? browserKeyOf(request) : -1;
     this.complete(request.timeMs, node.versionOf(local), node.responseAtOf(local), request.clientSlot, key);
   }
@@ -539,7 +565,15 @@ export class LayeredFlow {
     done.status = STATUS_OK;
     done.outcome = 0;
     done.staleForMs = -1;
+    this.servedWholeBy(0, request.sizeBytes);
     this.options.onComplete(done);
+  }
+
+  /** A request answered whole by one layer: all its bytes are that layer's. */
+  private servedWholeBy(layer: number, sizeBytes: number): void {
+    const servedBytes = this.done.servedBytes;
+    for (let l = 0; l < LAYER_SLOTS; l++) servedBytes[l] = 0;
+    servedBytes[layer] = sizeBytes;
   }
 
   /** Marks the request, or the requests waiting on a PoP's fetch, as coalesced at this layer. */
@@ -584,6 +618,20 @@ export function pieceBytes(request: ClientRequest, i: number): number {
   return Math.min(CHUNK_SIZE_BYTES, request.objectBytes - start);
 }
 
+/**
+ * spec 4.8: of a range of `rangeBytes` bytes from byte `rangeStart`, the bytes that lie in
+ * its `piece`-th chunk (piece 0 is the chunk holding rangeStart): the share of the client's
+ * response that chunk supplies, whichever layer served it.
+ */
+export function chunkShareOfRange(rangeStart: number, rangeBytes: number, piece: number): number {
+  const chunkStart = (Math.floor(rangeStart / CHUNK_SIZE_BYTES) + piece) * CHUNK_SIZE_BYTES;
+  const first = chunkStart > rangeStart ? chunkStart : rangeStart;
+  const rangeEnd = rangeStart + rangeBytes;
+  const chunkEnd = chunkStart + CHUNK_SIZE_BYTES;
+  const end = chunkEnd < rangeEnd ? chunkEnd : rangeEnd;
+  return end > first ? end - first : 0;
+}
+
 function newLayerActivity(): LayerActivity {
-  return { coalesced: 0, fetches: 0, backgroundRevalidations: 0, notModified: 0 };
+  return { coalesced: 0, fetches: 0, backgroundRevalidations: 0, notModified: 0, fetchedBytes: 0, answeredFetchBytes: 0 };
 }

@@ -83,14 +83,18 @@ export class RunRecorder {
     const c = done.classId;
     const layer = done.layer;
     this.outcomes.record(done.outcome, done.status, done.staleForMs);
-    this.classBrowserCounters?.record(c, layer === 0, done.sizeBytes);
-    this.metrics.record(done.region, layer, done.latencyMs, done.sizeBytes);
+    const bytes = done.sizeBytes;
+    this.classBrowserCounters?.record(c, layer === 0, bytes, layer === 0 ? bytes : 0);
+    // Byte figures per chunk (spec 4.8): each layer is credited with the client bytes its pieces supplied.
+    this.metrics.recordSplit(done.region, layer, done.latencyMs, done.servedBytes);
     if (layer < this.edgeLayer) return;
     if (done.transferMs >= 0) this.transfer.record(done.transferMs);
-    this.edgeCounters.record(done.edge, layer === this.edgeLayer, done.sizeBytes);
-    if (done.regional >= 0) this.regionalCounters.record(done.regional, layer === this.regionalLayer, done.sizeBytes);
-    this.classEdgeCounters.record(c, layer === this.edgeLayer, done.sizeBytes);
-    this.classCdnCounters.record(c, layer < this.originLayer, done.sizeBytes);
+    const edgeBytes = done.servedBytes[this.edgeLayer];
+    this.edgeCounters.record(done.edge, layer === this.edgeLayer, bytes, edgeBytes);
+    // The regional site was asked for the bytes the PoP did not hold.
+    if (done.regional >= 0) this.regionalCounters.record(done.regional, layer === this.regionalLayer, bytes - edgeBytes, done.servedBytes[this.regionalLayer]);
+    this.classEdgeCounters.record(c, layer === this.edgeLayer, bytes, edgeBytes);
+    this.classCdnCounters.record(c, layer < this.originLayer, bytes, bytes - done.servedBytes[this.originLayer]);
   }
 
   edgeStates(caches: readonly CacheNode[], places: readonly NodePlace[]): NodeState[] {

@@ -64,6 +64,7 @@ export const SWEEP_FIGURE_ROOTS = [
   'hitRatio',
   'byteHitRatio',
   'originOffload',
+  'originByteOffload',
   'latencyMs.all',
   'latencyMs.byLayer',
   'cdn.availability',

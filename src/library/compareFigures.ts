@@ -14,6 +14,8 @@ export interface StrategyFigures {
   readonly originRequests: number;
   readonly originNotModified: number;
   readonly originBytes: number;
+  /** 1 − origin body bytes / client bytes (negative with chunk over-fetch, spec 4.8). */
+  readonly originByteOffload: number;
   readonly p50Ms: number;
   readonly p95Ms: number;
   readonly staleShare: number;
@@ -41,6 +43,7 @@ export function compareStrategies(folder: string): StrategyFigures[] {
       originRequests: num(summary, 'cdn.origin.requests'),
       originNotModified: num(summary, 'cdn.origin.notModified'),
       originBytes: num(summary, 'cdn.origin.bytes'),
+      originByteOffload: num(summary, 'originByteOffload'),
       p50Ms: num(summary, 'latencyMs.all.p50'),
       p95Ms: num(summary, 'latencyMs.all.p95'),
       staleShare: num(summary, 'cdn.staleness.share'),

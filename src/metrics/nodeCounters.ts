@@ -17,15 +17,14 @@ export class NodeCounters {
     this.counts = new Float64Array(4 * nodeCount);
   }
 
-  record(node: number, hit: boolean, bytes: number): void {
+  /** A request reaching the node, asking it for `bytes`, of which it served `hitBytes` (all or none for a whole object; per chunk for a range, spec 4.8). */
+  record(node: number, hit: boolean, bytes: number, hitBytes: number): void {
     const counts = this.counts;
     const at = 4 * node;
     counts[at]++;
     counts[at + 2] += bytes;
-    if (hit) {
-      counts[at + 1]++;
-      counts[at + 3] += bytes;
-    }
+    counts[at + 3] += hitBytes;
+    if (hit) counts[at + 1]++;
   }
 
   figures(node: number): NodeFigures {

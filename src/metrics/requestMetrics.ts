@@ -48,9 +48,25 @@ export class RequestMetrics {
   }
 
   record(region: number, servedLayer: number, latencyMs: number, bytes: number): void {
+    this.servedBytes[servedLayer] += bytes;
+    this.count(region, servedLayer, latencyMs);
+  }
+
+  /**
+   * A request whose bytes came from several layers (spec 4.8: a range's chunks may be served
+   * by different layers): `bytesByLayer[k]` of its bytes are credited to layer k, so byte
+   * figures count bytes where they were served; the request itself counts at `servedLayer`,
+   * the deepest layer that answered any of it.
+   */
+  recordSplit(region: number, servedLayer: number, latencyMs: number, bytesByLayer: Float64Array): void {
+    const servedBytes = this.servedBytes;
+    for (let k = 0; k < servedBytes.length; k++) servedBytes[k] += bytesByLayer[k];
+    this.count(region, servedLayer, latencyMs);
+  }
+
+  private count(region: number, servedLayer: number, latencyMs: number): void {
     this.total++;
     this.servedRequests[servedLayer]++;
-    this.servedBytes[servedLayer] += bytes;
     // One logarithm for the two histograms the request goes into.
     const bucket = latencyBucketOf(latencyMs);
     this.all.recordInBucket(bucket, latencyMs);
@@ -63,7 +79,7 @@ export class RequestMetrics {
     return { requests: this.servedRequests[layer], bytes: this.servedBytes[layer] };
   }
 
-  /** Requests and bytes that reached a layer (served there or further down). */
+  /** Requests that reached a layer (served there or further down), and the client bytes asked of it (served there or further down, per piece). */
   reaching(layer: number): { requests: number; bytes: number } {
     let requests = 0;
     let bytes = 0;

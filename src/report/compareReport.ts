@@ -59,6 +59,7 @@ export function compareRow(name: string, summary: Summary): Record<(typeof COMPA
     cdn_byte_hit_ratio: summary.byteHitRatio.cdn ?? 0,
     origin_requests: summary.cdn.origin.requests,
     origin_bytes: summary.cdn.origin.bytes,
+    origin_byte_offload: summary.originByteOffload,
     p50_ms: all.p50,
     p95_ms: all.p95,
     p99_ms: all.p99,
@@ -74,6 +75,7 @@ export const COMPARE_COLUMNS = [
   'cdn_byte_hit_ratio',
   'origin_requests',
   'origin_bytes',
+  'origin_byte_offload',
   'p50_ms',
   'p95_ms',
   'p99_ms',
@@ -97,7 +99,7 @@ export function compareJson(document: CompareDocument): string {
 export function compareText(document: CompareDocument): string {
   const first = document.strategies[0]?.summary;
   const heading = `${document.scenario} · seed ${document.seed} · ${document.strategies.length} strategies on identical traffic · ${formatCount(first?.requests ?? 0)} requests measured each`;
-  const header = ['strategy', 'CDN hit', 'byte hit', 'origin req', 'origin bytes', 'p50 ms', 'p95 ms', 'p99 ms', 'outdated', 'worst outdated', 'availability'];
+  const header = ['strategy', 'CDN hit', 'byte hit', 'origin req', 'origin bytes', 'origin byte offload', 'p50 ms', 'p95 ms', 'p99 ms', 'outdated', 'worst outdated', 'availability'];
   const rows = document.strategies.map((strategy) => {
     const row = compareRow(strategy.name, strategy.summary);
     return [
@@ -106,6 +108,7 @@ export function compareText(document: CompareDocument): string {
       formatPercent(Number(row.cdn_byte_hit_ratio)),
       formatCount(Number(row.origin_requests)),
       formatBytes(Number(row.origin_bytes)),
+      formatPercent(Number(row.origin_byte_offload)),
       formatMs(Number(row.p50_ms)),
       formatMs(Number(row.p95_ms)),
       formatMs(Number(row.p99_ms)),
@@ -116,6 +119,7 @@ export function compareText(document: CompareDocument): string {
   });
   const legend = document.strategies.map((strategy) => `  ${strategy.name}: ${strategy.description}`);
   const notes = [
+    'origin byte offload: 1 − origin body bytes / client bytes; negative when whole 5 MB chunks fetched for smaller ranges exceed what clients read (spec 4.8, docs/byte-figures.md).',
     'outdated: responses older than the origin\'s current version (worst: how long the newer one had existed); availability: during outages and error bursts, else the whole run.',
   ];
   return [heading, '', formatTable(header, rows), '', ...legend, '', ...notes].join('\n');

@@ -29,7 +29,7 @@ export const REGIONS_COLUMNS = [
   'region', 'requests', 'mean_ms', 'p50_ms', 'p90_ms', 'p95_ms', 'p99_ms', 'p999_ms',
   'edge_hit_requests', 'edge_hit_mean_ms', 'edge_hit_p50_ms', 'edge_hit_p95_ms', 'stated_edge_hit_min_ms', 'stated_edge_hit_max_ms',
 ] as const;
-export const LAYERS_COLUMNS = ['layer', 'requests', 'share', 'hit_ratio', 'byte_hit_ratio', 'mean_ms', 'p50_ms', 'p95_ms', 'p99_ms'] as const;
+export const LAYERS_COLUMNS = ['layer', 'requests', 'share', 'hit_ratio', 'byte_hit_ratio', 'mean_ms', 'p50_ms', 'p95_ms', 'p99_ms', 'bytes_served', 'bytes_fetched'] as const;
 export const CLASSES_COLUMNS = ['class', 'requests', 'browser_hit_ratio', 'edge_hit_ratio', 'cdn_hit_ratio', 'objects', 'catalogue_bytes', 'new_objects', 'one_hit_wonders', 'updates'] as const;
 
 const round = (value: number | null | undefined, digits: number): number | null => {
@@ -121,7 +121,12 @@ export function regionsCsv(summary: Summary): string {
   );
 }
 
-/** One row per serving layer in request order: every measured request is in exactly one. */
+/**
+ * One row per serving layer in request order: every measured request is in exactly one.
+ * bytes_served: client bytes the layer served, per chunk (spec 4.8; the rows add up to the
+ * bytes clients asked for); bytes_fetched: body bytes its nodes received from the next layer
+ * (empty for the browser and the origin).
+ */
 export function layersCsv(summary: Summary): string {
   return csvText(
     LAYERS_COLUMNS,
@@ -138,6 +143,8 @@ export function layersCsv(summary: Summary): string {
         served ? msCell(latency.p50) : null,
         served ? msCell(latency.p95) : null,
         served ? msCell(latency.p99) : null,
+        summary.bytesByLayer[layer] ?? null,
+        summary.cdn.layers[layer]?.fetchedBytes ?? null,
       ];
     }),
   );

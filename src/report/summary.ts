@@ -37,10 +37,15 @@ export interface Summary {
   /** Every class's catalogue together as the run starts (contentClasses[].objects, catalogueBytes): compare a cache's capacity with `bytes`. */
   catalogue: { objects: number; bytes: number };
   hitRatio: Record<string, number>;
+  /** Per layer: client bytes served from its stored copies / client bytes asked of it, counted per 5 MB chunk for ranges (docs/byte-figures.md, spec 4.8). */
   byteHitRatio: Record<string, number>;
   /** 1 − origin requests / client requests. */
   originOffload: number;
+  /** 1 − origin body bytes / client bytes; negative when whole-chunk fetches exceed what clients read (docs/byte-figures.md). */
+  originByteOffload: number;
   requestsByLayer: Record<string, number>;
+  /** Client bytes each layer served (origin: passed through from the origin); they add up to the bytes clients asked for. */
+  bytesByLayer: Record<string, number>;
   latencyMs: {
     all: LatencyFigures;
     byRegion: Record<string, LatencyFigures>;
@@ -211,6 +216,7 @@ function measuredSummary(result: RunResult): Omit<Summary, 'stated'> {
   const ratios = metrics.hitRatios(result.browserLayer ? ['browser', ...result.cacheLayers] : result.cacheLayers, result.cacheLayers);
   const latency = metrics.latency();
   const origin = metrics.servedBy(metrics.layerNames.indexOf('origin')).requests;
+  const clientBytes = metrics.reaching(0).bytes;
   const edges = result.edges.map(nodeRow);
   return {
     schemaVersion: SUMMARY_SCHEMA_VERSION,
@@ -229,7 +235,9 @@ function measuredSummary(result: RunResult): Omit<Summary, 'stated'> {
     hitRatio: mapValues(ratios.requests, (v) => round(v, 6)),
     byteHitRatio: mapValues(ratios.bytes, (v) => round(v, 6)),
     originOffload: round(metrics.requests === 0 ? 0 : 1 - ratio(origin, metrics.requests), 6),
+    originByteOffload: round(clientBytes === 0 ? 0 : 1 - result.cdn.origin.bytes / clientBytes, 6),
     requestsByLayer: Object.fromEntries(metrics.layerNames.map((name, i) => [name, metrics.servedBy(i).requests])),
+    bytesByLayer: Object.fromEntries(metrics.layerNames.map((name, i) => [name, metrics.servedBy(i).bytes])),
     latencyMs: {
       all: figures(latency.all),
       byRegion: mapValues(latency.byRegion, figures),

@@ -39,6 +39,7 @@ export function summaryText(summary: Summary): string {
       ],
     ),
   );
+  lines.push(byteLine(summary));
   lines.push('');
   const row = (label: string, figures: LatencyFigures): string[] => [
     label,
@@ -87,6 +88,16 @@ export function summaryText(summary: Summary): string {
   if (summary.edgeCaching) lines.push(`edge caching (policy engine): ${edgeCachingLine(summary.edgeCaching)}`);
   else lines.push('', classTable(summary.contentClasses));
   return lines.join('\n');
+}
+
+/** Bytes against what clients asked for (docs/byte-figures.md): byte hit ratios count per 5 MB chunk (spec 4.8). */
+function byteLine(summary: Summary): string {
+  const clientBytes = Object.values(summary.bytesByLayer).reduce((sum, bytes) => sum + bytes, 0);
+  const offload = summary.originByteOffload;
+  return (
+    `bytes: clients asked for ${formatBytes(clientBytes)}, the origin sent ${formatBytes(summary.cdn.origin.bytes)} · origin byte offload ${formatPercent(offload)}` +
+    (offload < 0 ? ' (negative: whole 5 MB chunks fetched for smaller ranges exceed what clients read, spec 4.8)' : '')
+  );
 }
 
 /** What the nodes did on the clock: coalescing, revalidation, stale serves, errors, staleness, the origin. */

@@ -55,6 +55,8 @@ export function sweepCsv(document: SweepDocument): string {
 const TABLE_FIGURES: readonly { figure: string; label: string; ratio: boolean }[] = [
   { figure: 'hitRatio.cdn', label: 'CDN hit', ratio: true },
   { figure: 'byteHitRatio.cdn', label: 'byte hit', ratio: true },
+  // Negative when whole 5 MB chunks fetched exceed what clients read (spec 4.8, docs/byte-figures.md).
+  { figure: 'originByteOffload', label: 'origin byte offload', ratio: true },
   { figure: 'hitRatio.edge', label: 'edge hit', ratio: true },
   { figure: 'latencyMs.all.p95', label: 'p95 ms', ratio: false },
   { figure: 'cdn.staleness.share', label: 'outdated', ratio: true },

@@ -24,6 +24,8 @@ export interface ClientRequest {
   pieces: number;
   /** Chunk index of the first piece; −1 when the request is for the whole object. */
   firstChunk: number;
+  /** First byte of the range (spec 4.8; the range is sizeBytes long); −1 for a whole-object request. */
+  rangeStart: number;
   /** The client's slot in the population (its browser cache), or −1 for an anonymous client without one. */
   clientSlot: number;
   /** 1 when the client arrives for the first time (its browser cache is empty). */
@@ -47,7 +49,7 @@ export function browserKeyOf(request: ClientRequest): number {
 
 /** A whole-object request record with no client, for workloads and tests to fill. */
 export function newClientRequest(): ClientRequest {
-  return { timeMs: 0, region: 0, place: -1, objectId: 0, sizeBytes: 0, objectBytes: 0, key: 0, pieces: 1, firstChunk: -1, clientSlot: -1, newClient: 0, queryReordered: 0, otherSpellingKey: -1 };
+  return { timeMs: 0, region: 0, place: -1, objectId: 0, sizeBytes: 0, objectBytes: 0, key: 0, pieces: 1, firstChunk: -1, rangeStart: -1, clientSlot: -1, newClient: 0, queryReordered: 0, otherSpellingKey: -1 };
 }
 
 /** Fills a request for the whole of `objectId` from an anonymous client without a browser cache: its key is the object id. */
@@ -58,6 +60,7 @@ export function fillWholeObject(request: ClientRequest, objectId: number, sizeBy
   request.key = objectId;
   request.pieces = 1;
   request.firstChunk = -1;
+  request.rangeStart = -1;
   request.clientSlot = -1;
   request.newClient = 0;
   request.queryReordered = 0;

@@ -10,6 +10,7 @@ import { Simulation } from '../../src/sim/simulation.js';
 import { IncidentSchedule, INCIDENT_START } from '../../src/workload/incidents/incidentSchedule.js';
 import { incidentsSchema, type IncidentInput } from '../../src/workload/incidents/incidentSchema.js';
 import { newClientRequest } from '../../src/workload/request.js';
+import { CHUNK_SIZE_BYTES } from '../../src/policy/ranges.js';
 
 /**
  * A layered flow on a network of fixed hops, so every latency in a test is arithmetic:
@@ -83,6 +84,9 @@ export interface SentRequest {
   firstChunk?: number;
   pieces?: number;
   objectBytes?: number;
+  /** A range's first byte and length (spec 4.8); without them a chunked request asks for its chunks whole. */
+  rangeStart?: number;
+  sizeBytes?: number;
 }
 
 export function flowHarness(options: HarnessOptions) {
@@ -122,7 +126,8 @@ export function flowHarness(options: HarnessOptions) {
     validators: options.validators ?? true,
     cdnEnabled: options.cdnEnabled ?? true,
     purgeDelayMs: options.purgeDelayMs ?? 2_000,
-    onComplete: (done) => completed.push({ ...done }),
+    // servedBytes is reused with the record: each kept copy gets its own.
+    onComplete: (done) => completed.push({ ...done, servedBytes: done.servedBytes.slice() }),
   });
   flow.measuring = true;
   const request = newClientRequest();
@@ -133,10 +138,12 @@ export function flowHarness(options: HarnessOptions) {
     request.region = sent.region ?? 0;
     request.objectId = sent.objectId ?? 0;
     request.objectBytes = sent.objectBytes ?? 1000;
-    request.sizeBytes = request.objectBytes;
+    // A chunked request without a range of its own asks for its chunks whole.
+    request.sizeBytes = sent.sizeBytes ?? (sent.firstChunk === undefined ? request.objectBytes : Math.min((sent.pieces ?? 1) * CHUNK_SIZE_BYTES, request.objectBytes - sent.firstChunk * CHUNK_SIZE_BYTES));
     request.key = sent.pieces === undefined ? request.objectId : 1_000_000 + request.objectId * 1000 + (sent.firstChunk ?? 0);
     request.pieces = sent.pieces ?? 1;
     request.firstChunk = sent.firstChunk ?? -1;
+    request.rangeStart = sent.rangeStart ?? (sent.firstChunk === undefined ? -1 : sent.firstChunk * CHUNK_SIZE_BYTES);
     flow.serve(request, seq++);
   });
   const queue: SentRequest[] = [];

@@ -112,7 +112,7 @@ describe('cdnsim compare', () => {
       expect(strategy.summary.staleness).toEqual(strategy.summary.cdn.staleness);
     }
     const csv = read(dir, 'compare.csv').trim().split('\n');
-    expect(csv[0]).toBe('strategy,cdn_hit_ratio,cdn_byte_hit_ratio,origin_requests,origin_bytes,p50_ms,p95_ms,p99_ms,stale_share,worst_staleness_s,availability');
+    expect(csv[0]).toBe('strategy,cdn_hit_ratio,cdn_byte_hit_ratio,origin_requests,origin_bytes,origin_byte_offload,p50_ms,p95_ms,p99_ms,stale_share,worst_staleness_s,availability');
     const hit = csv.slice(1).map((line) => Number(line.split(',')[1]));
     // The run lasts 10 simulated seconds: a 1 s TTL expires within it, the scenario's own 60 s and 10 min do not.
     expect(hit[1]).toBeLessThan(hit[0] - 0.05);

@@ -12,7 +12,7 @@ const HEADERS: Record<string, string> = {
     'pop,region,requests,hit_ratio,byte_hit_ratio,peak_egress_gbit_s_1s,peak_egress_gbit_s_60s,uplink_gbit_s,peak_requests_per_s,stored_bytes_end,stored_bytes_peak,capacity_bytes,latitude,longitude',
   'regions.csv':
     'region,requests,mean_ms,p50_ms,p90_ms,p95_ms,p99_ms,p999_ms,edge_hit_requests,edge_hit_mean_ms,edge_hit_p50_ms,edge_hit_p95_ms,stated_edge_hit_min_ms,stated_edge_hit_max_ms',
-  'layers.csv': 'layer,requests,share,hit_ratio,byte_hit_ratio,mean_ms,p50_ms,p95_ms,p99_ms',
+  'layers.csv': 'layer,requests,share,hit_ratio,byte_hit_ratio,mean_ms,p50_ms,p95_ms,p99_ms,bytes_served,bytes_fetched',
   'classes.csv': 'class,requests,browser_hit_ratio,edge_hit_ratio,cdn_hit_ratio,objects,catalogue_bytes,new_objects,one_hit_wonders,updates',
   'stated.csv': 'id,figure,stated,simulated,unit,verdict,note',
 };

@@ -25,7 +25,7 @@ function naiveFigures(incidents: readonly Incident[], requests: readonly Complet
 }
 
 const done = (sendMs: number, status: number, outcome: number): CompletedRequest =>
-  ({ seq: 0, sendMs, region: 0, classId: 0, objectId: 0, sizeBytes: 1, layer: 0, latencyMs: 0, transferMs: -1, edge: 0, regional: -1, status, outcome, staleForMs: -1 }) satisfies CompletedRequest;
+  ({ seq: 0, sendMs, region: 0, classId: 0, objectId: 0, sizeBytes: 1, layer: 0, latencyMs: 0, transferMs: -1, edge: 0, regional: -1, status, outcome, staleForMs: -1, servedBytes: Float64Array.of(1, 0, 0, 0) }) satisfies CompletedRequest;
 
 const incident = fc.oneof(
   fc.record({ at: fc.integer({ min: 0, max: 600_000 }) }).map(({ at }): Incident => ({ kind: 'deploy', atMs: at, purge: false, classes: [] })),

@@ -3,7 +3,7 @@ import { bytes, markdownTable, percent } from '../markdown.js';
 import { pointValue, sweepPoints, type SweepFigures, type SweepPoint } from '../sweepFigures.js';
 
 const PARAM = 'edge.capacity';
-const FIGURES = ['hitRatio.edge', 'byteHitRatio.edge', 'hitRatio.cdn', 'cdn.origin.bytes', 'latencyMs.all.p95'] as const;
+const FIGURES = ['hitRatio.edge', 'byteHitRatio.edge', 'hitRatio.cdn', 'cdn.origin.bytes', 'originByteOffload', 'latencyMs.all.p95'] as const;
 
 const value = (point: SweepPoint, figure: (typeof FIGURES)[number]): number => pointValue(point, figure);
 
@@ -16,16 +16,17 @@ export const vodSeeking: LibraryEntry<SweepFigures> = {
   figures: (folder) => ({ points: sweepPoints(folder, FIGURES) }),
   results(f) {
     return [
-      'One run per point (deterministic). Each request is one window of a viewing session; a window needs the 5 MB chunks it touches (spec 4.8).',
+      'One run per point (deterministic). Each request is one window of a viewing session; a window needs the 5 MB chunks it touches (spec 4.8). Byte figures count per chunk: each chunk\'s share of a window is credited to the layer that served it; origin byte offload is 1 − origin bytes / bytes clients asked for, negative when whole chunks fetched exceed what viewers read (docs/byte-figures.md).',
       '',
       markdownTable(
-        ['edge cache per PoP', 'edge hit ratio', 'edge byte hit ratio', 'CDN hit ratio', 'origin bytes', 'p95 time to first byte'],
+        ['edge cache per PoP', 'edge hit ratio', 'edge byte hit ratio', 'CDN hit ratio', 'origin bytes', 'origin byte offload', 'p95 time to first byte'],
         f.points.map((point) => [
           String(point[PARAM]),
           percent(value(point, 'hitRatio.edge')),
           percent(value(point, 'byteHitRatio.edge')),
           percent(value(point, 'hitRatio.cdn')),
           bytes(value(point, 'cdn.origin.bytes')),
+          percent(value(point, 'originByteOffload')),
           `${value(point, 'latencyMs.all.p95').toFixed(0)} ms`,
         ]),
       ),

@@ -35,7 +35,8 @@ function keyNumbers(summary: Summary): string {
   const rows: [string, string][] = [
     ['requests measured', `${formatCount(summary.requests)} (after ${formatCount(summary.warmupRequests)} warm-up), ${summary.simulatedSeconds.toFixed(1)} s simulated`],
     ['hit ratio: edge / regional / CDN', `${hit('edge')} / ${hit('regional')} / ${hit('cdn')}`],
-    ['byte hit ratio, CDN', summary.byteHitRatio.cdn === undefined ? '–' : formatPercent(summary.byteHitRatio.cdn)],
+    ['byte hit ratio, CDN (per 5 MB chunk)', summary.byteHitRatio.cdn === undefined ? '–' : formatPercent(summary.byteHitRatio.cdn)],
+    ['origin byte offload (negative: chunk over-fetch)', formatPercent(summary.originByteOffload)],
     ['time to first byte: mean / p50 / p95 / p99', `${formatMs(all.mean)} / ${formatMs(all.p50)} / ${formatMs(all.p95)} / ${formatMs(all.p99)} ms`],
     ['origin', `${formatCount(summary.cdn.origin.requests)} requests, ${formatBytes(summary.cdn.origin.bytes)} of bodies`],
     ['availability', formatPercent(summary.cdn.availability, 3)],

@@ -88,6 +88,7 @@ export class ClientTraffic {
       request.key = keys.wholeKey(objectId, code);
       request.pieces = 1;
       request.firstChunk = -1;
+      request.rangeStart = -1;
     } else {
       const { firstChunk, lastChunk } = chunksForRange(attributes.rangeStart, attributes.rangeEnd, keys.chunkBytes);
       request.objectBytes = attributes.sizeBytes;
@@ -95,6 +96,7 @@ export class ClientTraffic {
       request.key = keys.chunkKey(objectId, code, firstChunk);
       request.pieces = lastChunk - firstChunk + 1;
       request.firstChunk = firstChunk;
+      request.rangeStart = attributes.rangeStart;
     }
   }
 }
