@@ -46,7 +46,7 @@ function replay(from: number, to: number): number {
     switch (ops[i]) {
       case OP_LOOKUP: {
         const local = node.lookup(key, i);
-        if (local >= 0) checksum += 1 + node.statusOf(local) + node.responseAtOf(local) + node.storedAtOf(local) + node.versionOf(local);
+        if (local >= 0) checksum += 1 + node.statusOf(local) + node.responseAtOf(local) + node.versionAtOf(local) + node.versionOf(local);
         break;
       }
       case OP_PUT:

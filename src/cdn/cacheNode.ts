@@ -15,15 +15,17 @@ export interface CacheNode {
   /** The handle of `key`'s entry if stored (recency updated, as a request does), else −1. */
   lookup(key: number, nowMs: number): number;
   /**
-   * Stores a response for `key`, replacing what was there; `responseAtMs` is when the origin
-   * made it (RFC 9111 §4.2.3). The entry's handle, or −1 when larger than the cache.
+   * Stores a response for `key`, replacing what was there; `versionAtMs` is when the origin
+   * read the version it sent (the request reached it: what a purge compares with its deploy,
+   * spec 1.2 item 6), `responseAtMs` when it made the response (RFC 9111 §4.2.3). The
+   * entry's handle, or −1 when larger than the cache.
    */
-  put(key: number, bytes: number, nowMs: number, responseAtMs: number, freshUntilMs: number, version: number, status: number): number;
+  put(key: number, bytes: number, versionAtMs: number, responseAtMs: number, freshUntilMs: number, version: number, status: number): number;
   /** A 304 (RFC 9111 §4.3.4): the entry is fresh again from a new response time, body unchanged. */
   renew(local: number, responseAtMs: number, freshUntilMs: number): void;
   remove(key: number): void;
   responseAtOf(local: number): number;
-  storedAtOf(local: number): number;
+  versionAtOf(local: number): number;
   freshUntilOf(local: number): number;
   versionOf(local: number): number;
   /** 200 for content; an origin error status (500) for a cached error (spec 7.1). */

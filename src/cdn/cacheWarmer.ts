@@ -5,6 +5,7 @@ import type { FlowNetwork } from './flowNetwork.js';
 import { pieceBytes } from './layeredFlow.js';
 import { STATUS_OK, type OriginModel } from './origin.js';
 import type { CacheNode } from './cacheNode.js';
+import { purgedByVersion, purgeReachedDeployMs } from './purge.js';
 
 /** What answered one piece of a request: a node of the CDN, or the origin. */
 const SERVED_EDGE = 0;
@@ -56,8 +57,9 @@ export interface WarmCounts {
  */
 export class CacheWarmer {
   readonly counts: WarmCounts = { requests: 0, atEdge: 0, cdnHits: 0 };
-  /** The answer of the last `fromNode`/`fromOrigin`: the version served and when the origin made it. */
+  /** The answer of the last `fromNode`/`fromOrigin`: the version served, when the origin read it (purges, spec 1.2 item 6) and when it made it. */
   private version = 0;
+  private versionAtMs = 0;
   private responseAtMs = 0;
   private status = STATUS_OK;
 
@@ -110,14 +112,19 @@ export class CacheWarmer {
   private fromNode(node: CacheNode, decisionLayer: number, edge: number, key: number, objectId: number, bytes: number, c: number, nowMs: number): number {
     const { decisions } = this.options;
     const served = decisionLayer === EDGE_DECISION ? SERVED_EDGE : SERVED_REGIONAL;
+    // spec 1.2 item 6, by version, as LayeredFlow: once a purge has reached the node, a copy
+    // the origin read before its deploy goes on lookup, and an answer read before it is not
+    // stored (here, with no time between the hops, every answer is read now, so none is).
+    const purgeDeployMs = purgeReachedDeployMs(this.options.origin, c, nowMs, this.options.purgeDelayMs);
     let local = node.lookup(key, nowMs);
-    if (local >= 0 && this.purged(node, local, c, nowMs)) {
+    if (local >= 0 && purgedByVersion(node.versionAtOf(local), purgeDeployMs)) {
       node.remove(key);
       local = -1;
     }
     const flags = decisions.flagsOf(c, decisionLayer);
     let staleServed = false;
     let staleVersion = 0;
+    let staleVersionAtMs = 0;
     let staleResponseAtMs = 0;
     if (local >= 0 && node.statusOf(local) === STATUS_OK) {
       const freshUntil = node.freshUntilOf(local);
@@ -125,6 +132,7 @@ export class CacheWarmer {
       const swrMs = decisions.staleWhileRevalidateMsOf(c, decisionLayer);
       staleServed = (flags & FLAG_NEVER_STALE) === 0 && swrMs > 0 && nowMs <= freshUntil + swrMs;
       staleVersion = node.versionOf(local);
+      staleVersionAtMs = node.versionAtOf(local);
       staleResponseAtMs = node.responseAtOf(local);
     } else if (local >= 0 && nowMs < node.freshUntilOf(local)) {
       // spec 7.1: a cached error answers until its 5 s are over.
@@ -136,15 +144,19 @@ export class CacheWarmer {
         : this.fromOrigin(objectId, c, nowMs);
     if (this.status === STATUS_OK) {
       if ((flags & FLAG_STORE) !== 0) {
-        const freshUntil = this.responseAtMs + decisions.ttlMsOf(c, decisionLayer);
-        if (local >= 0 && node.statusOf(local) === STATUS_OK && node.versionOf(local) === this.version) node.renew(local, this.responseAtMs, freshUntil);
-        else node.put(key, bytes, nowMs, this.responseAtMs, freshUntil, this.version, STATUS_OK);
+        // Purged on arrival: never here, with hops of 0 ms, but both paths read alike.
+        if (!purgedByVersion(this.versionAtMs, purgeDeployMs)) {
+          const freshUntil = this.responseAtMs + decisions.ttlMsOf(c, decisionLayer);
+          if (local >= 0 && node.statusOf(local) === STATUS_OK && node.versionOf(local) === this.version) node.renew(local, this.responseAtMs, freshUntil);
+          else node.put(key, bytes, this.versionAtMs, this.responseAtMs, freshUntil, this.version, STATUS_OK);
+        }
       } else if (local >= 0) {
         node.remove(key);
       }
       if (!staleServed) return upstream;
       // Inside stale-while-revalidate the stale copy was the answer; the revalidation only refreshed the store.
       this.version = staleVersion;
+      this.versionAtMs = staleVersionAtMs;
       this.responseAtMs = staleResponseAtMs;
       return served;
     }
@@ -159,6 +171,7 @@ export class CacheWarmer {
 
   private answered(node: CacheNode, local: number, served: number): number {
     this.version = node.versionOf(local);
+    this.versionAtMs = node.versionAtOf(local);
     this.responseAtMs = node.responseAtOf(local);
     this.status = node.statusOf(local);
     return served;
@@ -168,14 +181,8 @@ export class CacheWarmer {
     const origin = this.options.origin;
     this.status = origin.statusAt(nowMs);
     this.version = origin.versionAt(objectId, c, nowMs);
+    this.versionAtMs = nowMs;
     this.responseAtMs = nowMs;
     return SERVED_ORIGIN;
-  }
-
-  /** Whether a purge (spec 1.2 item 6) reached the node after the entry was stored: as LayeredFlow. */
-  private purged(node: CacheNode, local: number, c: number, nowMs: number): boolean {
-    const { origin, purgeDelayMs } = this.options;
-    if (!origin.purges) return false;
-    return node.storedAtOf(local) < origin.purgedAtMs(c, nowMs - purgeDelayMs) + purgeDelayMs;
   }
 }

@@ -134,6 +134,8 @@ export class FetchTable {
   // The response, once the next layer has answered.
   status = new Int16Array(256);
   version = new Int32Array(256);
+  /** When the origin read that version (the request reached it): spec 1.2 item 6's purges compare it with their deploy. */
+  versionAtMs = new Float64Array(256);
   responseAtMs = new Float64Array(256);
   /** The flow layer that answered. */
   servedLayer = new Int32Array(256);
@@ -172,6 +174,7 @@ export class FetchTable {
     this.waiterHead = grown(this.waiterHead, n);
     this.status = grown(this.status, n);
     this.version = grown(this.version, n);
+    this.versionAtMs = grown(this.versionAtMs, n);
     this.responseAtMs = grown(this.responseAtMs, n);
     this.servedLayer = grown(this.servedLayer, n);
     this.outcome = grown(this.outcome, n);

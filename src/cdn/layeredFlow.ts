@@ -9,6 +9,7 @@ import { FetchTable, LAYER_SLOTS, PendingRequests } from './inFlight.js';
 import { InFlightIndex } from './inFlightIndex.js';
 import { ORIGIN_REFUSED, STATUS_OK, type OriginModel } from './origin.js';
 import type { CacheNode } from './cacheNode.js';
+import { purgedByVersion, purgeReachedDeployMs } from './purge.js';
 
 /** The kind of node a fetch starts from. */
 const NODE_EDGE = 0;
@@ -255,7 +256,7 @@ export class LayeredFlow {
   /** The node's lookup of `key` (the eviction policy sees a request): its stored entry's local id, or −1; a purged entry is dropped. */
   private touch(node: CacheNode, key: number, c: number, nowMs: number): number {
     const local = node.lookup(key, nowMs);
-    if (local >= 0 && this.purged(node, local, c, nowMs)) {
+    if (local >= 0 && this.purged(node.versionAtOf(local), c, nowMs)) {
       node.remove(key);
       return -1;
     }
@@ -273,7 +274,7 @@ export class LayeredFlow {
       if (node.statusOf(local) !== STATUS_OK) {
         // spec 7.1: a cached origin error is served until its 5 s are over, then the origin is retried.
         if (nowMs < node.freshUntilOf(local)) {
-          this.answer(waiter, key, nowMs, servedLayer, node.statusOf(local), node.versionOf(local), node.responseAtOf(local), OUTCOME_CACHED_ERROR);
+          this.answer(waiter, key, nowMs, servedLayer, node.statusOf(local), node.versionOf(local), node.versionAtOf(local), node.responseAtOf(local), OUTCOME_CACHED_ERROR);
           return;
         }
       } else {
@@ -281,7 +282,7 @@ export class LayeredFlow {
         const flags = table.flagsOf(c, decisionLayer);
         const freshUntil = this.freshUntil(node, local, c, decisionLayer);
         if ((flags & FLAG_REVALIDATE_ALWAYS) === 0 && nowMs < freshUntil) {
-          this.answer(waiter, key, nowMs, servedLayer, STATUS_OK, node.versionOf(local), node.responseAtOf(local), 0);
+          this.answer(waiter, key, nowMs, servedLayer, STATUS_OK, node.versionOf(local), node.versionAtOf(local), node.responseAtOf(local), 0);
           return;
         }
         validate = options.validators ? node.versionOf(local) : -1;
@@ -289,7 +290,7 @@ export class LayeredFlow {
         // engine's reuseVerdict reads it); one background revalidation per node and key.
         const swrMs = table.staleWhileRevalidateMsOf(c, decisionLayer);
         if ((flags & FLAG_NEVER_STALE) === 0 && swrMs > 0 && nowMs <= freshUntil + swrMs) {
-          this.answer(waiter, key, nowMs, servedLayer, STATUS_OK, node.versionOf(local), node.responseAtOf(local), OUTCOME_STALE_WHILE_REVALIDATE);
+          this.answer(waiter, key, nowMs, servedLayer, STATUS_OK, node.versionOf(local), node.versionAtOf(local), node.responseAtOf(local), OUTCOME_STALE_WHILE_REVALIDATE);
           if (this.inFlight.get(node.id, key) < 0) {
             if (this.measuring) this.layerActivity[kind].backgroundRevalidations++;
             this.startFetch(kind, index, key, objectId, bytes, c, nowMs, NO_WAITER, validate);
@@ -368,7 +369,8 @@ export class LayeredFlow {
       else if (fetches.haveVersion[f] === version) activity.notModified++;
       else activity.bytes += fetches.bytes[f];
     }
-    this.setResponse(f, status, version, responseAtMs, this.originLayer, 0);
+    // The version is the one the origin has as the request reaches it (spec 1.2 item 6: a purge compares this moment with its deploy).
+    this.setResponse(f, status, version, nowMs, responseAtMs, this.originLayer, 0);
     options.simulation.schedule(responseAtMs + fetches.halfHopMs[f], this.fetchDoneEvent, f);
   }
 
@@ -381,6 +383,7 @@ export class LayeredFlow {
     const status = fetches.status[f];
     let answerStatus = status;
     let version = fetches.version[f];
+    let versionAtMs = fetches.versionAtMs[f];
     let responseAtMs = fetches.responseAtMs[f];
     let servedLayer = fetches.servedLayer[f];
     let outcome = fetches.outcome[f];
@@ -390,7 +393,16 @@ export class LayeredFlow {
       const c = fetches.classId[f];
       const decisionLayer = kind + EDGE_DECISION;
       const table = options.decisions;
-      const local = node.store.storedLocalOf(key);
+      let local = node.store.storedLocalOf(key);
+      // spec 1.2 item 6, by version: once a purge has reached the node, a copy the origin read
+      // before its deploy goes, whether the node holds it (it may have reached the node while
+      // this fetch was out) or it is the answer arriving now (a fetch slower than the purge).
+      const purgeDeployMs = purgeReachedDeployMs(options.origin, c, nowMs, options.purgeDelayMs);
+      if (local >= 0 && purgedByVersion(node.versionAtOf(local), purgeDeployMs)) {
+        node.remove(key);
+        local = -1;
+      }
+      const storable = !purgedByVersion(versionAtMs, purgeDeployMs);
       if (status === STATUS_OK) {
         if (fetches.haveVersion[f] === version) {
           outcome |= OUTCOME_REVALIDATED;
@@ -399,9 +411,12 @@ export class LayeredFlow {
           this.layerActivity[kind].fetchedBytes += fetches.bytes[f];
         }
         if ((table.flagsOf(c, decisionLayer) & FLAG_STORE) !== 0) {
-          const freshUntil = responseAtMs + table.ttlMsOf(c, decisionLayer);
-          if (local >= 0 && node.statusOf(local) === STATUS_OK && node.versionOf(local) === version) node.renew(local, responseAtMs, freshUntil);
-          else node.put(key, fetches.bytes[f], nowMs, responseAtMs, freshUntil, version, STATUS_OK);
+          // Purged on arrival (not storable): the waiters still get it, it was on its way; the node keeps nothing.
+          if (storable) {
+            const freshUntil = responseAtMs + table.ttlMsOf(c, decisionLayer);
+            if (local >= 0 && node.statusOf(local) === STATUS_OK && node.versionOf(local) === version) node.renew(local, responseAtMs, freshUntil);
+            else node.put(key, fetches.bytes[f], versionAtMs, responseAtMs, freshUntil, version, STATUS_OK);
+          }
         } else if (local >= 0) {
           // A newer answer this layer may not store makes what it held (a cached error) obsolete.
           node.remove(key);
@@ -418,33 +433,37 @@ export class LayeredFlow {
           // spec 4.7 row 1, RFC 5861 §4: the last good version instead of the error; the error is not stored over it.
           answerStatus = STATUS_OK;
           version = node.versionOf(local);
+          versionAtMs = node.versionAtOf(local);
           responseAtMs = node.responseAtOf(local);
           servedLayer = kind === NODE_EDGE ? this.edgeLayer : this.regionalLayer;
           outcome = (outcome & ~OUTCOME_CACHED_ERROR) | (status === ORIGIN_REFUSED ? OUTCOME_STALE_ON_REFUSED : OUTCOME_STALE_ON_ERROR);
         } else if (status !== ORIGIN_REFUSED) {
           // spec 7.1: an origin error without explicit freshness is cached for 5 s (less its age).
           const errorClass = status >= 500 && status < 600 ? options.errorClassOf[status - 500] : -1;
-          if (errorClass >= 0 && (table.flagsOf(errorClass, decisionLayer) & FLAG_STORE) !== 0) {
-            node.put(key, 0, nowMs, responseAtMs, responseAtMs + table.ttlMsOf(errorClass, decisionLayer), version, status);
+          if (errorClass >= 0 && storable && (table.flagsOf(errorClass, decisionLayer) & FLAG_STORE) !== 0) {
+            node.put(key, 0, versionAtMs, responseAtMs, responseAtMs + table.ttlMsOf(errorClass, decisionLayer), version, status);
           }
         }
       }
     }
     let cell = fetches.takeWaiters(f);
     while (cell !== -1) {
-      this.answer(fetches.waiterOf(cell), key, nowMs, servedLayer, answerStatus, version, responseAtMs, outcome);
+      this.answer(fetches.waiterOf(cell), key, nowMs, servedLayer, answerStatus, version, versionAtMs, responseAtMs, outcome);
       cell = fetches.nextWaiter(cell);
     }
     fetches.release(f);
   }
 
-  /** Answers a waiter at `nowMs` at the node it waits at, with `key`: a request's piece, or a PoP's fetch (which then travels back). */
-  private answer(waiter: number, key: number, nowMs: number, servedLayer: number, status: number, version: number, responseAtMs: number, outcome: number): void {
+  /**
+   * Answers a waiter at `nowMs` at the node it waits at, with `key`: a request's piece, or a
+   * PoP's fetch (which then travels back, with `versionAtMs`: when the origin read the version).
+   */
+  private answer(waiter: number, key: number, nowMs: number, servedLayer: number, status: number, version: number, versionAtMs: number, responseAtMs: number, outcome: number): void {
     if (waiter === NO_WAITER) return;
     if (waiter >= 0) {
       // Only PoPs' fetches wait at a regional site; a body goes down unless the PoP holds this version (a 304).
       if (this.measuring && status === STATUS_OK && this.fetches.haveVersion[waiter] !== version) this.layerActivity[NODE_REGIONAL].answeredFetchBytes += this.fetches.bytes[waiter];
-      this.setResponse(waiter, status, version, responseAtMs, servedLayer, outcome);
+      this.setResponse(waiter, status, version, versionAtMs, responseAtMs, servedLayer, outcome);
       this.options.simulation.schedule(nowMs + this.fetches.halfHopMs[waiter], this.fetchDoneEvent, waiter);
       return;
     }
@@ -464,10 +483,11 @@ export class LayeredFlow {
     if (--pending.piecesLeft[r] === 0) this.finish(r);
   }
 
-  private setResponse(f: number, status: number, version: number, responseAtMs: number, servedLayer: number, outcome: number): void {
+  private setResponse(f: number, status: number, version: number, versionAtMs: number, responseAtMs: number, servedLayer: number, outcome: number): void {
     const fetches = this.fetches;
     fetches.status[f] = status;
     fetches.version[f] = version;
+    fetches.versionAtMs[f] = versionAtMs;
     fetches.responseAtMs[f] = responseAtMs;
     fetches.servedLayer[f] = servedLayer;
     fetches.outcome[f] = outcome;
@@ -600,12 +620,10 @@ export class LayeredFlow {
     return node.responseAtOf(local) + this.options.decisions.ttlMsOf(c, decisionLayer);
   }
 
-  /** Whether a purge (a deploy with purge, spec 1.2 item 6) has reached this node since the entry was stored. */
-  private purged(node: CacheNode, local: number, c: number, nowMs: number): boolean {
-    if (!this.options.origin.purges) return false;
-    const delay = this.options.purgeDelayMs;
-    const purgedAt = this.options.origin.purgedAtMs(c, nowMs - delay);
-    return node.storedAtOf(local) < purgedAt + delay;
+  /** Whether a purge (a deploy with purge, spec 1.2 item 6) that has reached the node by `nowMs` drops a copy the origin read at `versionAtMs` (src/cdn/purge.ts). */
+  private purged(versionAtMs: number, c: number, nowMs: number): boolean {
+    const { origin, purgeDelayMs } = this.options;
+    return origin.purges && purgedByVersion(versionAtMs, purgeReachedDeployMs(origin, c, nowMs, purgeDelayMs));
   }
 }
 

@@ -17,7 +17,7 @@ const PREV = 1;
 const NEXT = 2;
 const SIZE = 2;
 const RESPONSE_AT = 3;
-const STORED_AT = 4;
+const VERSION_AT = 4;
 const FRESH_UNTIL = 5;
 const VERSION_STATUS = 6;
 
@@ -95,7 +95,7 @@ export class LruCacheNode implements CacheNode, CacheNodeStore {
     return this.find(key);
   }
 
-  put(key: number, bytes: number, nowMs: number, responseAtMs: number, freshUntilMs: number, version: number, status: number): number {
+  put(key: number, bytes: number, versionAtMs: number, responseAtMs: number, freshUntilMs: number, version: number, status: number): number {
     if (!(bytes >= 0)) throw new RangeError(`object size must be ≥ 0 bytes, got ${bytes}`);
     // The old version goes even when the new one is refused (as LruStore.insert).
     const present = this.find(key);
@@ -110,7 +110,7 @@ export class LruCacheNode implements CacheNode, CacheNodeStore {
     const at = slot * NUMBERS;
     numbers[at + SIZE] = bytes;
     numbers[at + RESPONSE_AT] = responseAtMs;
-    numbers[at + STORED_AT] = nowMs;
+    numbers[at + VERSION_AT] = versionAtMs;
     numbers[at + FRESH_UNTIL] = freshUntilMs;
     numbers[at + VERSION_STATUS] = versionStatusOf(version, status);
     this.used += bytes;
@@ -132,8 +132,8 @@ export class LruCacheNode implements CacheNode, CacheNodeStore {
   responseAtOf(local: number): number {
     return this.numbers[local * NUMBERS + RESPONSE_AT];
   }
-  storedAtOf(local: number): number {
-    return this.numbers[local * NUMBERS + STORED_AT];
+  versionAtOf(local: number): number {
+    return this.numbers[local * NUMBERS + VERSION_AT];
   }
   freshUntilOf(local: number): number {
     return this.numbers[local * NUMBERS + FRESH_UNTIL];

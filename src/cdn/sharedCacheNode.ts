@@ -17,7 +17,7 @@ import { statusIn, versionIn, versionStatusOf, type CacheNode } from './cacheNod
 /** Per entry, one record of four numbers (32 bytes: one cache line with its neighbour's half). */
 const RECORD = 4;
 const RESPONSE_AT = 0;
-const STORED_AT = 1;
+const VERSION_AT = 1;
 const FRESH_UNTIL = 2;
 /** The version and status in one number (versionStatusOf). */
 const VERSION_STATUS = 3;
@@ -39,18 +39,20 @@ export class SharedCacheNode implements CacheNode {
   }
 
   /**
-   * Stores a response for `key`, replacing what was there. `responseAtMs` is when the origin
-   * made it (RFC 9111 §4.2.3: its age counts against this layer's lifetime too). Returns the
+   * Stores a response for `key`, replacing what was there. `versionAtMs` is when the origin
+   * read the version it sent (a purge drops what it read before the deploy, spec 1.2 item 6);
+   * `responseAtMs` is when the origin made it (RFC 9111 §4.2.3: its age counts against this
+   * layer's lifetime too). Returns the
    * local id, or −1 when the store does not admit it (larger than the cache).
    */
-  put(key: number, bytes: number, nowMs: number, responseAtMs: number, freshUntilMs: number, version: number, status: number): number {
+  put(key: number, bytes: number, versionAtMs: number, responseAtMs: number, freshUntilMs: number, version: number, status: number): number {
     const local = this.store.insertLocal(key, bytes, Infinity);
     if (local < 0) return -1;
     if ((local + 1) * RECORD > this.records.length) this.grow(this.store.localLimit);
     const at = local * RECORD;
     const records = this.records;
     records[at + RESPONSE_AT] = responseAtMs;
-    records[at + STORED_AT] = nowMs;
+    records[at + VERSION_AT] = versionAtMs;
     records[at + FRESH_UNTIL] = freshUntilMs;
     records[at + VERSION_STATUS] = versionStatusOf(version, status);
     return local;
@@ -69,8 +71,8 @@ export class SharedCacheNode implements CacheNode {
   responseAtOf(local: number): number {
     return this.records[local * RECORD + RESPONSE_AT];
   }
-  storedAtOf(local: number): number {
-    return this.records[local * RECORD + STORED_AT];
+  versionAtOf(local: number): number {
+    return this.records[local * RECORD + VERSION_AT];
   }
   freshUntilOf(local: number): number {
     return this.records[local * RECORD + FRESH_UNTIL];

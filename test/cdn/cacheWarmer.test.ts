@@ -6,18 +6,22 @@ import { OriginModel } from '../../src/cdn/origin.js';
 import { SharedCacheNode } from '../../src/cdn/sharedCacheNode.js';
 import { CompiledDecisionTable } from '../../src/policy/compile.js';
 import { RandomStreams } from '../../src/sim/random.js';
+import { IncidentSchedule } from '../../src/workload/incidents/incidentSchedule.js';
+import { incidentsSchema, type IncidentInput } from '../../src/workload/incidents/incidentSchema.js';
 import { newClientRequest } from '../../src/workload/request.js';
 import { FixedNetwork, flowHarness } from './flowHarness.js';
 
-/** Two PoPs (region 0 → PoP 0, region 1 → PoP 1) behind one regional site, one content class with `cacheControl`. */
-function warmerFor(cacheControl: string, capacity = 1e9) {
+/** Two PoPs (region 0 → PoP 0, region 1 → PoP 1) behind one regional site, one content class with `cacheControl`; `incidents` as the flow harness's. */
+function warmerFor(cacheControl: string, capacity = 1e9, incidentInputs: IncidentInput[] = []) {
   const table = new CompiledDecisionTable({ kind: 'container', framework: 'next', cdnEnabled: true });
   table.add({ url: '/objects/object', status: 200, headers: { 'Cache-Control': cacheControl } });
   let nodes = 0;
   const node = () => new SharedCacheNode(new SparseKeyStore(createCacheStore('lru', { capacity })), nodes++);
   const edges = [node(), node()];
   const regionals = [node()];
-  const origin = new OriginModel(null, Int32Array.of(0), null, 100, new RandomStreams(1).stream('origin.errors'), () => 0);
+  const incidents = incidentsSchema.parse(incidentInputs);
+  const conditions = new IncidentSchedule(incidents).conditions;
+  const origin = new OriginModel(incidents.length ? conditions : null, Int32Array.of(conditions.classSlot('objects')), null, 100, new RandomStreams(1).stream('origin.errors'), () => 0);
   const warmer = new CacheWarmer({ network: new FixedNetwork(2, true, true), edges, regionals, decisions: table, classOf: null, origin, browsers: null, cdnEnabled: true, purgeDelayMs: 2_000 });
   const request = newClientRequest();
   /** Warms one whole-object request; returns whether the CDN answered it. */
@@ -107,5 +111,41 @@ describe('CacheWarmer: the caches alone, in no simulated time (spec 4.9)', () =>
     // Not all hits nor all misses: the comparison covers both.
     expect(warmHits.filter(Boolean).length).toBeGreaterThan(1_000);
     expect(warmHits.filter(Boolean).length).toBeLessThan(2_000);
+  });
+
+  it('spec 1.2 item 6: a purge drops the copies the origin read before the deploy once it reaches the caches (2 s later), and keeps the new version fetched meanwhile', () => {
+    const { send } = warmerFor('public, max-age=3600', 1e9, [{ kind: 'deploy', at: '10s', purge: true }]);
+    expect(send(0, 0)).toBe(false);
+    // Read by the origin at 10.5 s: the deploy's version.
+    expect(send(10_500, 1)).toBe(false);
+    expect(send(11_999, 0)).toBe(true);
+    // The purge is at every node from 12 s: object 0's copy (read at 0 s) goes, object 1's stays
+    // (by store time it went too: stored at 10.5 s, before the purge arrived).
+    expect(send(12_000, 0)).toBe(false);
+    expect(send(12_000, 1)).toBe(true);
+  });
+
+  it('spec 1.2 item 6: purges by version as the layered flow on a network whose hops take 0 ms (2,000 requests, three deploys, two with purge)', () => {
+    const cacheControl = 'public, max-age=600';
+    const incidents: IncidentInput[] = [
+      { kind: 'deploy', at: '20s', purge: true },
+      { kind: 'deploy', at: '35s' },
+      { kind: 'deploy', at: '50s', purge: true },
+    ];
+    const flow = flowHarness({ headers: { 'Cache-Control': cacheControl }, instantaneous: true, edges: 2, coalescing: false, incidents });
+    const { send } = warmerFor(cacheControl, 1e9, incidents);
+    const stream = new RandomStreams(3).stream('purge comparison');
+    const next = (n: number): number => Math.floor(stream.next() * n);
+    const sent = Array.from({ length: 2_000 }, (_, i) => ({ timeMs: i * 37, objectId: next(400), region: next(2) }));
+    const flowHits = flow.run(sent).map((done) => done.layer < 2);
+    const warmHits = sent.map((request) => send(request.timeMs, request.objectId, request.region));
+    expect(warmHits).toEqual(flowHits);
+    // Both branches of the rule occur: misses while each purge travels (new-version copies
+    // stored before it arrives, which it keeps), and misses just after it arrives (old copies dropped).
+    for (const deployMs of [20_000, 50_000]) {
+      const missesIn = (fromMs: number, toMs: number) => sent.filter((request, i) => !warmHits[i] && request.timeMs >= fromMs && request.timeMs < toMs).length;
+      expect(missesIn(deployMs, deployMs + 2_000)).toBeGreaterThan(0);
+      expect(missesIn(deployMs + 2_000, deployMs + 4_000)).toBeGreaterThan(missesIn(deployMs - 2_000, deployMs));
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HttpCacheNode, type HttpRequest, type HttpResponse, type NodeAnswer } from '../../src/cdn/httpCacheNode.js';
+import { HttpCacheNode, type HttpRequest, type HttpResponse, type NodeAnswer, type Upstream } from '../../src/cdn/httpCacheNode.js';
 import {
   OUTCOME_CACHED_ERROR,
   OUTCOME_REVALIDATED,
@@ -110,13 +110,26 @@ function httpChain() {
     if (request.headers.get('if-none-match') === etag) return { status: 304, headers, body: '' };
     return { status: 200, headers, body: 'x' };
   };
+  /** Per node (0: the regional site, 1 + i: PoP i) and URL: the ETag of the last response its upstream gave it, the version it holds. */
+  const heldVersion = new Map<string, string>();
+  const recording =
+    (node: number, ask: Upstream): Upstream =>
+    (request) => {
+      const response = ask(request);
+      const etag = response?.headers.get('etag');
+      if (response !== undefined && response.status < 500 && etag !== undefined) heldVersion.set(`${node} ${request.url}`, etag);
+      return response;
+    };
   let regionalAnswer: NodeAnswer | undefined;
-  const regional = new HttpCacheNode({ layer: 'regional', deployment, upstream: origin, now: () => now });
+  const regional = new HttpCacheNode({ layer: 'regional', deployment, upstream: recording(0, origin), now: () => now });
   const upstream = (request: HttpRequest): HttpResponse => {
     regionalAnswer = regional.handle(request);
     return regionalAnswer.response;
   };
-  const edges = [0, 1].map(() => new HttpCacheNode({ layer: 'edge', deployment, upstream, now: () => now }));
+  const edges = [0, 1].map((i) => new HttpCacheNode({ layer: 'edge', deployment, upstream: recording(1 + i, upstream), now: () => now }));
+  // spec 1.2 item 6, by version: the purge drops what predates the deploy; a copy of the
+  // deploy's version, fetched while the purge was on its way, stays.
+  const deployedVersion = `"v${DEPLOYS.filter((at) => at <= PURGED_DEPLOY).length}"`;
   let purged = false;
   return (sent: SentRequest): string => {
     now = sent.timeMs;
@@ -124,7 +137,9 @@ function httpChain() {
       purged = true;
       for (let o = 0; o < OBJECTS; o++) {
         for (const url of [`/objects/o${o}`, `/objects/o${o}/chunk0`, `/objects/o${o}/chunk1`, `/objects/o${o}/chunk2`]) {
-          for (const node of [regional, ...edges]) node.purge(url);
+          [regional, ...edges].forEach((node, n) => {
+            if (heldVersion.get(`${n} ${url}`) !== deployedVersion) node.purge(url);
+          });
         }
       }
     }

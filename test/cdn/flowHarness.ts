@@ -74,6 +74,8 @@ export interface HarnessOptions {
   cdnEnabled?: boolean;
   incidents?: IncidentInput[];
   purgeDelayMs?: number;
+  /** The origin's service time, ms (default SERVICE_MS; 0 when instantaneous). */
+  serviceMs?: number;
 }
 
 export interface SentRequest {
@@ -102,7 +104,7 @@ export function flowHarness(options: HarnessOptions) {
   const classIds = classHeaders.map((_, c) => c);
   const slot = schedule.conditions.classSlot('objects');
   const origin = new OriginModel(incidents.length ? schedule.conditions : null, Int32Array.from(classIds, () => slot), null, 100, new RandomStreams(1).stream('origin.errors'), () =>
-    options.instantaneous ? 0 : SERVICE_MS,
+    options.instantaneous ? 0 : (options.serviceMs ?? SERVICE_MS),
   );
   schedule.schedule(simulation, (index, phase) => {
     if (incidents[index].kind === 'deploy' && phase === INCIDENT_START) origin.noteDeploy(classIds, simulation.nowMs);

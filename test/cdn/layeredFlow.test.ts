@@ -200,6 +200,59 @@ describe('LayeredFlow: deploys, purges and staleness (spec 1.2 item 6, 4.7)', ()
     expect(afterPurge.staleForMs).toBe(-1);
     expect(flow.originActivity.requests).toBe(2);
   });
+
+  // Purges by version (src/cdn/purge.ts): deploy at 10 s, the purge reaches every node at 12 s.
+  const PURGED_AT_10S = [{ kind: 'deploy' as const, at: '10s', purge: true }];
+
+  it('spec 1.2 item 6: an old version from a fetch slower than the purge delay (3 s origin) is not stored when it arrives after the purge', () => {
+    const { run, flow } = flowHarness({ headers: LONG, incidents: PURGED_AT_10S, serviceMs: 3_000 });
+    // Sent at 9.9 s: it reaches the origin at 9,900 + 15 + 50 = 9,965 ms, before the deploy (the
+    // old version), which answers at 12,965; back at the regional site at 13,015 and the PoP at
+    // 13,030, both after the purge reached them: the client still gets it, 3,030 ms outdated.
+    const [slow, next] = run([{ timeMs: 9_900 }, { timeMs: 14_000 }]);
+    expect(slow.layer).toBe(ORIGIN);
+    expect(slow.latencyMs).toBe(20 + 30 + 100 + 3_000);
+    expect(slow.staleForMs).toBe(13_030 - 10_000);
+    // Neither node kept it (by store time both would have: stored at 13,015 and 13,030 > 12,000,
+    // and this request would be an edge hit 4,000 ms outdated): the new version is fetched.
+    expect(next.layer).toBe(ORIGIN);
+    expect(next.staleForMs).toBe(-1);
+    expect(flow.originActivity.requests).toBe(2);
+  });
+
+  it('spec 1.2 item 6: a new-version copy fetched between the deploy and the purge\'s arrival survives the purge', () => {
+    const { run, flow } = flowHarness({ headers: LONG, incidents: PURGED_AT_10S });
+    // Object 0 is cached before the deploy; object 1 is first asked for at 10.5 s, reaching the
+    // origin at 10,565 ms (the new version), stored at the regional site at 10,665 and the PoP at 10,680.
+    const [, , oldCopy, newCopy] = run([
+      { timeMs: 0, objectId: 0 },
+      { timeMs: 10_500, objectId: 1 },
+      { timeMs: 13_000, objectId: 0 },
+      { timeMs: 13_000, objectId: 1 },
+    ]);
+    expect(oldCopy.layer).toBe(ORIGIN);
+    expect(newCopy.layer).toBe(EDGE);
+    expect(newCopy.staleForMs).toBe(-1);
+    // Three origin requests: object 0 twice (before and after the purge), object 1 once (by store time: 4).
+    expect(flow.originActivity.requests).toBe(3);
+  });
+
+  it('spec 1.2 item 6: an old copy the regional site serves just before the purge reaches it is not stored at the PoP it reaches after', () => {
+    const { run, flow } = flowHarness({ headers: LONG, incidents: PURGED_AT_10S, edges: 2 });
+    // PoP 1 asks at 11,975 ms: its regional site looks up at 11,990 (purge not there yet) and
+    // answers with the copy the origin read at 65 ms; the PoP gets it at 12,005, after the purge.
+    const [, justBefore, after] = run([
+      { timeMs: 0, region: 0 },
+      { timeMs: 11_975, region: 1 },
+      { timeMs: 12_100, region: 1 },
+    ]);
+    expect(justBefore.layer).toBe(REGIONAL);
+    expect(justBefore.staleForMs).toBe(12_005 - 10_000);
+    // By store time PoP 1 would have kept it (stored at 12,005 ≥ 12,000): an edge hit 2,100 ms outdated.
+    expect(after.layer).toBe(ORIGIN);
+    expect(after.staleForMs).toBe(-1);
+    expect(flow.originActivity.requests).toBe(2);
+  });
 });
 
 describe('LayeredFlow: chunked range fetches (spec 4.8)', () => {

@@ -9,7 +9,7 @@ import { SharedCacheNode } from '../../src/cdn/sharedCacheNode.js';
 
 /** What a node answers for `key` now: −1, or its entry's fields (the handle itself may differ between nodes). */
 function entryOf(node: CacheNode, local: number): number[] | null {
-  return local < 0 ? null : [node.responseAtOf(local), node.storedAtOf(local), node.freshUntilOf(local), node.versionOf(local), node.statusOf(local)];
+  return local < 0 ? null : [node.responseAtOf(local), node.versionAtOf(local), node.freshUntilOf(local), node.versionOf(local), node.statusOf(local)];
 }
 
 const reference = (capacity: number) => new SharedCacheNode(new SparseKeyStore(createCacheStore('lru', { capacity })), 0);
@@ -80,7 +80,7 @@ describe('LruCacheNode: an LRU node in one table (spec 4.9 layers 2–3)', () =>
     expect(node.objectCount).toBe(60_000);
     expect(node.store.storedLocalOf(39_999 * 7919)).toBe(-1);
     const local = node.store.storedLocalOf(40_000 * 7919);
-    expect([node.responseAtOf(local), node.storedAtOf(local), node.freshUntilOf(local), node.versionOf(local), node.statusOf(local)]).toEqual([39_995, 40_000, 41_000, 4, 200]);
+    expect([node.responseAtOf(local), node.versionAtOf(local), node.freshUntilOf(local), node.versionOf(local), node.statusOf(local)]).toEqual([39_995, 40_000, 41_000, 4, 200]);
   });
 
   it('createCacheNode builds LRU nodes as LruCacheNode and other policies over SparseKeyStore', () => {
