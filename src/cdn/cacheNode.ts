@@ -15,8 +15,9 @@ export interface CacheNode {
   /** The handle of `key`'s entry if stored (recency updated, as a request does), else −1. */
   lookup(key: number, nowMs: number): number;
   /**
-   * Stores a response for `key`, replacing what was there; `responseAtMs` is when the origin
-   * made it (RFC 9111 §4.2.3). The entry's handle, or −1 when larger than the cache.
+   * Stores a response for `key`, replacing what was there; `responseAtMs` is the moment its
+   * age counts from (RFC 9111 §4.2.3 corrected_initial_age: the node's request time less the
+   * age the answer came with). The entry's handle, or −1 when larger than the cache.
    */
   put(key: number, bytes: number, nowMs: number, responseAtMs: number, freshUntilMs: number, version: number, status: number): number;
   /** A 304 (RFC 9111 §4.3.4): the entry is fresh again from a new response time, body unchanged. */

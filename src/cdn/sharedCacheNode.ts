@@ -39,8 +39,9 @@ export class SharedCacheNode implements CacheNode {
   }
 
   /**
-   * Stores a response for `key`, replacing what was there. `responseAtMs` is when the origin
-   * made it (RFC 9111 §4.2.3: its age counts against this layer's lifetime too). Returns the
+   * Stores a response for `key`, replacing what was there. `responseAtMs` is the moment its
+   * age counts from (RFC 9111 §4.2.3: the node's request time less the age the answer came
+   * with; that age counts against this layer's lifetime too). Returns the
    * local id, or −1 when the store does not admit it (larger than the cache).
    */
   put(key: number, bytes: number, nowMs: number, responseAtMs: number, freshUntilMs: number, version: number, status: number): number {
