@@ -22,6 +22,16 @@ export const REGIONAL_HOP_MS = 30;
 export const ORIGIN_RTT_MS = 100;
 export const SERVICE_MS = 50;
 
+/** Round trips of a FixedNetwork, ms (the origin's service time is one way). */
+export interface HopTimes {
+  clientLegMs: number;
+  regionalHopMs: number;
+  originRttMs: number;
+  serviceMs: number;
+}
+
+export const DEFAULT_HOPS: HopTimes = { clientLegMs: CLIENT_LEG_MS, regionalHopMs: REGIONAL_HOP_MS, originRttMs: ORIGIN_RTT_MS, serviceMs: SERVICE_MS };
+
 export class FixedNetwork implements FlowNetwork {
   readonly edgeCount: number;
   readonly regionalCount: number;
@@ -29,11 +39,16 @@ export class FixedNetwork implements FlowNetwork {
   clientLegMs: number;
   /** 1, or 0 for a network where every hop is instantaneous. */
   private readonly scale: number;
-  constructor(edges: number, tiered: boolean, instantaneous: boolean) {
+  constructor(
+    edges: number,
+    tiered: boolean,
+    instantaneous: boolean,
+    private readonly hops: HopTimes = DEFAULT_HOPS,
+  ) {
     this.edgeCount = edges;
     this.regionalCount = tiered ? 1 : 0;
     this.scale = instantaneous ? 0 : 1;
-    this.clientLegMs = CLIENT_LEG_MS * this.scale;
+    this.clientLegMs = hops.clientLegMs * this.scale;
   }
   /** A request's region picks its PoP. */
   route(request: { region: number }): number {
@@ -46,16 +61,16 @@ export class FixedNetwork implements FlowNetwork {
     return this.regionalCount > 0 ? 0 : -1;
   }
   edgeToRegionalMs(): number {
-    return REGIONAL_HOP_MS * this.scale;
+    return this.hops.regionalHopMs * this.scale;
   }
   originRttMs(): number {
-    return ORIGIN_RTT_MS * this.scale;
+    return this.hops.originRttMs * this.scale;
   }
   directOriginRttMs(): number {
-    return ORIGIN_RTT_MS * this.scale;
+    return this.hops.originRttMs * this.scale;
   }
   originServiceMs(): number {
-    return SERVICE_MS * this.scale;
+    return this.hops.serviceMs * this.scale;
   }
 }
 
@@ -66,6 +81,8 @@ export interface HarnessOptions {
   moreClasses?: Record<string, string>[];
   /** Every hop and the origin take no time (the differential test's clock). */
   instantaneous?: boolean;
+  /** The network's hop times (default DEFAULT_HOPS). */
+  hops?: HopTimes;
   tiered?: boolean;
   edges?: number;
   coalescing?: boolean;
@@ -98,7 +115,7 @@ export function flowHarness(options: HarnessOptions) {
   const classIds = classHeaders.map((_, c) => c);
   const slot = schedule.conditions.classSlot('objects');
   const origin = new OriginModel(incidents.length ? schedule.conditions : null, Int32Array.from(classIds, () => slot), null, 100, new RandomStreams(1).stream('origin.errors'), () =>
-    options.instantaneous ? 0 : SERVICE_MS,
+    options.instantaneous ? 0 : (options.hops ?? DEFAULT_HOPS).serviceMs,
   );
   schedule.schedule(simulation, (index, phase) => {
     if (incidents[index].kind === 'deploy' && phase === INCIDENT_START) origin.noteDeploy(classIds, simulation.nowMs);
@@ -106,7 +123,7 @@ export function flowHarness(options: HarnessOptions) {
   let nodes = 0;
   const node = () => new SharedCacheNode(new SparseKeyStore(createCacheStore('lru', { capacity: 1e9 })), nodes++);
   const tiered = options.tiered ?? true;
-  const network = new FixedNetwork(options.edges ?? 1, tiered, options.instantaneous ?? false);
+  const network = new FixedNetwork(options.edges ?? 1, tiered, options.instantaneous ?? false, options.hops);
   const completed: CompletedRequest[] = [];
   const flow = new LayeredFlow({
     simulation,
