@@ -1,4 +1,5 @@
 import { createCacheStore } from '../../src/cache/registry.js';
+import { BrowserCaches } from '../../src/cdn/browserCaches.js';
 import { SparseKeyStore } from '../../src/cache/sparseKeyStore.js';
 import type { FlowNetwork } from '../../src/cdn/flowNetwork.js';
 import { LayeredFlow, type CompletedRequest } from '../../src/cdn/layeredFlow.js';
@@ -90,6 +91,8 @@ export interface HarnessOptions {
   cdnEnabled?: boolean;
   incidents?: IncidentInput[];
   purgeDelayMs?: number;
+  /** Clients with browser caches (spec 4.9 layer 1), each holding up to 255 keys; none by default. */
+  browserClients?: number;
 }
 
 export interface SentRequest {
@@ -100,6 +103,8 @@ export interface SentRequest {
   firstChunk?: number;
   pieces?: number;
   objectBytes?: number;
+  /** The client (its browser's slot), with `browserClients`; absent: an anonymous client. */
+  client?: number;
 }
 
 export function flowHarness(options: HarnessOptions) {
@@ -134,7 +139,7 @@ export function flowHarness(options: HarnessOptions) {
     errorClassOf,
     classOf: classHeaders.length === 1 ? null : Uint8Array.from({ length: 100 }, (_, o) => o % classHeaders.length),
     origin,
-    browsers: null,
+    browsers: options.browserClients === undefined ? null : new BrowserCaches(options.browserClients, 255),
     coalescing: options.coalescing ?? true,
     validators: options.validators ?? true,
     cdnEnabled: options.cdnEnabled ?? true,
@@ -154,6 +159,7 @@ export function flowHarness(options: HarnessOptions) {
     request.key = sent.pieces === undefined ? request.objectId : 1_000_000 + request.objectId * 1000 + (sent.firstChunk ?? 0);
     request.pieces = sent.pieces ?? 1;
     request.firstChunk = sent.firstChunk ?? -1;
+    request.clientSlot = sent.client ?? -1;
     flow.serve(request, seq++);
   });
   const queue: SentRequest[] = [];

@@ -53,10 +53,11 @@ function scenario(hops: ReferenceScenario['hops'], coalescing: boolean): Referen
       { at: 1_200_250, purge: true },
     ],
     purgeDelayMs: 2_000,
+    browsers: true,
   };
 }
 
-/** Two requests a second (both on the whole second) over two PoPs; one in ten asks for one or two 5 MB chunks. */
+/** Two requests a second (both on the whole second) over two PoPs from 40 clients with browser caches; one in ten asks for one or two 5 MB chunks. */
 function requests(count: number): ReferenceRequest[] {
   const stream = new RandomStreams(11).stream('timed-reference');
   return Array.from({ length: count }, (_, n) => {
@@ -64,8 +65,9 @@ function requests(count: number): ReferenceRequest[] {
     // Popular objects more often: the square of a uniform draw leans to small ids.
     const objectId = Math.floor(stream.next() ** 2 * OBJECTS);
     const region = stream.next() < 0.5 ? 0 : 1;
+    const client = Math.floor(stream.next() * 40);
     const chunked = stream.next() < 0.1;
-    const request: ReferenceRequest = { timeMs: 1_000 * (i + 1), objectId, region };
+    const request: ReferenceRequest = { timeMs: 1_000 * (i + 1), objectId, region, client };
     if (chunked) {
       request.firstChunk = Math.floor(stream.next() * 3);
       request.pieces = stream.next() < 0.5 ? 1 : 2;
@@ -82,13 +84,18 @@ function runFlow(reference: ReferenceScenario, sent: readonly ReferenceRequest[]
     edges: reference.edges,
     coalescing: reference.coalescing,
     purgeDelayMs: reference.purgeDelayMs,
+    browserClients: reference.browsers ? 40 : undefined,
     incidents: [
       ...reference.outages.map((o) => ({ kind: 'outage' as const, start: `${o.from}ms`, duration: `${o.to - o.from}ms` })),
       ...reference.bursts.map((b) => ({ kind: 'error-burst' as const, start: `${b.from}ms`, duration: `${b.to - b.from}ms`, status: 500, share: 1 })),
       ...reference.deploys.map((d) => ({ kind: 'deploy' as const, at: `${d.at}ms`, ...(d.purge ? { purge: true } : {}) })),
     ],
   });
-  const flowRequests: SentRequest[] = sent.map((r) => (r.firstChunk === undefined ? { timeMs: r.timeMs, objectId: r.objectId, region: r.region } : { timeMs: r.timeMs, objectId: r.objectId, region: r.region, firstChunk: r.firstChunk, pieces: r.pieces, objectBytes: 20e6 }));
+  const flowRequests: SentRequest[] = sent.map((r) =>
+    r.firstChunk === undefined
+      ? { timeMs: r.timeMs, objectId: r.objectId, region: r.region, client: r.client }
+      : { timeMs: r.timeMs, objectId: r.objectId, region: r.region, client: r.client, firstChunk: r.firstChunk, pieces: r.pieces, objectBytes: 20e6 },
+  );
   const done = harness.run(flowRequests);
   return { done, flow: harness.flow };
 }
@@ -104,8 +111,8 @@ const BITS: [number, string][] = [
 ];
 
 /** One request's line, as both paths can say it. */
-function describeRecord(record: ReferenceRecord | CompletedRequest): string {
-  const layer = ['edge', 'regional', 'origin'][record.layer];
+function describeRecord(record: ReferenceRecord): string {
+  const layer = record.layer;
   const bits = BITS.filter(([bit]) => record.outcome & bit).map(([, name]) => name);
   return `${record.status} from ${layer} [${bits.join(' ')}] ttfb ${record.latencyMs} ms stale ${record.staleForMs}`;
 }
@@ -114,16 +121,17 @@ function compare(reference: ReferenceScenario, count: number) {
   const sent = requests(count);
   const { done, flow } = runFlow(reference, sent);
   const { records, counters } = runReference(reference, sent);
+  const flowRecord = (completed: CompletedRequest): ReferenceRecord => ({ ...completed, layer: flow.layers[completed.layer] });
   const differences = sent.flatMap((request, i) => {
-    const flowLine = describeRecord(done[i]);
+    const flowLine = describeRecord(flowRecord(done[i]));
     const referenceLine = describeRecord(records[i]);
     return flowLine === referenceLine ? [] : [`#${i} t=${request.timeMs / 1000}s o${request.objectId}${request.firstChunk === undefined ? '' : ` chunk${request.firstChunk}×${request.pieces}`} via PoP ${request.region}: flow ${flowLine} | reference ${referenceLine}`];
   });
-  return { differences, done, records, counters, flow };
+  return { differences, done: done.map(flowRecord), records, counters, flow };
 }
 
 describe('the layered flow against the timed reference (HTTP messages through the policy engine, on the same clock)', () => {
-  it('RFC 9111 §4.2.3, §4.3, RFC 5861 §3-4, spec 4.7, 4.8, 7.1, 1.2 item 6: 3,000 requests with hops of seconds, coalescing, stale-while-revalidate, 304s, an outage, a 500 burst, deploys with and without purge, and chunks: the same answer for every request', () => {
+  it('RFC 9111 §4.2.3, §4.3, RFC 5861 §3-4, spec 4.7, 4.8, 4.9, 7.1, 1.2 item 6: 3,000 requests with hops of seconds, browsers, coalescing, stale-while-revalidate, 304s, an outage, a 500 burst, deploys with and without purge, and chunks: the same answer for every request', () => {
     const { differences, done, counters, flow } = compare(scenario(SHORT_HOPS, true), 3_000);
     expect(differences.slice(0, 10)).toEqual([]);
     // The same work upstream: every fetch, coalesced wait, background revalidation and 304.
@@ -133,6 +141,7 @@ describe('the layered flow against the timed reference (HTTP messages through th
     // Every kind of answer occurs, so the comparison covers each rule.
     const lines = new Set(done.map(describeRecord).map((line) => line.replace(/ ttfb.*/, '')));
     for (const kind of [
+      '200 from browser []',
       '200 from edge []',
       '200 from regional []',
       '200 from origin []',
@@ -147,7 +156,7 @@ describe('the layered flow against the timed reference (HTTP messages through th
       '500 from origin []',
       '500 from edge [cached-error]',
       '500 from regional [cached-error]',
-      '500 from regional [coalesced@edge cached-error]',
+      '500 from origin [coalesced@edge coalesced@regional]',
       '502 from origin []',
       '502 from origin [coalesced@edge]',
     ]) {

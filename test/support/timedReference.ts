@@ -71,6 +71,8 @@ export interface ReferenceScenario {
   bursts: readonly { from: number; to: number }[];
   deploys: readonly { at: number; purge: boolean }[];
   purgeDelayMs: number;
+  /** Requests with a `client` go through that client's browser cache first (spec 4.9 layer 1). */
+  browsers: boolean;
 }
 
 export interface ReferenceRequest {
@@ -80,11 +82,14 @@ export interface ReferenceRequest {
   /** A chunk request (spec 4.8): its first chunk and how many; absent for a whole object. */
   firstChunk?: number;
   pieces?: number;
+  /** The client whose browser sends it (with `browsers`); chunk requests bypass the browser. */
+  client?: number;
 }
 
 /** What the reference says of one request: the fields of the flow's CompletedRequest it compares. */
 export interface ReferenceRecord {
-  layer: number;
+  /** 'browser', 'edge', 'regional' or 'origin': the deepest layer that answered. */
+  layer: string;
   latencyMs: number;
   status: number;
   outcome: number;
@@ -109,6 +114,11 @@ type Waiter = { kind: 'piece'; request: PendingRequest } | { kind: 'fetch'; fetc
 
 interface PendingRequest {
   sentMs: number;
+  /** The browser to store the response in, and the URL, for a whole object from a client. */
+  browser: Map<string, StoredResponse> | undefined;
+  url: string;
+  /** The last piece's response as it left the PoP. */
+  response: HttpResponse | undefined;
   objectId: number;
   piecesLeft: number;
   layer: number;
@@ -130,6 +140,8 @@ interface Fetch {
 }
 
 const DEPLOYMENT: Deployment = { kind: 'container', framework: 'next', cdnEnabled: true };
+const BROWSER_SETTING: CacheSetting = { layer: 'browser', deployment: DEPLOYMENT };
+const LAYER_NAMES = ['edge', 'regional', 'origin'];
 
 /** The content version an ETag names ("v3" → 3). */
 function versionOf(headers: ReadonlyMap<string, string>): number {
@@ -381,16 +393,23 @@ export function runReference(scenario: ReferenceScenario, requests: readonly Ref
     request.doneAtMs = Math.max(request.doneAtMs, nowMs);
     request.layer = Math.max(request.layer, answer.servedLayer);
     request.outcome |= answer.outcome;
+    request.response = answer.response;
     if (status !== 200 && status !== 304) request.status = status;
     if (status === 200 || status === 304) request.version = Math.min(request.version, version);
     if (--request.piecesLeft > 0) return;
     const record = request.record;
-    record.layer = request.layer;
+    record.layer = LAYER_NAMES[request.layer];
     record.latencyMs = request.doneAtMs + hops.clientLegMs - request.sentMs;
     record.status = request.status;
     record.outcome = request.outcome;
     const ok = request.status === 200;
     record.staleForMs = ok && request.version < origin.version(request.doneAtMs) ? request.doneAtMs - origin.changedAtMs(request.doneAtMs) : -1;
+    // spec 4.9 layer 1: the browser stores by the engine's browser decision; its age is the
+    // PoP's Age plus its own wait (RFC 9111 §4.2.3), the response reaching it when the PoP sent it.
+    if (ok && request.browser !== undefined && request.response !== undefined) {
+      const received = receiveResponse(BROWSER_SETTING, { method: 'GET', url: request.url, headers: new Map() }, request.response, request.browser.get(request.url), FETCH_WHOLE, nowMs, request.sentMs);
+      if (received.store) request.browser.set(request.url, received.store);
+    }
   };
   const regional: TimedNode = new TimedNode(
     clock,
@@ -419,20 +438,32 @@ export function runReference(scenario: ReferenceScenario, requests: readonly Ref
       ),
   );
   const records: ReferenceRecord[] = [];
-  requests.forEach((sent, i) => {
-    const record: ReferenceRecord = { layer: -1, latencyMs: -1, status: 200, outcome: 0, staleForMs: -1 };
+  const browsers = new Map<number, Map<string, StoredResponse>>();
+  for (const sent of requests) {
+    const record: ReferenceRecord = { layer: '', latencyMs: -1, status: 200, outcome: 0, staleForMs: -1 };
     records.push(record);
     clock.at(sent.timeMs, () => {
       const pieces = sent.pieces ?? 1;
-      const request: PendingRequest = { sentMs: sent.timeMs, objectId: sent.objectId, piecesLeft: pieces, layer: LAYER_EDGE, outcome: 0, status: 200, version: 2 ** 31 - 1, doneAtMs: sent.timeMs, record };
+      const url = `/objects/o${sent.objectId}`;
+      let browser: Map<string, StoredResponse> | undefined;
+      if (scenario.browsers && sent.client !== undefined && sent.firstChunk === undefined) {
+        browser = browsers.get(sent.client) ?? new Map<string, StoredResponse>();
+        browsers.set(sent.client, browser);
+        const stored = browser.get(url);
+        // A browser answers only from a fresh copy (the flow's browser: fresh or not); 0 ms (DESIGN "Metrics").
+        if (stored !== undefined && reuseVerdict(stored.freshness, sent.timeMs).kind === 'fresh') {
+          Object.assign(record, { layer: 'browser', latencyMs: 0, status: 200, outcome: 0, staleForMs: -1 });
+          return;
+        }
+      }
+      const request: PendingRequest = { sentMs: sent.timeMs, browser, url, response: undefined, objectId: sent.objectId, piecesLeft: pieces, layer: LAYER_EDGE, outcome: 0, status: 200, version: 2 ** 31 - 1, doneAtMs: sent.timeMs, record };
       const edge = edges[sent.region % edges.length];
       for (let p = 0; p < pieces; p++) {
-        const url = sent.firstChunk === undefined ? `/objects/o${sent.objectId}` : `/objects/o${sent.objectId}/chunk${sent.firstChunk + p}`;
-        edge.lookup({ kind: 'piece', request }, { method: 'GET', url, headers: new Map() });
+        const pieceUrl = sent.firstChunk === undefined ? url : `${url}/chunk${sent.firstChunk + p}`;
+        edge.lookup({ kind: 'piece', request }, { method: 'GET', url: pieceUrl, headers: new Map() });
       }
     });
-    void i;
-  });
+  }
   for (const deploy of scenario.deploys) {
     if (deploy.purge) clock.at(deploy.at + scenario.purgeDelayMs, () => [regional, ...edges].forEach((node) => node.purgeAll()));
   }
