@@ -17,7 +17,8 @@ export interface CacheNode {
   /**
    * Stores a response for `key`, replacing what was there; `versionAtMs` is when the origin
    * read the version it sent (the request reached it: what a purge compares with its deploy,
-   * spec 1.2 item 6), `responseAtMs` when it made the response (RFC 9111 §4.2.3). The
+   * spec 1.2 item 6), `responseAtMs` the moment its age counts from (RFC 9111 §4.2.3
+   * corrected_initial_age: the node's request time less the age the answer came with). The
    * entry's handle, or −1 when larger than the cache.
    */
   put(key: number, bytes: number, versionAtMs: number, responseAtMs: number, freshUntilMs: number, version: number, status: number): number;

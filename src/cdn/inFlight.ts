@@ -51,7 +51,7 @@ export class PendingRequests {
   clientLegMs = new Float64Array(256);
   /** When the last piece reached the PoP on its way back. */
   doneAtMs = new Float64Array(256);
-  /** Oldest origin response time among the pieces (RFC 9111 §4.2.3 age). */
+  /** Earliest moment the pieces' ages count from (their age-zero moment at the PoP, RFC 9111 §4.2.3). */
   responseAtMs = new Float64Array(256);
   seq = new Float64Array(256);
   sizeBytes = new Float64Array(256);
@@ -130,13 +130,16 @@ export class FetchTable {
   halfHopMs = new Float64Array(256);
   /** The version the fetching node holds and validates (a conditional request), −1 for none. */
   haveVersion = new Int32Array(256);
+  /** When the fetching node sent it: its request_time (RFC 9111 §4.2.3). */
+  sentAtMs = new Float64Array(256);
   waiterHead = new Int32Array(256);
   // The response, once the next layer has answered.
   status = new Int16Array(256);
   version = new Int32Array(256);
   /** When the origin read that version (the request reached it): spec 1.2 item 6's purges compare it with their deploy. */
   versionAtMs = new Float64Array(256);
-  responseAtMs = new Float64Array(256);
+  /** The answer's age when the next layer sent it, ms: 0 from the origin, the stored copy's age from a cache (its Age, RFC 9111 §5.1). */
+  ageMs = new Float64Array(256);
   /** The flow layer that answered. */
   servedLayer = new Int32Array(256);
   /** OUTCOME_* bits the answer carries (stale served upstream, a cached error, …). */
@@ -171,11 +174,12 @@ export class FetchTable {
     this.bytes = grown(this.bytes, n);
     this.halfHopMs = grown(this.halfHopMs, n);
     this.haveVersion = grown(this.haveVersion, n);
+    this.sentAtMs = grown(this.sentAtMs, n);
     this.waiterHead = grown(this.waiterHead, n);
     this.status = grown(this.status, n);
     this.version = grown(this.version, n);
     this.versionAtMs = grown(this.versionAtMs, n);
-    this.responseAtMs = grown(this.responseAtMs, n);
+    this.ageMs = grown(this.ageMs, n);
     this.servedLayer = grown(this.servedLayer, n);
     this.outcome = grown(this.outcome, n);
   };

@@ -325,6 +325,7 @@ export class LayeredFlow {
     fetches.classId[f] = c;
     fetches.bytes[f] = bytes;
     fetches.haveVersion[f] = validate;
+    fetches.sentAtMs[f] = nowMs;
     if (waiter !== NO_WAITER) fetches.addWaiter(f, waiter);
     if (this.measuring) this.layerActivity[kind].fetches++;
     const network = options.network;
@@ -369,8 +370,9 @@ export class LayeredFlow {
       else if (fetches.haveVersion[f] === version) activity.notModified++;
       else activity.bytes += fetches.bytes[f];
     }
-    // The version is the one the origin has as the request reaches it (spec 1.2 item 6: a purge compares this moment with its deploy).
-    this.setResponse(f, status, version, nowMs, responseAtMs, this.originLayer, 0);
+    // The version is the one the origin has as the request reaches it (spec 1.2 item 6: a purge
+    // compares this moment with its deploy); a response the origin makes now has age 0.
+    this.setResponse(f, status, version, nowMs, 0, this.originLayer, 0);
     options.simulation.schedule(responseAtMs + fetches.halfHopMs[f], this.fetchDoneEvent, f);
   }
 
@@ -384,7 +386,10 @@ export class LayeredFlow {
     let answerStatus = status;
     let version = fetches.version[f];
     let versionAtMs = fetches.versionAtMs[f];
-    let responseAtMs = fetches.responseAtMs[f];
+    // RFC 9111 §4.2.3: corrected_initial_age = age_value + response_delay (with one clock the
+    // apparent age is never larger), so the copy's age counts from the moment the node sent
+    // the fetch, less the age the answer came with: waiting upstream and both hops age it.
+    let responseAtMs = fetches.sentAtMs[f] - fetches.ageMs[f];
     let servedLayer = fetches.servedLayer[f];
     let outcome = fetches.outcome[f];
     if (options.cdnEnabled) {
@@ -463,7 +468,8 @@ export class LayeredFlow {
     if (waiter >= 0) {
       // Only PoPs' fetches wait at a regional site; a body goes down unless the PoP holds this version (a 304).
       if (this.measuring && status === STATUS_OK && this.fetches.haveVersion[waiter] !== version) this.layerActivity[NODE_REGIONAL].answeredFetchBytes += this.fetches.bytes[waiter];
-      this.setResponse(waiter, status, version, versionAtMs, responseAtMs, servedLayer, outcome);
+      // The answer carries its age at this moment (its Age, RFC 9111 §5.1).
+      this.setResponse(waiter, status, version, versionAtMs, nowMs - responseAtMs, servedLayer, outcome);
       this.options.simulation.schedule(nowMs + this.fetches.halfHopMs[waiter], this.fetchDoneEvent, waiter);
       return;
     }
@@ -483,12 +489,12 @@ export class LayeredFlow {
     if (--pending.piecesLeft[r] === 0) this.finish(r);
   }
 
-  private setResponse(f: number, status: number, version: number, versionAtMs: number, responseAtMs: number, servedLayer: number, outcome: number): void {
+  private setResponse(f: number, status: number, version: number, versionAtMs: number, ageMs: number, servedLayer: number, outcome: number): void {
     const fetches = this.fetches;
     fetches.status[f] = status;
     fetches.version[f] = version;
     fetches.versionAtMs[f] = versionAtMs;
-    fetches.responseAtMs[f] = responseAtMs;
+    fetches.ageMs[f] = ageMs;
     fetches.servedLayer[f] = servedLayer;
     fetches.outcome[f] = outcome;
   }
@@ -565,10 +571,11 @@ export class LayeredFlow {
     const c = done.classId;
     const ok = done.status === STATUS_OK;
     done.staleForMs = ok && version < origin.versionAt(done.objectId, c, doneAtMs) ? doneAtMs - origin.changedAtMs(done.objectId, c) : -1;
-    // The browser keeps the response for its own lifetime, less the age it arrives with (RFC 9111 §4.2.3).
+    // The browser keeps the response for its own lifetime, less the age it arrives with: the
+    // PoP's age for it plus the time the browser waited (RFC 9111 §4.2.3 response_delay).
     const browsers = options.browsers;
     if (browsers !== null && key >= 0 && ok && options.decisions.stores(c, BROWSER_DECISION)) {
-      const expiresAtMs = responseAtMs + options.decisions.ttlMsOf(c, BROWSER_DECISION);
+      const expiresAtMs = responseAtMs - (doneAtMs - done.sendMs) + options.decisions.ttlMsOf(c, BROWSER_DECISION);
       if (expiresAtMs > doneAtMs) browsers.insert(clientSlot, key, expiresAtMs);
     }
     options.onComplete(done);

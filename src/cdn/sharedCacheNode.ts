@@ -41,8 +41,9 @@ export class SharedCacheNode implements CacheNode {
   /**
    * Stores a response for `key`, replacing what was there. `versionAtMs` is when the origin
    * read the version it sent (a purge drops what it read before the deploy, spec 1.2 item 6);
-   * `responseAtMs` is when the origin made it (RFC 9111 §4.2.3: its age counts against this
-   * layer's lifetime too). Returns the
+   * `responseAtMs` is the moment its age counts from (RFC 9111 §4.2.3: the node's request
+   * time less the age the answer came with; that age counts against this layer's lifetime
+   * too). Returns the
    * local id, or −1 when the store does not admit it (larger than the cache).
    */
   put(key: number, bytes: number, versionAtMs: number, responseAtMs: number, freshUntilMs: number, version: number, status: number): number {

@@ -17,7 +17,9 @@ import { flowHarness, type SentRequest } from './flowHarness.js';
  * run on every exchange) answer the same requests, on the same clock, from the same origin,
  * and must agree on every request's outcome. The network is instantaneous (every hop 0 ms),
  * the one setting in which a synchronous chain and the clocked flow see the same moments;
- * coalescing needs time in flight and is tested on its own (layeredFlow.test.ts).
+ * coalescing needs time in flight and is tested on its own (layeredFlow.test.ts). What only
+ * time shows (coalescing, background revalidations, ages that grow on the way) is compared
+ * with the timed reference instead (timedReference.test.ts, docs/timed-reference.md).
  */
 const CLASSES = [
   'public, max-age=30, stale-while-revalidate=60',

@@ -1,4 +1,5 @@
 import { createCacheStore } from '../../src/cache/registry.js';
+import { BrowserCaches } from '../../src/cdn/browserCaches.js';
 import { SparseKeyStore } from '../../src/cache/sparseKeyStore.js';
 import type { FlowNetwork } from '../../src/cdn/flowNetwork.js';
 import { LayeredFlow, type CompletedRequest } from '../../src/cdn/layeredFlow.js';
@@ -23,6 +24,16 @@ export const REGIONAL_HOP_MS = 30;
 export const ORIGIN_RTT_MS = 100;
 export const SERVICE_MS = 50;
 
+/** Round trips of a FixedNetwork, ms (the origin's service time is one way). */
+export interface HopTimes {
+  clientLegMs: number;
+  regionalHopMs: number;
+  originRttMs: number;
+  serviceMs: number;
+}
+
+export const DEFAULT_HOPS: HopTimes = { clientLegMs: CLIENT_LEG_MS, regionalHopMs: REGIONAL_HOP_MS, originRttMs: ORIGIN_RTT_MS, serviceMs: SERVICE_MS };
+
 export class FixedNetwork implements FlowNetwork {
   readonly edgeCount: number;
   readonly regionalCount: number;
@@ -30,11 +41,16 @@ export class FixedNetwork implements FlowNetwork {
   clientLegMs: number;
   /** 1, or 0 for a network where every hop is instantaneous. */
   private readonly scale: number;
-  constructor(edges: number, tiered: boolean, instantaneous: boolean) {
+  constructor(
+    edges: number,
+    tiered: boolean,
+    instantaneous: boolean,
+    private readonly hops: HopTimes = DEFAULT_HOPS,
+  ) {
     this.edgeCount = edges;
     this.regionalCount = tiered ? 1 : 0;
     this.scale = instantaneous ? 0 : 1;
-    this.clientLegMs = CLIENT_LEG_MS * this.scale;
+    this.clientLegMs = hops.clientLegMs * this.scale;
   }
   /** A request's region picks its PoP. */
   route(request: { region: number }): number {
@@ -47,16 +63,16 @@ export class FixedNetwork implements FlowNetwork {
     return this.regionalCount > 0 ? 0 : -1;
   }
   edgeToRegionalMs(): number {
-    return REGIONAL_HOP_MS * this.scale;
+    return this.hops.regionalHopMs * this.scale;
   }
   originRttMs(): number {
-    return ORIGIN_RTT_MS * this.scale;
+    return this.hops.originRttMs * this.scale;
   }
   directOriginRttMs(): number {
-    return ORIGIN_RTT_MS * this.scale;
+    return this.hops.originRttMs * this.scale;
   }
   originServiceMs(): number {
-    return SERVICE_MS * this.scale;
+    return this.hops.serviceMs * this.scale;
   }
 }
 
@@ -67,6 +83,8 @@ export interface HarnessOptions {
   moreClasses?: Record<string, string>[];
   /** Every hop and the origin take no time (the differential test's clock). */
   instantaneous?: boolean;
+  /** The network's hop times (default DEFAULT_HOPS). */
+  hops?: HopTimes;
   tiered?: boolean;
   edges?: number;
   coalescing?: boolean;
@@ -76,6 +94,8 @@ export interface HarnessOptions {
   purgeDelayMs?: number;
   /** The origin's service time, ms (default SERVICE_MS; 0 when instantaneous). */
   serviceMs?: number;
+  /** Clients with browser caches (spec 4.9 layer 1), each holding up to 255 keys; none by default. */
+  browserClients?: number;
 }
 
 export interface SentRequest {
@@ -89,6 +109,8 @@ export interface SentRequest {
   /** A range's first byte and length (spec 4.8); without them a chunked request asks for its chunks whole. */
   rangeStart?: number;
   sizeBytes?: number;
+  /** The client (its browser's slot), with `browserClients`; absent: an anonymous client. */
+  client?: number;
 }
 
 export function flowHarness(options: HarnessOptions) {
@@ -104,7 +126,7 @@ export function flowHarness(options: HarnessOptions) {
   const classIds = classHeaders.map((_, c) => c);
   const slot = schedule.conditions.classSlot('objects');
   const origin = new OriginModel(incidents.length ? schedule.conditions : null, Int32Array.from(classIds, () => slot), null, 100, new RandomStreams(1).stream('origin.errors'), () =>
-    options.instantaneous ? 0 : (options.serviceMs ?? SERVICE_MS),
+    options.instantaneous ? 0 : (options.serviceMs ?? (options.hops ?? DEFAULT_HOPS).serviceMs),
   );
   schedule.schedule(simulation, (index, phase) => {
     if (incidents[index].kind === 'deploy' && phase === INCIDENT_START) origin.noteDeploy(classIds, simulation.nowMs);
@@ -112,7 +134,7 @@ export function flowHarness(options: HarnessOptions) {
   let nodes = 0;
   const node = () => new SharedCacheNode(new SparseKeyStore(createCacheStore('lru', { capacity: 1e9 })), nodes++);
   const tiered = options.tiered ?? true;
-  const network = new FixedNetwork(options.edges ?? 1, tiered, options.instantaneous ?? false);
+  const network = new FixedNetwork(options.edges ?? 1, tiered, options.instantaneous ?? false, options.hops);
   const completed: CompletedRequest[] = [];
   const flow = new LayeredFlow({
     simulation,
@@ -123,7 +145,7 @@ export function flowHarness(options: HarnessOptions) {
     errorClassOf,
     classOf: classHeaders.length === 1 ? null : Uint8Array.from({ length: 100 }, (_, o) => o % classHeaders.length),
     origin,
-    browsers: null,
+    browsers: options.browserClients === undefined ? null : new BrowserCaches(options.browserClients, 255),
     coalescing: options.coalescing ?? true,
     validators: options.validators ?? true,
     cdnEnabled: options.cdnEnabled ?? true,
@@ -146,6 +168,7 @@ export function flowHarness(options: HarnessOptions) {
     request.pieces = sent.pieces ?? 1;
     request.firstChunk = sent.firstChunk ?? -1;
     request.rangeStart = sent.rangeStart ?? (sent.firstChunk === undefined ? -1 : sent.firstChunk * CHUNK_SIZE_BYTES);
+    request.clientSlot = sent.client ?? -1;
     flow.serve(request, seq++);
   });
   const queue: SentRequest[] = [];

@@ -64,6 +64,24 @@ describe('LayeredFlow: requests in flight (spec 4.9)', () => {
   });
 });
 
+describe('LayeredFlow: age (RFC 9111 §4.2.3)', () => {
+  it('RFC 9111 §4.2.3: a copy ages from when its node sent the fetch, plus the Age it came with: max-age=1 is fresh at the PoP until 850 ms, at the regional site until 1,015 ms', () => {
+    // The regional site sends at 15 ms and has the response at 165: its copy is 150 ms old
+    // (response_delay), age 0 at 15. It answers the PoP with that age; the PoP, which sent at
+    // 0, has it at 180 aged 150 + 180 = 330 ms: age 0 at −150, fresh until 850.
+    const { run } = flowHarness({ headers: { 'cache-control': 'public, max-age=1' } });
+    const [cold, edgeHit, regional, renewedHit, origin] = run([{ timeMs: 0 }, { timeMs: 840 }, { timeMs: 860 }, { timeMs: 990 }, { timeMs: 1_005 }]);
+    expect([cold.layer, cold.latencyMs]).toEqual([ORIGIN, 200]);
+    expect([edgeHit.layer, edgeHit.latencyMs]).toEqual([EDGE, 20]);
+    // At 860 ms the PoP's copy is stale; the regional site's (fresh until 1,015) confirms it: 30 + 20 ms.
+    expect([regional.layer, regional.latencyMs, regional.outcome]).toEqual([REGIONAL, 50, OUTCOME_REVALIDATED]);
+    // The PoP sent at 860; the answer left the regional site at 875 aged 860: age 0 at 0, fresh until 1,000.
+    expect([renewedHit.layer, renewedHit.latencyMs]).toEqual([EDGE, 20]);
+    // At 1,005 both copies are stale: the regional site revalidates with the origin (a 304): 1,185 − 1,005 + 20 ms.
+    expect([origin.layer, origin.latencyMs, origin.outcome]).toEqual([ORIGIN, 200, OUTCOME_REVALIDATED]);
+  });
+});
+
 describe('LayeredFlow: revalidation and stale serving (RFC 9111 §4.2–4.3, RFC 5861, spec 4.3, 4.7)', () => {
   it('spec 4.3 / RFC 9111 §5.2.2.4: no-cache is stored and revalidated on every reuse: 304s, one body', () => {
     const { run, flow } = flowHarness({ headers: { 'cache-control': 'no-cache' } });
