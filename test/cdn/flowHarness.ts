@@ -124,7 +124,7 @@ export function flowHarness(options: HarnessOptions) {
     purgeDelayMs: options.purgeDelayMs ?? 2_000,
     onComplete: (done) => completed.push({ ...done }),
   });
-  flow.measuring = true;
+  flow.measuredFromSeq = 0;
   const request = newClientRequest();
   let seq = 0;
   const sendEvent = simulation.defineEvent('test.send', (i) => {

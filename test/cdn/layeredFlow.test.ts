@@ -74,7 +74,17 @@ describe('LayeredFlow: revalidation and stale serving (RFC 9111 §4.2–4.3, RFC
       expect(again.layer).toBe(ORIGIN);
       expect(again.latencyMs).toBe(200);
     }
-    expect(flow.originActivity).toEqual({ requests: 3, refused: 0, errors: 0, notModified: 2, bytes: 1000, serviceMs: 3 * 50 });
+    expect(flow.originActivity).toEqual({
+      requests: 3,
+      fullResponses: 1,
+      notModified: 2,
+      errors: 0,
+      refused: 0,
+      // The first is a miss; the copy held is then revalidated in the foreground each time.
+      byCause: { miss: 1, expired: 2, errorRetry: 0, purged: 0, backgroundRevalidation: 0 },
+      bytes: 1000,
+      serviceMs: 3 * 50,
+    });
   });
 
   it('spec 4.3: public, max-age=0, must-revalidate (server-rendered pages) revalidates with a 304 instead of a full fetch', () => {
