@@ -58,6 +58,7 @@ export function compareRow(name: string, summary: Summary): Record<(typeof COMPA
     cdn_hit_ratio: summary.hitRatio.cdn ?? 0,
     cdn_byte_hit_ratio: summary.byteHitRatio.cdn ?? 0,
     origin_requests: summary.cdn.origin.requests,
+    origin_offload: summary.originOffload,
     origin_bytes: summary.cdn.origin.bytes,
     p50_ms: all.p50,
     p95_ms: all.p95,
@@ -73,6 +74,7 @@ export const COMPARE_COLUMNS = [
   'cdn_hit_ratio',
   'cdn_byte_hit_ratio',
   'origin_requests',
+  'origin_offload',
   'origin_bytes',
   'p50_ms',
   'p95_ms',
@@ -97,7 +99,7 @@ export function compareJson(document: CompareDocument): string {
 export function compareText(document: CompareDocument): string {
   const first = document.strategies[0]?.summary;
   const heading = `${document.scenario} · seed ${document.seed} · ${document.strategies.length} strategies on identical traffic · ${formatCount(first?.requests ?? 0)} requests measured each`;
-  const header = ['strategy', 'CDN hit', 'byte hit', 'origin req', 'origin bytes', 'p50 ms', 'p95 ms', 'p99 ms', 'outdated', 'worst outdated', 'availability'];
+  const header = ['strategy', 'CDN hit', 'byte hit', 'origin req', 'offload', 'origin bytes', 'p50 ms', 'p95 ms', 'p99 ms', 'outdated', 'worst outdated', 'availability'];
   const rows = document.strategies.map((strategy) => {
     const row = compareRow(strategy.name, strategy.summary);
     return [
@@ -105,6 +107,7 @@ export function compareText(document: CompareDocument): string {
       formatPercent(Number(row.cdn_hit_ratio)),
       formatPercent(Number(row.cdn_byte_hit_ratio)),
       formatCount(Number(row.origin_requests)),
+      formatPercent(Number(row.origin_offload)),
       formatBytes(Number(row.origin_bytes)),
       formatMs(Number(row.p50_ms)),
       formatMs(Number(row.p95_ms)),
@@ -116,6 +119,7 @@ export function compareText(document: CompareDocument): string {
   });
   const legend = document.strategies.map((strategy) => `  ${strategy.name}: ${strategy.description}`);
   const notes = [
+    'origin req: every request the measured ones caused at the origin, background revalidations included; offload: 1 − origin req / requests (docs/origin-accounting.md).',
     'outdated: responses older than the origin\'s current version (worst: how long the newer one had existed); availability: during outages and error bursts, else the whole run.',
   ];
   return [heading, '', formatTable(header, rows), '', ...legend, '', ...notes].join('\n');

@@ -37,7 +37,7 @@ function keyNumbers(summary: Summary): string {
     ['hit ratio: edge / regional / CDN', `${hit('edge')} / ${hit('regional')} / ${hit('cdn')}`],
     ['byte hit ratio, CDN', summary.byteHitRatio.cdn === undefined ? '–' : formatPercent(summary.byteHitRatio.cdn)],
     ['time to first byte: mean / p50 / p95 / p99', `${formatMs(all.mean)} / ${formatMs(all.p50)} / ${formatMs(all.p95)} / ${formatMs(all.p99)} ms`],
-    ['origin', `${formatCount(summary.cdn.origin.requests)} requests, ${formatBytes(summary.cdn.origin.bytes)} of bodies`],
+    ['origin', `${formatCount(summary.cdn.origin.requests)} requests (offload ${formatPercent(summary.originOffload)}, of them ${formatCount(summary.cdn.origin.byCause.backgroundRevalidation)} background revalidations), ${formatBytes(summary.cdn.origin.bytes)} of bodies`],
     ['availability', formatPercent(summary.cdn.availability, 3)],
     ['outdated responses', `${formatPercent(summary.cdn.staleness.share)} (worst ${summary.cdn.staleness.maxSeconds} s behind the origin)`],
   ];
