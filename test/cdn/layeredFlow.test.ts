@@ -115,6 +115,7 @@ describe('LayeredFlow: revalidation and stale serving (RFC 9111 §4.2–4.3, RFC
     expect(flow.originActivity.requests).toBe(2);
     expect(flow.layerActivity[0].backgroundRevalidations).toBe(1);
     expect(flow.originActivity.notModified).toBe(1);
+    expect(flow.originActivity.byCause).toEqual({ miss: 1, expired: 0, errorRetry: 0, purged: 0, backgroundRevalidation: 1 });
   });
 
   it('max-age=5 alone, with stale-while-revalidate, or with must-revalidate give different runs (the issue the flow fixes)', () => {
@@ -166,6 +167,8 @@ describe('LayeredFlow: origin error protection (spec 7.1)', () => {
     // 4 origin requests in 20 s; the PoP asks the regional site about as often.
     expect(flow.originActivity.requests).toBe(4);
     expect(flow.originActivity.errors).toBe(4);
+    // docs/origin-accounting.md: the first is a miss, the other three retries of a cached error whose 5 s are over.
+    expect(flow.originActivity.byCause).toEqual({ miss: 1, expired: 0, errorRetry: 3, purged: 0, backgroundRevalidation: 0 });
     const cached = done.filter((request) => request.outcome & OUTCOME_CACHED_ERROR).length;
     expect(cached).toBeGreaterThanOrEqual(185);
   });
@@ -209,6 +212,8 @@ describe('LayeredFlow: deploys, purges and staleness (spec 1.2 item 6, 4.7)', ()
     expect(afterPurge.layer).toBe(ORIGIN);
     expect(afterPurge.staleForMs).toBe(-1);
     expect(flow.originActivity.requests).toBe(2);
+    // docs/origin-accounting.md: the refetch is counted as caused by the purge, not as a miss.
+    expect(flow.originActivity.byCause).toEqual({ miss: 1, expired: 0, errorRetry: 0, purged: 1, backgroundRevalidation: 0 });
   });
 });
 
