@@ -144,6 +144,10 @@ export class FetchTable {
   servedLayer = new Int32Array(256);
   /** OUTCOME_* bits the answer carries (stale served upstream, a cached error, …). */
   outcome = new Int32Array(256);
+  /** Why the node fetches (ORIGIN_CAUSE_* of layeredFlow.ts): what an origin request is counted under. */
+  cause = new Uint8Array(256);
+  /** 1 when a measured request caused the fetch (its seq ≥ the flow's measuredFromSeq): only those are counted. */
+  measured = new Uint8Array(256);
 
   private waiterTarget = new Int32Array(1024);
   private waiterNext = new Int32Array(1024);
@@ -182,6 +186,8 @@ export class FetchTable {
     this.ageMs = grown(this.ageMs, n);
     this.servedLayer = grown(this.servedLayer, n);
     this.outcome = grown(this.outcome, n);
+    this.cause = grown(this.cause, n);
+    this.measured = grown(this.measured, n);
   };
 
   /** Adds a waiter (−1 − request id, or a fetch id) to fetch `id`. Waiters are answered in the order they came. */

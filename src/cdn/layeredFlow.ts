@@ -31,6 +31,22 @@ export const OUTCOME_STALE_ON_REFUSED = 32;
 /** A cached origin error was served (spec 7.1). */
 export const OUTCOME_CACHED_ERROR = 64;
 
+/**
+ * Why a node sends a fetch upstream: what an origin request is counted under
+ * (`OriginActivity.byCause`, docs/origin-accounting.md). The cause is the one of the node
+ * that asks the origin; a fetch made for a background revalidation downstream stays one.
+ */
+/** Foreground: the node held nothing for the key (never stored, evicted, or content it does not store). */
+export const ORIGIN_CAUSE_MISS = 0;
+/** Foreground: the node held a copy it may not use without the origin (past its freshness and any stale-while-revalidate window, or no-cache, spec 4.3): a conditional request when validators are on. */
+export const ORIGIN_CAUSE_EXPIRED = 1;
+/** Foreground: the node held a cached origin error whose 5 s are over (spec 7.1). */
+export const ORIGIN_CAUSE_ERROR_RETRY = 2;
+/** Foreground: a purge (spec 1.2 item 6) dropped the node's copy at this lookup. */
+export const ORIGIN_CAUSE_PURGED = 3;
+/** Background: stale-while-revalidate's one revalidation per node and key (RFC 5861 §3); no client waits for it. */
+export const ORIGIN_CAUSE_BACKGROUND = 4;
+
 /** A finished client request, handed to the flow's sink. One record is reused: read it, do not keep it. */
 export interface CompletedRequest {
   /** Arrival order of the request (0, 1, 2, …), for warm-up by count. */
@@ -64,7 +80,7 @@ export interface CompletedRequest {
   servedBytes: Float64Array;
 }
 
-/** Counters the flow keeps per node layer while `measuring` (edge 0, regional 1). */
+/** Counters the flow keeps per node layer (edge 0, regional 1), of the work measured requests caused (`measuredFromSeq`). */
 export interface LayerActivity {
   /** Requests that joined a fetch already in flight at a node of this layer. */
   coalesced: number;
@@ -80,18 +96,36 @@ export interface LayerActivity {
   answeredFetchBytes: number;
 }
 
+/**
+ * The origin's requests that measured requests caused (docs/origin-accounting.md):
+ * `requests` = fullResponses + notModified + errors + refused = the sum of `byCause`.
+ */
 export interface OriginActivity {
   /** Requests that reached the origin (refused connections included). */
   requests: number;
-  refused: number;
-  /** Error responses it sent (an error burst, spec 7.1). */
-  errors: number;
+  /** 200s with a body (the requester held no copy, or an older version). */
+  fullResponses: number;
   /** 304s: the requester already held the current version; no body sent. */
   notModified: number;
+  /** Error responses it sent (an error burst, spec 7.1). */
+  errors: number;
+  /** Connections it refused (an outage, spec 4.7 row 1). */
+  refused: number;
+  /** The same requests by why they were sent (ORIGIN_CAUSE_*). */
+  byCause: OriginCauses;
   /** Body bytes it sent. */
   bytes: number;
   /** Sum of its service times (application work to the first byte, slowdowns included) over the answers it gave, refused connections excluded, ms. */
   serviceMs: number;
+}
+
+/** Origin requests by cause (ORIGIN_CAUSE_*); the first four are foreground, a client waiting. */
+export interface OriginCauses {
+  miss: number;
+  expired: number;
+  errorRetry: number;
+  purged: number;
+  backgroundRevalidation: number;
 }
 
 export interface LayeredFlowOptions {
@@ -140,10 +174,23 @@ export interface LayeredFlowOptions {
  */
 export class LayeredFlow {
   readonly layers: readonly string[];
-  /** Node-layer and origin counters count only while this is true (after the warm-up). */
-  measuring = false;
+  /**
+   * Requests with seq ≥ this are measured (the run sets it when its warm-up ends); the
+   * node-layer and origin counters count the work those requests cause, whenever it
+   * happens, and none of what warm-up requests cause (docs/origin-accounting.md).
+   */
+  measuredFromSeq = Infinity;
   readonly layerActivity: LayerActivity[] = [newLayerActivity(), newLayerActivity()];
-  readonly originActivity: OriginActivity = { requests: 0, refused: 0, errors: 0, notModified: 0, bytes: 0, serviceMs: 0 };
+  readonly originActivity: OriginActivity = {
+    requests: 0,
+    fullResponses: 0,
+    notModified: 0,
+    errors: 0,
+    refused: 0,
+    byCause: { miss: 0, expired: 0, errorRetry: 0, purged: 0, backgroundRevalidation: 0 },
+    bytes: 0,
+    serviceMs: 0,
+  };
   /** Requests reaching the origin per simulated second, warm-up included (the load around incidents). */
   readonly originArrivals = new PerSecondCounter();
   private readonly edgeLayer: number;
@@ -154,6 +201,8 @@ export class LayeredFlow {
   private readonly fetches = new FetchTable();
   /** (node, key) → the fetch in flight there. */
   private readonly inFlight = new InFlightIndex();
+  /** Whether the last `touch` dropped a purged copy: the fetch that follows is ORIGIN_CAUSE_PURGED. */
+  private droppedByPurge = false;
   private readonly done: CompletedRequest = {
     seq: 0, sendMs: 0, region: 0, classId: 0, objectId: 0, sizeBytes: 0, layer: 0, latencyMs: 0,
     transferMs: -1, edge: -1, regional: -1, status: STATUS_OK, outcome: 0, staleForMs: -1, servedBytes: new Float64Array(LAYER_SLOTS),
@@ -180,6 +229,11 @@ export class LayeredFlow {
   /** Client requests sent and not yet answered. */
   get requestsInFlight(): number {
     return this.requests.inFlight;
+  }
+
+  /** Fetches not yet back at the node that sent them, background revalidations included. */
+  get fetchesInFlight(): number {
+    return this.fetches.inFlight;
   }
 
   /** A client sends `request` now (its timeMs); `seq` is its arrival order. */
@@ -238,7 +292,7 @@ export class LayeredFlow {
     // answered when the last one arrives.
     for (let i = 0; i < request.pieces; i++) {
       const bytes = pieceBytes(request, i);
-      if (!options.cdnEnabled) this.startFetch(NODE_EDGE, edge, request.key + i, request.objectId, bytes, c, nowMs, -1 - r, -1);
+      if (!options.cdnEnabled) this.startFetch(NODE_EDGE, edge, request.key + i, request.objectId, bytes, c, nowMs, -1 - r, -1, ORIGIN_CAUSE_MISS, seq >= this.measuredFromSeq ? 1 : 0);
       else if (request.pieces === 1) this.lookedUp(NODE_EDGE, edge, edgeLocal, request.key, request.objectId, bytes, c, nowMs, -1 - r);
       else this.lookup(NODE_EDGE, edge, request.key + i, request.objectId, bytes, c, nowMs, -1 - r);
     }
@@ -256,8 +310,10 @@ export class LayeredFlow {
   /** The node's lookup of `key` (the eviction policy sees a request): its stored entry's local id, or −1; a purged entry is dropped. */
   private touch(node: CacheNode, key: number, c: number, nowMs: number): number {
     const local = node.lookup(key, nowMs);
+    this.droppedByPurge = false;
     if (local >= 0 && this.purged(node.versionAtOf(local), c, nowMs)) {
       node.remove(key);
+      this.droppedByPurge = true;
       return -1;
     }
     return local;
@@ -290,10 +346,12 @@ export class LayeredFlow {
         // engine's reuseVerdict reads it); one background revalidation per node and key.
         const swrMs = table.staleWhileRevalidateMsOf(c, decisionLayer);
         if ((flags & FLAG_NEVER_STALE) === 0 && swrMs > 0 && nowMs <= freshUntil + swrMs) {
+          // Read before answering: an answered request's record is released.
+          const measured = this.measuredWaiter(waiter);
           this.answer(waiter, key, nowMs, servedLayer, STATUS_OK, node.versionOf(local), node.versionAtOf(local), node.responseAtOf(local), OUTCOME_STALE_WHILE_REVALIDATE);
           if (this.inFlight.get(node.id, key) < 0) {
-            if (this.measuring) this.layerActivity[kind].backgroundRevalidations++;
-            this.startFetch(kind, index, key, objectId, bytes, c, nowMs, NO_WAITER, validate);
+            if (measured === 1) this.layerActivity[kind].backgroundRevalidations++;
+            this.startFetch(kind, index, key, objectId, bytes, c, nowMs, NO_WAITER, validate, ORIGIN_CAUSE_BACKGROUND, measured);
           }
           return;
         }
@@ -306,16 +364,36 @@ export class LayeredFlow {
       const inFlight = this.inFlight.get(node.id, key);
       if (inFlight >= 0) {
         this.fetches.addWaiter(inFlight, waiter);
-        if (this.measuring) this.layerActivity[kind].coalesced++;
+        if (this.measuredWaiter(waiter) === 1) this.layerActivity[kind].coalesced++;
         this.markCoalesced(waiter, kind);
         return;
       }
     }
-    this.startFetch(kind, index, key, objectId, bytes, c, nowMs, waiter, validate);
+    // A regional fetch made for a PoP's background revalidation is background too: no client waits for it.
+    const cause =
+      waiter >= 0 && this.fetches.cause[waiter] === ORIGIN_CAUSE_BACKGROUND
+        ? ORIGIN_CAUSE_BACKGROUND
+        : local < 0
+          ? this.droppedByPurge
+            ? ORIGIN_CAUSE_PURGED
+            : ORIGIN_CAUSE_MISS
+          : node.statusOf(local) !== STATUS_OK
+            ? ORIGIN_CAUSE_ERROR_RETRY
+            : ORIGIN_CAUSE_EXPIRED;
+    this.startFetch(kind, index, key, objectId, bytes, c, nowMs, waiter, validate, cause, this.measuredWaiter(waiter));
   }
 
-  /** Node `index` of layer `kind` asks the next layer for `key`; `validate` is the version it holds (a conditional request) or −1. */
-  private startFetch(kind: number, index: number, key: number, objectId: number, bytes: number, c: number, nowMs: number, waiter: number, validate: number): void {
+  /** 1 when a request waiter is measured (its seq) or a fetch waiter was caused by a measured request; else 0. */
+  private measuredWaiter(waiter: number): number {
+    return waiter >= 0 ? this.fetches.measured[waiter] : this.requests.seq[-1 - waiter] >= this.measuredFromSeq ? 1 : 0;
+  }
+
+  /**
+   * Node `index` of layer `kind` asks the next layer for `key`; `validate` is the version it
+   * holds (a conditional request) or −1; `cause` an ORIGIN_CAUSE_*; `measured` 1 when a
+   * measured request caused it.
+   */
+  private startFetch(kind: number, index: number, key: number, objectId: number, bytes: number, c: number, nowMs: number, waiter: number, validate: number, cause: number, measured: number): void {
     const { options, fetches } = this;
     const f = fetches.take();
     fetches.nodeKind[f] = kind;
@@ -326,8 +404,10 @@ export class LayeredFlow {
     fetches.bytes[f] = bytes;
     fetches.haveVersion[f] = validate;
     fetches.sentAtMs[f] = nowMs;
+    fetches.cause[f] = cause;
+    fetches.measured[f] = measured;
     if (waiter !== NO_WAITER) fetches.addWaiter(f, waiter);
-    if (this.measuring) this.layerActivity[kind].fetches++;
+    if (measured === 1) this.layerActivity[kind].fetches++;
     const network = options.network;
     if (!options.cdnEnabled) {
       fetches.halfHopMs[f] = network.directOriginRttMs(index) / 2;
@@ -361,14 +441,19 @@ export class LayeredFlow {
     const version = origin.versionAt(fetches.objectId[f], fetches.classId[f], nowMs);
     const responseAtMs = nowMs + origin.serviceMs;
     this.originArrivals.record(nowMs);
-    if (this.measuring) {
+    // docs/origin-accounting.md: counted when a measured request caused it, whenever it arrives.
+    if (fetches.measured[f] === 1) {
       const activity = this.originActivity;
       activity.requests++;
       activity.serviceMs += origin.serviceMs;
       if (status === ORIGIN_REFUSED) activity.refused++;
       else if (status !== STATUS_OK) activity.errors++;
       else if (fetches.haveVersion[f] === version) activity.notModified++;
-      else activity.bytes += fetches.bytes[f];
+      else {
+        activity.fullResponses++;
+        activity.bytes += fetches.bytes[f];
+      }
+      countCause(activity.byCause, fetches.cause[f]);
     }
     // The version is the one the origin has as the request reaches it (spec 1.2 item 6: a purge
     // compares this moment with its deploy); a response the origin makes now has age 0.
@@ -411,8 +496,8 @@ export class LayeredFlow {
       if (status === STATUS_OK) {
         if (fetches.haveVersion[f] === version) {
           outcome |= OUTCOME_REVALIDATED;
-          if (this.measuring) this.layerActivity[kind].notModified++;
-        } else if (this.measuring) {
+          if (fetches.measured[f] === 1) this.layerActivity[kind].notModified++;
+        } else if (fetches.measured[f] === 1) {
           this.layerActivity[kind].fetchedBytes += fetches.bytes[f];
         }
         if ((table.flagsOf(c, decisionLayer) & FLAG_STORE) !== 0) {
@@ -467,7 +552,7 @@ export class LayeredFlow {
     if (waiter === NO_WAITER) return;
     if (waiter >= 0) {
       // Only PoPs' fetches wait at a regional site; a body goes down unless the PoP holds this version (a 304).
-      if (this.measuring && status === STATUS_OK && this.fetches.haveVersion[waiter] !== version) this.layerActivity[NODE_REGIONAL].answeredFetchBytes += this.fetches.bytes[waiter];
+      if (this.fetches.measured[waiter] === 1 && status === STATUS_OK && this.fetches.haveVersion[waiter] !== version) this.layerActivity[NODE_REGIONAL].answeredFetchBytes += this.fetches.bytes[waiter];
       // The answer carries its age at this moment (its Age, RFC 9111 §5.1).
       this.setResponse(waiter, status, version, versionAtMs, nowMs - responseAtMs, servedLayer, outcome);
       this.options.simulation.schedule(nowMs + this.fetches.halfHopMs[waiter], this.fetchDoneEvent, waiter);
@@ -655,6 +740,25 @@ export function chunkShareOfRange(rangeStart: number, rangeBytes: number, piece:
   const chunkEnd = chunkStart + CHUNK_SIZE_BYTES;
   const end = chunkEnd < rangeEnd ? chunkEnd : rangeEnd;
   return end > first ? end - first : 0;
+}
+
+function countCause(byCause: OriginCauses, cause: number): void {
+  switch (cause) {
+    case ORIGIN_CAUSE_MISS:
+      byCause.miss++;
+      break;
+    case ORIGIN_CAUSE_EXPIRED:
+      byCause.expired++;
+      break;
+    case ORIGIN_CAUSE_ERROR_RETRY:
+      byCause.errorRetry++;
+      break;
+    case ORIGIN_CAUSE_PURGED:
+      byCause.purged++;
+      break;
+    default:
+      byCause.backgroundRevalidation++;
+  }
 }
 
 function newLayerActivity(): LayerActivity {

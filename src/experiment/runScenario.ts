@@ -133,7 +133,7 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
     if (measuredFrom < 0 && seq >= warmupCount && request.timeMs >= warmupUntilMs) {
       measuredFrom = seq;
       measuredFromMs = request.timeMs;
-      flow.measuring = true;
+      flow.measuredFromSeq = seq;
       timeline?.start(request.timeMs);
     }
     if (measuredFrom >= 0 && request.firstChunk >= 0) {
@@ -175,6 +175,24 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
     if (simulation.run() !== 'stopped') break;
   }
   const timelineFigures = timeline?.finish(simulation.nowMs);
+  // What the caches hold and the churn are read as the last request is back, before the
+  // background revalidations still on their way finish (they would store what they fetch).
+  const edges = withCapacity(recorder.edgeStates(network.edges, network.edgeNodes), timelineFigures);
+  const regionals = recorder.regionalStates(network.regionals, network.regionalNodes);
+  const classes = recorder.classFigures(classCount, (c) => ({
+    ...startingCatalogue[c],
+    newObjects: churn?.newObjectCount[c] ?? 0,
+    oneHitWonders: churn?.oneHitWonderCount[c] ?? 0,
+    updates: churn?.updateCount[c] ?? 0,
+  }));
+  const incidents = recorder.incidentFigures(simulatedMs, (fromMs, toMs) => flow.originArrivals.between(fromMs, toMs));
+  const events = simulation.eventsProcessed;
+  // docs/origin-accounting.md: the origin requests measured requests caused are all counted,
+  // the background revalidations the last ones started included, so the clock runs on until
+  // every fetch is back (an event at a time: nothing else is read after this).
+  while (flow.fetchesInFlight > 0) {
+    if (simulation.run({ maxEvents: 1 }) === 'empty') break;
+  }
 
   const activity: Record<string, LayerActivity> = { edge: flow.layerActivity[0] };
   if (network.regionals.length > 0) activity.regional = flow.layerActivity[1];
@@ -206,23 +224,18 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
     cacheLayers: network.layerNames.filter((layer) => layer !== 'origin'),
     browserLayer: browsers !== null,
     ...(recorder.transfer.count > 0 ? { transfer: recorder.transfer.summary() } : {}),
-    edges: withCapacity(recorder.edgeStates(network.edges, network.edgeNodes), timelineFigures),
-    regionals: recorder.regionalStates(network.regionals, network.regionalNodes),
+    edges,
+    regionals,
     contentCaching,
-    classes: recorder.classFigures(classCount, (c) => ({
-      ...startingCatalogue[c],
-      newObjects: churn?.newObjectCount[c] ?? 0,
-      oneHitWonders: churn?.oneHitWonderCount[c] ?? 0,
-      updates: churn?.updateCount[c] ?? 0,
-    })),
+    classes,
     theory: network.theoryApplies && content.singleClass ? edgeTheory(scenario, content.singleClass, contentCaching.classes[0], simulatedMs) : undefined,
     cdn: { coalescing: scenario.cdn.coalescing, validators: scenario.cdn.validators, layers: activity, origin: { ...flow.originActivity }, outcomes: recorder.outcomes.figures() },
-    incidents: recorder.incidentFigures(simulatedMs, (fromMs, toMs) => flow.originArrivals.between(fromMs, toMs)),
+    incidents,
     rangeRequests,
     errorCaching: [...errorClassOf].flatMap((id, i) => (id < 0 ? [] : [{ status: 500 + i, edge: contentCaching.table.get(id, 'edge') }])),
     ...(timelineFigures ? { timeline: timelineFigures } : {}),
     ...(adaptive ? { adaptive: adaptive.figures() } : {}),
-    events: simulation.eventsProcessed,
+    events,
   };
 }
 

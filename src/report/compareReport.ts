@@ -58,6 +58,7 @@ export function compareRow(name: string, summary: Summary): Record<(typeof COMPA
     cdn_hit_ratio: summary.hitRatio.cdn ?? 0,
     cdn_byte_hit_ratio: summary.byteHitRatio.cdn ?? 0,
     origin_requests: summary.cdn.origin.requests,
+    origin_offload: summary.originOffload,
     origin_bytes: summary.cdn.origin.bytes,
     origin_byte_offload: summary.originByteOffload,
     p50_ms: all.p50,
@@ -74,6 +75,7 @@ export const COMPARE_COLUMNS = [
   'cdn_hit_ratio',
   'cdn_byte_hit_ratio',
   'origin_requests',
+  'origin_offload',
   'origin_bytes',
   'origin_byte_offload',
   'p50_ms',
@@ -99,7 +101,7 @@ export function compareJson(document: CompareDocument): string {
 export function compareText(document: CompareDocument): string {
   const first = document.strategies[0]?.summary;
   const heading = `${document.scenario} · seed ${document.seed} · ${document.strategies.length} strategies on identical traffic · ${formatCount(first?.requests ?? 0)} requests measured each`;
-  const header = ['strategy', 'CDN hit', 'byte hit', 'origin req', 'origin bytes', 'origin byte offload', 'p50 ms', 'p95 ms', 'p99 ms', 'outdated', 'worst outdated', 'availability'];
+  const header = ['strategy', 'CDN hit', 'byte hit', 'origin req', 'offload', 'origin bytes', 'byte offload', 'p50 ms', 'p95 ms', 'p99 ms', 'outdated', 'worst outdated', 'availability'];
   const rows = document.strategies.map((strategy) => {
     const row = compareRow(strategy.name, strategy.summary);
     return [
@@ -107,6 +109,7 @@ export function compareText(document: CompareDocument): string {
       formatPercent(Number(row.cdn_hit_ratio)),
       formatPercent(Number(row.cdn_byte_hit_ratio)),
       formatCount(Number(row.origin_requests)),
+      formatPercent(Number(row.origin_offload)),
       formatBytes(Number(row.origin_bytes)),
       formatPercent(Number(row.origin_byte_offload)),
       formatMs(Number(row.p50_ms)),
@@ -119,7 +122,8 @@ export function compareText(document: CompareDocument): string {
   });
   const legend = document.strategies.map((strategy) => `  ${strategy.name}: ${strategy.description}`);
   const notes = [
-    'origin byte offload: 1 − origin body bytes / client bytes; negative when whole 5 MB chunks fetched for smaller ranges exceed what clients read (spec 4.8, docs/byte-figures.md).',
+    'origin req: every request the measured ones caused at the origin, background revalidations included; offload: 1 − origin req / requests (docs/origin-accounting.md).',
+    'byte offload: 1 − origin body bytes / client bytes; negative when whole 5 MB chunks fetched for smaller ranges exceed what clients read (spec 4.8, docs/byte-figures.md).',
     'outdated: responses older than the origin\'s current version (worst: how long the newer one had existed); availability: during outages and error bursts, else the whole run.',
   ];
   return [heading, '', formatTable(header, rows), '', ...legend, '', ...notes].join('\n');

@@ -39,10 +39,16 @@ export interface Summary {
   hitRatio: Record<string, number>;
   /** Per layer: client bytes served from its stored copies / client bytes asked of it, counted per 5 MB chunk for ranges (docs/byte-figures.md, spec 4.8). */
   byteHitRatio: Record<string, number>;
-  /** 1 − origin requests / client requests. */
+  /**
+   * 1 − origin requests / client requests: `cdn.origin.requests` (every request the measured
+   * requests caused at the origin, background revalidations included) over `requests`
+   * (docs/origin-accounting.md). Below 0 when the origin gets more requests than clients send
+   * (ranges fetched as several chunks, no CDN).
+   */
   originOffload: number;
   /** 1 − origin body bytes / client bytes; negative when whole-chunk fetches exceed what clients read (docs/byte-figures.md). */
   originByteOffload: number;
+  /** Measured requests by the deepest layer that answered them: `origin` counts client requests the origin answered, not origin requests (docs/origin-accounting.md). */
   requestsByLayer: Record<string, number>;
   /** Client bytes each layer served (origin: passed through from the origin); they add up to the bytes clients asked for. */
   bytesByLayer: Record<string, number>;
@@ -100,7 +106,7 @@ export interface CdnSummary {
   staleness: OutcomeFigures['staleness'];
   /** Per node layer: coalesced joins, fetches sent upstream, background revalidations, 304s received. */
   layers: Record<string, LayerActivity>;
-  /** Requests reaching the origin (measured part): refused, errors, 304s, body bytes, its mean service time. */
+  /** The origin requests the measured requests caused: by response (fullResponses + notModified + errors + refused) and by cause (`byCause`), each adding up to `requests`; body bytes, mean service time. */
   origin: OriginFigures;
 }
 
@@ -110,9 +116,14 @@ export interface OriginFigures extends Omit<OriginActivity, 'serviceMs'> {
   meanServiceMs: number | null;
 }
 
-function originFigures({ serviceMs, ...counts }: OriginActivity): OriginFigures {
+function originFigures({ serviceMs, byCause, ...counts }: OriginActivity): OriginFigures {
   const answered = counts.requests - counts.refused;
-  return { ...counts, meanServiceMs: answered === 0 ? null : round(serviceMs / answered, 3) };
+  return { ...counts, byCause: { ...byCause }, meanServiceMs: answered === 0 ? null : round(serviceMs / answered, 3) };
+}
+
+/** DESIGN "Metrics": 1 − origin requests / client requests, both over the measured requests (docs/origin-accounting.md); 0 without requests. */
+export function originOffload(originRequests: number, clientRequests: number): number {
+  return clientRequests === 0 ? 0 : 1 - ratio(originRequests, clientRequests);
 }
 
 export interface EdgeCaching {
@@ -215,7 +226,6 @@ function measuredSummary(result: RunResult): Omit<Summary, 'stated'> {
   // The browser is a cache layer but not a CDN one: the CDN hit ratio starts at the edge (DESIGN "Metrics").
   const ratios = metrics.hitRatios(result.browserLayer ? ['browser', ...result.cacheLayers] : result.cacheLayers, result.cacheLayers);
   const latency = metrics.latency();
-  const origin = metrics.servedBy(metrics.layerNames.indexOf('origin')).requests;
   const clientBytes = metrics.reaching(0).bytes;
   const edges = result.edges.map(nodeRow);
   return {
@@ -234,7 +244,7 @@ function measuredSummary(result: RunResult): Omit<Summary, 'stated'> {
     },
     hitRatio: mapValues(ratios.requests, (v) => round(v, 6)),
     byteHitRatio: mapValues(ratios.bytes, (v) => round(v, 6)),
-    originOffload: round(metrics.requests === 0 ? 0 : 1 - ratio(origin, metrics.requests), 6),
+    originOffload: round(originOffload(result.cdn.origin.requests, metrics.requests), 6),
     originByteOffload: round(clientBytes === 0 ? 0 : 1 - result.cdn.origin.bytes / clientBytes, 6),
     requestsByLayer: Object.fromEntries(metrics.layerNames.map((name, i) => [name, metrics.servedBy(i).requests])),
     bytesByLayer: Object.fromEntries(metrics.layerNames.map((name, i) => [name, metrics.servedBy(i).bytes])),

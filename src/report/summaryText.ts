@@ -108,9 +108,21 @@ function cdnLines(summary: Summary): string[] {
       ` · coalesced ${formatCount(cdn.coalescedRequests.edge)} at edges, ${formatCount(cdn.coalescedRequests.regional)} at regional sites${cdn.coalescing ? '' : ' (coalescing off)'}`,
     `stale served: ${formatCount(cdn.staleServed.whileRevalidate)} while revalidating, ${formatCount(cdn.staleServed.originError)} on origin errors,` +
       ` ${formatCount(cdn.staleServed.originUnreachable)} with the origin unreachable · revalidated (304) ${formatCount(cdn.revalidatedRequests)}`,
-    `outdated responses ${formatPercent(cdn.staleness.share)} (mean ${cdn.staleness.meanSeconds} s, worst ${cdn.staleness.maxSeconds} s behind the origin)` +
-      ` · origin: ${formatCount(cdn.origin.requests)} requests, ${formatCount(cdn.origin.notModified)} answered 304, ${formatBytes(cdn.origin.bytes)} of bodies`,
+    `outdated responses ${formatPercent(cdn.staleness.share)} (mean ${cdn.staleness.meanSeconds} s, worst ${cdn.staleness.maxSeconds} s behind the origin)`,
+    originLine(summary),
   ];
+}
+
+/** The origin's requests (docs/origin-accounting.md): the offload they give, then by cause and by response, each adding up to the count. */
+function originLine(summary: Summary): string {
+  const { origin } = summary.cdn;
+  const cause = origin.byCause;
+  return (
+    `origin: ${formatCount(origin.requests)} requests, offload ${formatPercent(summary.originOffload)}` +
+    ` · ${formatCount(cause.miss)} misses, ${formatCount(cause.expired)} expired copies, ${formatCount(cause.errorRetry)} cached-error retries,` +
+    ` ${formatCount(cause.purged)} after purges, ${formatCount(cause.backgroundRevalidation)} background revalidations` +
+    ` · ${formatCount(origin.fullResponses)} bodies (${formatBytes(origin.bytes)}), ${formatCount(origin.notModified)} answered 304, ${formatCount(origin.errors)} errors, ${formatCount(origin.refused)} refused`
+  );
 }
 
 /**

@@ -61,6 +61,7 @@ const TABLE_FIGURES: readonly { figure: string; label: string; ratio: boolean }[
   { figure: 'latencyMs.all.p95', label: 'p95 ms', ratio: false },
   { figure: 'cdn.staleness.share', label: 'outdated', ratio: true },
   { figure: 'cdn.origin.requests', label: 'origin req', ratio: false },
+  { figure: 'originOffload', label: 'offload', ratio: true },
 ];
 
 /** `76.05 % ± 0.21` or `367 ± 4.1`: the mean and the half-width of its interval. */

@@ -153,7 +153,7 @@ export function flowHarness(options: HarnessOptions) {
     // servedBytes is reused with the record: each kept copy gets its own.
     onComplete: (done) => completed.push({ ...done, servedBytes: done.servedBytes.slice() }),
   });
-  flow.measuring = true;
+  flow.measuredFromSeq = 0;
   const request = newClientRequest();
   let seq = 0;
   const sendEvent = simulation.defineEvent('test.send', (i) => {

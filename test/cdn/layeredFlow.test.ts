@@ -92,7 +92,17 @@ describe('LayeredFlow: revalidation and stale serving (RFC 9111 §4.2–4.3, RFC
       expect(again.layer).toBe(ORIGIN);
       expect(again.latencyMs).toBe(200);
     }
-    expect(flow.originActivity).toEqual({ requests: 3, refused: 0, errors: 0, notModified: 2, bytes: 1000, serviceMs: 3 * 50 });
+    expect(flow.originActivity).toEqual({
+      requests: 3,
+      fullResponses: 1,
+      notModified: 2,
+      errors: 0,
+      refused: 0,
+      // The first is a miss; the copy held is then revalidated in the foreground each time.
+      byCause: { miss: 1, expired: 2, errorRetry: 0, purged: 0, backgroundRevalidation: 0 },
+      bytes: 1000,
+      serviceMs: 3 * 50,
+    });
   });
 
   it('spec 4.3: public, max-age=0, must-revalidate (server-rendered pages) revalidates with a 304 instead of a full fetch', () => {
@@ -123,6 +133,7 @@ describe('LayeredFlow: revalidation and stale serving (RFC 9111 §4.2–4.3, RFC
     expect(flow.originActivity.requests).toBe(2);
     expect(flow.layerActivity[0].backgroundRevalidations).toBe(1);
     expect(flow.originActivity.notModified).toBe(1);
+    expect(flow.originActivity.byCause).toEqual({ miss: 1, expired: 0, errorRetry: 0, purged: 0, backgroundRevalidation: 1 });
   });
 
   it('max-age=5 alone, with stale-while-revalidate, or with must-revalidate give different runs (the issue the flow fixes)', () => {
@@ -174,6 +185,8 @@ describe('LayeredFlow: origin error protection (spec 7.1)', () => {
     // 4 origin requests in 20 s; the PoP asks the regional site about as often.
     expect(flow.originActivity.requests).toBe(4);
     expect(flow.originActivity.errors).toBe(4);
+    // docs/origin-accounting.md: the first is a miss, the other three retries of a cached error whose 5 s are over.
+    expect(flow.originActivity.byCause).toEqual({ miss: 1, expired: 0, errorRetry: 3, purged: 0, backgroundRevalidation: 0 });
     const cached = done.filter((request) => request.outcome & OUTCOME_CACHED_ERROR).length;
     expect(cached).toBeGreaterThanOrEqual(185);
   });
@@ -217,6 +230,8 @@ describe('LayeredFlow: deploys, purges and staleness (spec 1.2 item 6, 4.7)', ()
     expect(afterPurge.layer).toBe(ORIGIN);
     expect(afterPurge.staleForMs).toBe(-1);
     expect(flow.originActivity.requests).toBe(2);
+    // docs/origin-accounting.md: the refetch is counted as caused by the purge, not as a miss.
+    expect(flow.originActivity.byCause).toEqual({ miss: 1, expired: 0, errorRetry: 0, purged: 1, backgroundRevalidation: 0 });
   });
 
   // Purges by version (src/cdn/purge.ts): deploy at 10 s, the purge reaches every node at 12 s.

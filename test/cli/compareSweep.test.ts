@@ -112,11 +112,34 @@ describe('cdnsim compare', () => {
       expect(strategy.summary.staleness).toEqual(strategy.summary.cdn.staleness);
     }
     const csv = read(dir, 'compare.csv').trim().split('\n');
-    expect(csv[0]).toBe('strategy,cdn_hit_ratio,cdn_byte_hit_ratio,origin_requests,origin_bytes,origin_byte_offload,p50_ms,p95_ms,p99_ms,stale_share,worst_staleness_s,availability');
+    expect(csv[0]).toBe('strategy,cdn_hit_ratio,cdn_byte_hit_ratio,origin_requests,origin_offload,origin_bytes,origin_byte_offload,p50_ms,p95_ms,p99_ms,stale_share,worst_staleness_s,availability');
     const hit = csv.slice(1).map((line) => Number(line.split(',')[1]));
     // The run lasts 10 simulated seconds: a 1 s TTL expires within it, the scenario's own 60 s and 10 min do not.
     expect(hit[1]).toBeLessThan(hit[0] - 0.05);
     expect(hit[2]).toBe(hit[0]);
+  });
+
+  it('DESIGN "Metrics": the table, compare.csv and each summary read one origin figure: origin_requests = cdn.origin.requests, origin_offload = originOffload = 1 − it / requests', () => {
+    const dir = temporaryFolder('compare-origin');
+    const result = cdnsim(['compare', SMALL, '--strategies', 'respect-headers,fixed:1s', '--out', dir, '--no-progress', '--no-charts']);
+    expect(result.status, result.stderr).toBe(0);
+    const document = JSON.parse(read(dir, 'compare.json'));
+    const [header, ...lines] = read(dir, 'compare.csv').trim().split('\n');
+    const columns = header.split(',');
+    lines.forEach((line, i) => {
+      const cells = line.split(',');
+      const summary = document.strategies[i].summary;
+      const origin = summary.cdn.origin;
+      expect(Number(cells[columns.indexOf('origin_requests')])).toBe(origin.requests);
+      expect(Number(cells[columns.indexOf('origin_offload')])).toBe(summary.originOffload);
+      expect(summary.originOffload).toBe(Math.round((1 - origin.requests / summary.requests) * 1e6) / 1e6);
+      expect(origin.fullResponses + origin.notModified + origin.errors + origin.refused).toBe(origin.requests);
+      expect(Object.values(origin.byCause as Record<string, number>).reduce((sum, n) => sum + n, 0)).toBe(origin.requests);
+      // The terminal table prints the same count.
+      expect(result.stdout).toContain(origin.requests.toLocaleString('en-US'));
+    });
+    // A 1 s TTL sends more to the origin than the scenario's own 60 s.
+    expect(document.strategies[1].summary.cdn.origin.requests).toBeGreaterThan(document.strategies[0].summary.cdn.origin.requests);
   });
 
   it('an unknown strategy is a user error with a suggestion (exit 2), before any run', () => {

@@ -44,6 +44,7 @@ export function fixtureSummary(scenario = 'fixture', hitRatioCdn = 0.65585, maxS
     stopReason: 'requests',
     hitRatio: { edge: 0.3379, regional: 0.4802, cdn: hitRatioCdn },
     byteHitRatio: { edge: 0.3172, regional: 0.4785, cdn: 0.6439 },
+    originOffload: 0.655833, // 1 − 4,130 / 12,000
     latencyMs: {
       all: latency(120),
       byRegion: Object.fromEntries(REGIONS.map(([region], index) => [region, latency(90 + 18 * index)])),
@@ -53,7 +54,15 @@ export function fixtureSummary(scenario = 'fixture', hitRatioCdn = 0.65585, maxS
     cdn: {
       availability: 0.9991,
       staleness: { responses: 40, share: 0.0033, meanSeconds: 2.5, maxSeconds: maxStalenessSeconds },
-      origin: { requests: 4130, refused: 0, errors: 12, notModified: 0, bytes: 216_000_000 },
+      origin: {
+        requests: 4130,
+        fullResponses: 4118,
+        notModified: 0,
+        errors: 12,
+        refused: 0,
+        byCause: { miss: 4000, expired: 118, errorRetry: 12, purged: 0, backgroundRevalidation: 0 },
+        bytes: 216_000_000,
+      },
     },
     incidents: [{ kind: 'outage', fromSeconds: 240, toSeconds: 300, requests: 1200, errors: 12, availability: 0.99, staleServed: 30, originRequests: 0, originRequestsBefore: 410, label: 'outage 240–300 s' }],
     stated: [],

@@ -38,11 +38,18 @@ function keyNumbers(summary: Summary): string {
     ['byte hit ratio, CDN (per 5 MB chunk)', summary.byteHitRatio.cdn === undefined ? '–' : formatPercent(summary.byteHitRatio.cdn)],
     ['origin byte offload (negative: chunk over-fetch)', formatPercent(summary.originByteOffload)],
     ['time to first byte: mean / p50 / p95 / p99', `${formatMs(all.mean)} / ${formatMs(all.p50)} / ${formatMs(all.p95)} / ${formatMs(all.p99)} ms`],
-    ['origin', `${formatCount(summary.cdn.origin.requests)} requests, ${formatBytes(summary.cdn.origin.bytes)} of bodies`],
+    ['origin', originKeyNumber(summary)],
     ['availability', formatPercent(summary.cdn.availability, 3)],
     ['outdated responses', `${formatPercent(summary.cdn.staleness.share)} (worst ${summary.cdn.staleness.maxSeconds} s behind the origin)`],
   ];
   return `<table class="keys">${rows.map(([key, value]) => `<tr><th>${escapeHtml(key)}</th><td>${escapeHtml(value)}</td></tr>`).join('\n')}</table>`;
+}
+
+/** The origin's requests and the offload they give (docs/origin-accounting.md); a run folder written before `byCause` existed (`cdnsim chart` redraws old folders) goes without the background share. */
+function originKeyNumber(summary: Summary): string {
+  const { origin } = summary.cdn;
+  const background = (origin.byCause as Summary['cdn']['origin']['byCause'] | undefined) === undefined ? '' : `, of them ${formatCount(origin.byCause.backgroundRevalidation)} background revalidations`;
+  return `${formatCount(origin.requests)} requests (offload ${formatPercent(summary.originOffload)}${background}), ${formatBytes(origin.bytes)} of bodies`;
 }
 
 function statedSection(inputs: ChartInputs): string {
