@@ -83,6 +83,7 @@ export function storedFreshness(decision: CacheDecision, storedAtMs: number): St
     neverServeStale: decision.neverServeStale,
     staleWhileRevalidateSeconds: decision.staleWhileRevalidateSeconds,
     staleIfErrorSeconds: decision.staleIfErrorSeconds,
+    staleIfUnreachableSeconds: decision.staleIfUnreachableSeconds,
   };
 }
 
