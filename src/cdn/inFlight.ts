@@ -128,6 +128,10 @@ export class FetchTable {
   servedLayer = new Int32Array(256);
   /** OUTCOME_* bits the answer carries (stale served upstream, a cached error, …). */
   outcome = new Int32Array(256);
+  /** Until when the answering node holds an origin error beside the copy it sent (spec 7.1; −∞: none): the fetching node holds it too. */
+  errorUntilMs = new Float64Array(256);
+  /** 1 for a stale-while-revalidate background revalidation (RFC 5861 §3). */
+  background = new Uint8Array(256);
 
   private waiterTarget = new Int32Array(1024);
   private waiterNext = new Int32Array(1024);
@@ -145,6 +149,8 @@ export class FetchTable {
     const id = this.ids.take(this.growTo);
     this.waiterHead[id] = -1;
     this.outcome[id] = 0;
+    this.errorUntilMs[id] = -Infinity;
+    this.background[id] = 0;
     return id;
   }
 
@@ -164,6 +170,8 @@ export class FetchTable {
     this.responseAtMs = grown(this.responseAtMs, n);
     this.servedLayer = grown(this.servedLayer, n);
     this.outcome = grown(this.outcome, n);
+    this.errorUntilMs = grown(this.errorUntilMs, n);
+    this.background = grown(this.background, n);
   };
 
   /** Adds a waiter (−1 − request id, or a fetch id) to fetch `id`. Waiters are answered in the order they came. */

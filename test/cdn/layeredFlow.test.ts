@@ -168,12 +168,54 @@ describe('LayeredFlow: origin error protection (spec 7.1)', () => {
     expect(flow.originActivity.requests).toBe(5);
   });
 
-  it('spec 7.1 with RFC 5861 §4: an error never replaces a usable stale copy; the copy is served instead', () => {
-    const { run, flow } = flowHarness({ headers: { 'cache-control': 'max-age=5' }, incidents: [{ kind: 'error-burst', start: '10s', duration: '10s' }] });
+  it('spec 7.1 with RFC 5861 §4: an error never replaces a copy inside stale-if-error; the copy is served instead', () => {
+    const { run, flow } = flowHarness({ headers: { 'cache-control': 'max-age=5, stale-if-error=60' }, incidents: [{ kind: 'error-burst', start: '10s', duration: '10s' }] });
     const [, during] = run([{ timeMs: 0 }, { timeMs: 12_000 }]);
     expect(during.status).toBe(200);
     expect(during.outcome & OUTCOME_STALE_ON_ERROR).toBeTruthy();
     expect(flow.originActivity.errors).toBe(1);
+  });
+
+  it('RFC 9111 §4.2.4: without stale-if-error a 500 is not answered from the stale copy (a 5xx is not an unreachable origin, spec 4.7)', () => {
+    const { run, flow } = flowHarness({ headers: { 'cache-control': 'max-age=5' }, incidents: [{ kind: 'error-burst', start: '10s', duration: '10s' }] });
+    const [, during] = run([{ timeMs: 0 }, { timeMs: 12_000 }]);
+    expect(during.status).toBe(500);
+    expect(during.outcome & OUTCOME_STALE_ON_ERROR).toBe(0);
+    expect(flow.originActivity.errors).toBe(1);
+  });
+
+  // One request every 100 ms, 10.0–29.9 s, through one PoP and its regional site, a 500 burst 10–30 s.
+  // The first goes up: origin at 10.065 s, its 500 made at 10.115 s, so the regional site holds it
+  // until 15.115 s and the PoP (answered at 10.18 s) too. The first request after that, at 15.2 s,
+  // asks again (origin 15.265 s, held until 20.315 s), then 20.4 s and 25.6 s: 4 origin requests.
+  const burstRequests = Array.from({ length: 200 }, (_, i) => ({ timeMs: 10_000 + i * 100 }));
+  const burst = [{ kind: 'error-burst' as const, start: '10s', duration: '20s' }];
+
+  it('spec 7.1 with a stale copy and stale-if-error: the copy answers every request and the 500 is held beside it, 4 origin requests in 20 s (one per 5 s)', () => {
+    const { run, flow } = flowHarness({ headers: { 'cache-control': 'max-age=1, stale-if-error=60' }, incidents: burst });
+    const done = run([{ timeMs: 0 }, ...burstRequests]).slice(1);
+    expect(done.every((request) => request.status === 200 && (request.outcome & OUTCOME_STALE_ON_ERROR) !== 0)).toBe(true);
+    expect(flow.originActivity.requests).toBe(1 + 4);
+    expect(flow.originActivity.errors).toBe(4);
+    // The PoP holds the error as long as its regional site: it asked the regional site 4 times, not once per request.
+    expect(flow.layerActivity[0].fetches).toBe(1 + 4);
+  });
+
+  it('spec 7.1 with a stale copy and no stale-if-error (RFC 9111 §4.2.4): the cached 500 answers, the same 4 origin requests in 20 s', () => {
+    const { run, flow } = flowHarness({ headers: { 'cache-control': 'max-age=1' }, incidents: burst });
+    const done = run([{ timeMs: 0 }, ...burstRequests]).slice(1);
+    expect(done.every((request) => request.status === 500)).toBe(true);
+    // The first request of each 5 s and the next one (100 ms later, the retry takes 180 ms) wait for the retry; the 192 others get the cached 500.
+    expect(done.filter((request) => request.outcome & OUTCOME_CACHED_ERROR)).toHaveLength(192);
+    expect(flow.originActivity.requests).toBe(1 + 4);
+    expect(flow.originActivity.errors).toBe(4);
+  });
+
+  it('spec 7.1 with stale-while-revalidate: the failed background revalidation keeps the copy (RFC 5861 §3) and holds the 500: 4 origin requests in 20 s, every answer stale', () => {
+    const { run, flow } = flowHarness({ headers: { 'cache-control': 'max-age=1, stale-while-revalidate=600' }, incidents: burst });
+    const done = run([{ timeMs: 0 }, ...burstRequests]).slice(1);
+    expect(done.every((request) => request.status === 200 && (request.outcome & OUTCOME_STALE_WHILE_REVALIDATE) !== 0)).toBe(true);
+    expect(flow.originActivity.requests).toBe(1 + 4);
   });
 
   it('a slowdown multiplies the origin service time: 50 ms × 4', () => {
