@@ -107,6 +107,29 @@ describe('LayeredFlow: revalidation and stale serving (RFC 9111 §4.2–4.3, RFC
     expect(flow.originActivity.notModified).toBe(1);
   });
 
+  it('RFC 5861 §3 through a tier: the regional site answers the PoP\'s background revalidation from its own stale copy, so the PoP asks 3 times per expiry (the regional once)', () => {
+    // One request every 100 ms through one PoP. The copies are made at 115 ms (fresh until 1,115 ms at both layers).
+    // At 1,200 the PoP is stale: it answers stale and revalidates; the regional site (at 1,215) is stale too, answers
+    // with its stale copy and revalidates with the origin (made at 1,315, back at 1,365). The PoP, still stale, asks
+    // again at 1,300 (the regional's revalidation is in flight: stale again) and at 1,400 (fresh since 1,365): refreshed
+    // with the copy made at 1,315, stale from 2,315, and so on every 1.2 s: 8 expiries in 10 s, 3 PoP revalidations each.
+    const { run, flow } = flowHarness({ headers: { 'cache-control': 'max-age=1, stale-while-revalidate=600' } });
+    const done = run(Array.from({ length: 100 }, (_, i) => ({ timeMs: i * 100 })));
+    expect(flow.layerActivity[0]).toMatchObject({ backgroundRevalidations: 24, backgroundRefreshes: 8 });
+    expect(flow.layerActivity[1]).toMatchObject({ backgroundRevalidations: 8, backgroundRefreshes: 8 });
+    expect(flow.originActivity.requests).toBe(1 + 8);
+    // 3 of every 12 requests are served stale: 24 (+ none else), against 8 on a single layer.
+    expect(done.filter((request) => request.outcome & OUTCOME_STALE_WHILE_REVALIDATE)).toHaveLength(24);
+  });
+
+  it('RFC 5861 §3 on a single layer: one background revalidation per expiry', () => {
+    const { run, flow } = flowHarness({ headers: { 'cache-control': 'max-age=1, stale-while-revalidate=600' }, tiered: false });
+    run(Array.from({ length: 100 }, (_, i) => ({ timeMs: i * 100 })));
+    const edge = flow.layerActivity[0];
+    expect(edge.backgroundRevalidations).toBe(edge.backgroundRefreshes);
+    expect(edge.backgroundRevalidations).toBeGreaterThan(5);
+  });
+
   it('max-age=5 alone, with stale-while-revalidate, or with must-revalidate give different runs (the issue the flow fixes)', () => {
     const requests = [{ timeMs: 0 }, { timeMs: 6_000 }];
     const latencies = ['max-age=5', 'max-age=5, stale-while-revalidate=86400', 'max-age=5, must-revalidate'].map((cacheControl) => {
