@@ -115,9 +115,9 @@ class PolicyLibraryCache implements CacheUnderTest {
     return slot;
   }
 
-  /** The stored response, if it may stand in for a failed upstream (spec 4.7, RFC 5861 §4). */
-  private fallback(request: CacheRequest, stored: StoredResponse | undefined): CacheResponse | undefined {
-    if (!stored || stored.status >= 500 || !mayServeStaleOnError(stored.freshness, this.now())) return undefined;
+  /** The stored response, if it may stand in for a failed upstream (spec 4.7 for a refused connection, RFC 5861 §4 for a 5xx). */
+  private fallback(request: CacheRequest, stored: StoredResponse | undefined, response: CacheResponse | undefined): CacheResponse | undefined {
+    if (!stored || stored.status >= 500 || !mayServeStaleOnError(stored.freshness, this.now(), response === undefined ? 'unreachable' : 'error')) return undefined;
     const answer = answerFromStored(request, stored, this.now(), rangeOptionsFor(this.layer));
     return answer.kind === 'answer' ? answer.response : ERROR;
   }
@@ -128,7 +128,7 @@ class PolicyLibraryCache implements CacheUnderTest {
     const sent = upstreamRequestFor(request, this.layer, chosen);
     const response = this.upstream(sent);
     if (response === undefined || response.status >= 500) {
-      const fallback = this.fallback(request, stored);
+      const fallback = this.fallback(request, stored, response);
       if (fallback) return fallback;
       if (response === undefined) return ERROR;
     }
@@ -144,7 +144,7 @@ class PolicyLibraryCache implements CacheUnderTest {
     const startedMs = this.now();
     const response = this.upstream(revalidationRequest(request, stored));
     if (response === undefined || response.status >= 500) {
-      const fallback = this.fallback(request, stored);
+      const fallback = this.fallback(request, stored, response);
       if (fallback) return fallback;
       if (response === undefined) return ERROR;
     }

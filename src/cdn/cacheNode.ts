@@ -22,8 +22,16 @@ export interface CacheNode {
    * entry's handle, or −1 when larger than the cache.
    */
   put(key: number, bytes: number, versionAtMs: number, responseAtMs: number, freshUntilMs: number, version: number, status: number): number;
-  /** A 304 (RFC 9111 §4.3.4): the entry is fresh again from a new response time, body unchanged. */
+  /** A 304 (RFC 9111 §4.3.4): the entry is fresh again from a new response time, body unchanged; a held error ends. */
   renew(local: number, responseAtMs: number, freshUntilMs: number): void;
+  /**
+   * spec 7.1 beside a good copy: the origin answered a 5xx, the copy stays (it may answer in
+   * the error's place) and the error is held until `untilMs`, so the node does not ask again
+   * before then. `put` and `renew` end it.
+   */
+  holdError(local: number, untilMs: number): void;
+  /** Until when an origin error is held on this entry (−∞: none). */
+  errorUntilOf(local: number): number;
   remove(key: number): void;
   responseAtOf(local: number): number;
   versionAtOf(local: number): number;

@@ -3,7 +3,7 @@ import { browserKeyOf, type ClientRequest } from '../workload/request.js';
 import type { BrowserCaches } from './browserCaches.js';
 import type { FlowNetwork } from './flowNetwork.js';
 import { pieceBytes } from './layeredFlow.js';
-import { STATUS_OK, type OriginModel } from './origin.js';
+import { ORIGIN_REFUSED, STATUS_OK, type OriginModel } from './origin.js';
 import type { CacheNode } from './cacheNode.js';
 import { purgedByVersion, purgeReachedDeployMs } from './purge.js';
 
@@ -18,6 +18,8 @@ export interface CacheWarmerOptions {
   /** One per regional site; empty without a regional tier. */
   readonly regionals: readonly CacheNode[];
   readonly decisions: CompiledDecisionTable;
+  /** Per error status (index status − 500): its class in `decisions` (a 5xx without headers, spec 7.1), −1 when not compiled. */
+  readonly errorClassOf: Int32Array;
   /** Class id per object id; null: every object is class 0. */
   readonly classOf: Uint8Array | null;
   readonly origin: OriginModel;
@@ -35,6 +37,8 @@ export interface WarmCounts {
   atEdge: number;
   /** Those an edge or regional cache answered: the CDN hit ratio's numerator (spec 1.1). */
   cdnHits: number;
+  /** Those answered with an error: an origin 5xx, passed on or cached (spec 7.1), or a refused connection. */
+  errors: number;
 }
 
 /**
@@ -46,8 +50,10 @@ export interface WarmCounts {
  * answer is stored with the layer's lifetime counted from when the origin made it
  * (RFC 9111 §4.2.3); a stale copy inside stale-while-revalidate answers and is renewed
  * at once (RFC 5861 §3: the background revalidation, which here takes no time); a 304
- * renews the stored copy (RFC 9111 §4.3.4). A refused or failed origin answer stores
- * nothing (a cached error lives 5 s, spec 7.1, and does not outlast a warm-up).
+ * renews the stored copy (RFC 9111 §4.3.4). An origin 5xx is cached 5 s (spec 7.1), or,
+ * where the stored copy may answer in its place (RFC 5861 §4, RFC 9111 §4.2.4), held beside
+ * that copy for 5 s, during which the copy answers and nothing goes upstream; a refused
+ * connection is answered from the last good copy (spec 4.7 row 1) and stores nothing.
  *
  * No events, no latency, no metrics: only the stores (and the browsers, spec 4.9 layer 1)
  * change, so the measured run that follows starts from caches in the state the same
@@ -56,12 +62,14 @@ export interface WarmCounts {
  * asked for instead of a round trip later.
  */
 export class CacheWarmer {
-  readonly counts: WarmCounts = { requests: 0, atEdge: 0, cdnHits: 0 };
+  readonly counts: WarmCounts = { requests: 0, atEdge: 0, cdnHits: 0, errors: 0 };
   /** The answer of the last `fromNode`/`fromOrigin`: the version served, when the origin read it (purges, spec 1.2 item 6) and when it made it. */
   private version = 0;
   private versionAtMs = 0;
   private responseAtMs = 0;
   private status = STATUS_OK;
+  /** …and until when the answering node holds an origin error beside that copy (spec 7.1; −∞: none). */
+  private errorUntilMs = -Infinity;
 
   constructor(private readonly options: CacheWarmerOptions) {}
 
@@ -69,6 +77,7 @@ export class CacheWarmer {
     this.counts.requests = 0;
     this.counts.atEdge = 0;
     this.counts.cdnHits = 0;
+    this.counts.errors = 0;
   }
 
   /** Applies one client request, sent at `request.timeMs`, to the caches. */
@@ -98,6 +107,7 @@ export class CacheWarmer {
       if (this.status !== STATUS_OK) ok = false;
     }
     if (deepest < SERVED_ORIGIN) counts.cdnHits++;
+    if (!ok) counts.errors++;
     // The browser keeps the response for its lifetime less the age it arrives with (RFC 9111 §4.2.3).
     if (browsers !== null && browserKey >= 0 && ok && options.decisions.stores(c, BROWSER_DECISION)) {
       const expiresAtMs = oldestResponseAtMs + options.decisions.ttlMsOf(c, BROWSER_DECISION);
@@ -134,6 +144,11 @@ export class CacheWarmer {
       staleVersion = node.versionOf(local);
       staleVersionAtMs = node.versionAtOf(local);
       staleResponseAtMs = node.responseAtOf(local);
+      // spec 7.1, as LayeredFlow.lookedUp: while an error is held beside the copy nothing goes
+      // upstream; the copy answers inside stale-while-revalidate or its 5xx window.
+      if (nowMs < node.errorUntilOf(local) && (staleServed || ((flags & FLAG_NEVER_STALE) === 0 && nowMs <= freshUntil + decisions.staleIfErrorMsOf(c, decisionLayer)))) {
+        return this.answered(node, local, served);
+      }
     } else if (local >= 0 && nowMs < node.freshUntilOf(local)) {
       // spec 7.1: a cached error answers until its 5 s are over.
       return this.answered(node, local, served);
@@ -147,8 +162,11 @@ export class CacheWarmer {
         // Purged on arrival: never here, with hops of 0 ms, but both paths read alike.
         if (!purgedByVersion(this.versionAtMs, purgeDeployMs)) {
           const freshUntil = this.responseAtMs + decisions.ttlMsOf(c, decisionLayer);
+          let stored = local;
           if (local >= 0 && node.statusOf(local) === STATUS_OK && node.versionOf(local) === this.version) node.renew(local, this.responseAtMs, freshUntil);
-          else node.put(key, bytes, this.versionAtMs, this.responseAtMs, freshUntil, this.version, STATUS_OK);
+          else stored = node.put(key, bytes, this.versionAtMs, this.responseAtMs, freshUntil, this.version, STATUS_OK);
+          // The next layer's copy in place of an error it holds: held here too (spec 7.1).
+          if (this.errorUntilMs > nowMs && stored >= 0) node.holdError(stored, this.errorUntilMs);
         }
       } else if (local >= 0) {
         node.remove(key);
@@ -160,13 +178,26 @@ export class CacheWarmer {
       this.responseAtMs = staleResponseAtMs;
       return served;
     }
-    // spec 4.7 row 1, RFC 5861 §4: the last good copy instead of the error, when the decision allows it.
+    // spec 4.7 row 1, RFC 5861 §4: the last good copy instead of the error, when the decision allows it
+    // (a 5xx: explicit permission only, RFC 9111 §4.2.4).
+    const refused = this.status === ORIGIN_REFUSED;
+    const staleWindowMs = refused ? decisions.staleIfUnreachableMsOf(c, decisionLayer) : decisions.staleIfErrorMsOf(c, decisionLayer);
     const usable =
       local >= 0 &&
       node.statusOf(local) === STATUS_OK &&
       ((nowMs < node.freshUntilOf(local) && (flags & FLAG_REVALIDATE_ALWAYS) === 0) ||
-        ((flags & FLAG_NEVER_STALE) === 0 && nowMs <= node.freshUntilOf(local) + decisions.staleIfErrorMsOf(c, decisionLayer)));
-    return usable || staleServed ? this.answered(node, local, served) : upstream;
+        ((flags & FLAG_NEVER_STALE) === 0 && nowMs <= node.freshUntilOf(local) + staleWindowMs));
+    // spec 7.1: an origin error without explicit freshness is cached 5 s from when it was made, or held beside a usable copy.
+    const errorClass = !refused && this.status >= 500 && this.status < 600 ? this.options.errorClassOf[this.status - 500] : -1;
+    const cachesError = errorClass >= 0 && (decisions.flagsOf(errorClass, decisionLayer) & FLAG_STORE) !== 0;
+    const errorUntil = cachesError ? this.responseAtMs + decisions.ttlMsOf(errorClass, decisionLayer) : -Infinity;
+    if (usable) {
+      if (cachesError) node.holdError(local, errorUntil);
+      return this.answered(node, local, served);
+    }
+    if (staleServed) return this.answered(node, local, served);
+    if (cachesError) node.put(key, 0, nowMs, this.responseAtMs, errorUntil, this.version, this.status);
+    return upstream;
   }
 
   private answered(node: CacheNode, local: number, served: number): number {
@@ -174,6 +205,7 @@ export class CacheWarmer {
     this.versionAtMs = node.versionAtOf(local);
     this.responseAtMs = node.responseAtOf(local);
     this.status = node.statusOf(local);
+    this.errorUntilMs = node.errorUntilOf(local);
     return served;
   }
 
@@ -183,6 +215,7 @@ export class CacheWarmer {
     this.version = origin.versionAt(objectId, c, nowMs);
     this.versionAtMs = nowMs;
     this.responseAtMs = nowMs;
+    this.errorUntilMs = -Infinity;
     return SERVED_ORIGIN;
   }
 }

@@ -7,6 +7,7 @@ import { conditionalRequestMatches, hasValidator, invalidatedUrls, mergeNotModif
 import {
   answerFromReceived,
   answerFromStored,
+  decideStored,
   getStoredFromPost,
   initialFetchPlan,
   isHead,
@@ -153,14 +154,20 @@ export class HttpCacheNode {
     }
     const verdict = reuseVerdict(entry.freshness, now, clientDirectives);
     if (verdict.kind === 'fresh') return this.serveStored(request, entry, 'hit', [verdict.reason]);
+    // spec 7.1: an origin error held beside the stored response: nothing goes upstream until it ends.
+    const held = entry.errorUntilMs !== undefined && now < entry.errorUntilMs;
     if (verdict.kind === 'stale-while-revalidate') {
       const answer = this.serveStored(request, entry, 'stale-while-revalidate', [verdict.reason]);
+      if (held) return answer;
       // The one background revalidation (RFC 5861 §3), run after the stale answer is produced:
       // what it hears is not part of this exchange.
       const heard = this.relayed.length;
       this.revalidate(request, key, entry, []);
       this.relayed.length = heard;
       return answer;
+    }
+    if (held && mayServeStaleOnError(entry.freshness, now, 'error')) {
+      return this.serveStored(request, entry, 'stale-on-error', [verdict.reason, reason('spec 7.1, RFC 5861 §4', 'an origin error is held beside the stored version, which answers in its place')]);
     }
     if (clientDirectives.cacheControl.onlyIfCached) {
       return { response: GATEWAY_TIMEOUT, outcome: 'gateway-timeout', reasons: [verdict.reason, reason('RFC 9111 §5.2.1.7', 'only-if-cached and the stored response is not usable')] };
@@ -215,9 +222,9 @@ export class HttpCacheNode {
     const response = this.ask(upstreamRequest);
     if (response === undefined || response.status >= 500) {
       // spec 4.7 serves the last known good version: never a stored error in its place.
-      if (stale && stale.status < 500 && mayServeStaleOnError(stale.freshness, this.options.now())) {
+      if (stale && stale.status < 500 && mayServeStaleOnError(stale.freshness, this.options.now(), response === undefined ? 'unreachable' : 'error')) {
         const why = reason('spec 4.7, RFC 5861 §4', response === undefined ? 'origin unreachable: the last known good version is served' : `origin answered ${response.status}: the stored version is served`);
-        return this.serveStored(request, stale, 'stale-on-error', [...reasons, why]);
+        return this.serveStored(request, this.holdError(key, stale, request, response, requestTimeMs), 'stale-on-error', [...reasons, why]);
       }
       if (response === undefined) return { response: BAD_GATEWAY, outcome, reasons: [...reasons, reason('spec 4.7', 'origin unreachable and nothing may be served stale')] };
     }
@@ -236,8 +243,8 @@ export class HttpCacheNode {
     const requestTimeMs = this.options.now();
     const response = this.ask(revalidationRequest(request, entry));
     if (response === undefined || response.status >= 500) {
-      if (entry.status < 500 && mayServeStaleOnError(entry.freshness, this.options.now())) {
-        return this.serveStored(request, entry, 'stale-on-error', [...reasons, reason('spec 4.7, RFC 5861 §4', 'revalidation failed: the stored version is served')]);
+      if (entry.status < 500 && mayServeStaleOnError(entry.freshness, this.options.now(), response === undefined ? 'unreachable' : 'error')) {
+        return this.serveStored(request, this.holdError(key, entry, request, response, requestTimeMs), 'stale-on-error', [...reasons, reason('spec 4.7, RFC 5861 §4', 'revalidation failed: the stored version is served')]);
       }
       if (response === undefined) return { response: BAD_GATEWAY, outcome: 'miss', reasons };
     }
@@ -270,6 +277,19 @@ export class HttpCacheNode {
     }
     if (update.kind === 'stale') this.replace(key, entry, markedStale(entry));
     return { response: { ...response, body: '' }, outcome: 'miss', reasons: [...reasons, reason('RFC 9111 §4.3.5', 'the HEAD response does not match the stored response, which is now stale')] };
+  }
+
+  /**
+   * spec 7.1: a 5xx this layer would store (error caching, or its own lifetime) does not
+   * displace `entry`, which answered in its place; it is held beside it for that lifetime, so
+   * the node does not ask again before then. A refused connection holds nothing.
+   */
+  private holdError(key: Key, entry: StoredResponse, request: HttpRequest, response: HttpResponse | undefined, requestTimeMs: number): StoredResponse {
+    if (response === undefined) return entry;
+    const now = this.options.now();
+    const decision = decideStored(this.setting, request, response, now, requestTimeMs);
+    if (!decision.store) return entry;
+    return this.replace(key, entry, { ...entry, errorUntilMs: now + decision.ttlSeconds * 1000 });
   }
 
   /** Applies what a response from upstream does to the store (see receiveResponse). */

@@ -148,6 +148,8 @@ export class FetchTable {
   cause = new Uint8Array(256);
   /** 1 when a measured request caused the fetch (its seq ≥ the flow's measuredFromSeq): only those are counted. */
   measured = new Uint8Array(256);
+  /** Until when the answering node holds an origin error beside the copy it sent (spec 7.1; −∞: none): the fetching node holds it too. */
+  errorUntilMs = new Float64Array(256);
 
   private waiterTarget = new Int32Array(1024);
   private waiterNext = new Int32Array(1024);
@@ -165,6 +167,7 @@ export class FetchTable {
     const id = this.ids.take(this.growTo);
     this.waiterHead[id] = -1;
     this.outcome[id] = 0;
+    this.errorUntilMs[id] = -Infinity;
     return id;
   }
 
@@ -188,6 +191,7 @@ export class FetchTable {
     this.outcome = grown(this.outcome, n);
     this.cause = grown(this.cause, n);
     this.measured = grown(this.measured, n);
+    this.errorUntilMs = grown(this.errorUntilMs, n);
   };
 
   /** Adds a waiter (−1 − request id, or a fetch id) to fetch `id`. Waiters are answered in the order they came. */

@@ -24,7 +24,7 @@ export const OUTCOME_COALESCED_REGIONAL = 2;
 export const OUTCOME_REVALIDATED = 4;
 /** Served stale inside its stale-while-revalidate window (RFC 5861 §3, spec 4.7 row 2). */
 export const OUTCOME_STALE_WHILE_REVALIDATE = 8;
-/** Served stale because the origin answered with an error (RFC 5861 §4). */
+/** Served stale in place of an origin 5xx, within explicit permission (RFC 5861 §4, RFC 9111 §4.2.4), or while such an error is held (spec 7.1). */
 export const OUTCOME_STALE_ON_ERROR = 16;
 /** Served stale because the origin refused the connection (spec 4.7 row 1). */
 export const OUTCOME_STALE_ON_REFUSED = 32;
@@ -88,6 +88,12 @@ export interface LayerActivity {
   fetches: number;
   /** Background revalidations started by stale-while-revalidate. */
   backgroundRevalidations: number;
+  /**
+   * Background revalidations whose answer left the node's copy fresh. The others were
+   * answered with a copy already stale on arrival (a regional site's own stale copy, which
+   * RFC 5861 §3 lets it serve, or an error), so the node stays stale and asks again.
+   */
+  backgroundRefreshes: number;
   /** Responses that confirmed the copy the node held (304 Not Modified). */
   notModified: number;
   /** Body bytes this layer's fetches received from the next layer (whole 5 MB chunks, spec 4.8; 304s and errors carry none). */
@@ -168,8 +174,11 @@ export interface LayeredFlowOptions {
  * 3. `arriveRegional`: the same lookup at the regional site, answering the PoP's fetch.
  * 4. `arriveOrigin`: the origin answers as the incidents say (refused, an error, slow).
  * 5. `fetchDone`: the response reaches the node that asked; it stores it (a 304 renews the
- *    stored copy; an error is cached for 5 s unless a usable stale copy is served instead,
- *    spec 4.7, 7.1) and answers everyone waiting.
+ *    stored copy) and answers everyone waiting. An origin 5xx is cached for 5 s (spec 7.1);
+ *    where the stored copy may answer in its place (stale-if-error, RFC 9111 §4.2.4) the copy
+ *    is served and the error held beside it for those 5 s, so either way the node asks the
+ *    origin about once per key per 5 s. A refused connection is answered from the last good
+ *    copy (spec 4.7 row 1).
  * 6. `finish`: the last piece is back: time to first byte, staleness, the browser stores it.
  */
 export class LayeredFlow {
@@ -330,7 +339,7 @@ export class LayeredFlow {
       if (node.statusOf(local) !== STATUS_OK) {
         // spec 7.1: a cached origin error is served until its 5 s are over, then the origin is retried.
         if (nowMs < node.freshUntilOf(local)) {
-          this.answer(waiter, key, nowMs, servedLayer, node.statusOf(local), node.versionOf(local), node.versionAtOf(local), node.responseAtOf(local), OUTCOME_CACHED_ERROR);
+          this.answer(waiter, key, nowMs, servedLayer, node.statusOf(local), node.versionOf(local), node.versionAtOf(local), node.responseAtOf(local), OUTCOME_CACHED_ERROR, -Infinity);
           return;
         }
       } else {
@@ -338,21 +347,29 @@ export class LayeredFlow {
         const flags = table.flagsOf(c, decisionLayer);
         const freshUntil = this.freshUntil(node, local, c, decisionLayer);
         if ((flags & FLAG_REVALIDATE_ALWAYS) === 0 && nowMs < freshUntil) {
-          this.answer(waiter, key, nowMs, servedLayer, STATUS_OK, node.versionOf(local), node.versionAtOf(local), node.responseAtOf(local), 0);
+          this.answer(waiter, key, nowMs, servedLayer, STATUS_OK, node.versionOf(local), node.versionAtOf(local), node.responseAtOf(local), 0, -Infinity);
           return;
         }
         validate = options.validators ? node.versionOf(local) : -1;
+        // spec 7.1: while an origin error is held beside the copy, nothing goes upstream.
+        const errorUntil = node.errorUntilOf(local);
+        const held = nowMs < errorUntil;
         // RFC 5861 §3, spec 4.7 row 2: served stale at once ("up to N seconds": inclusive, as the
         // engine's reuseVerdict reads it); one background revalidation per node and key.
         const swrMs = table.staleWhileRevalidateMsOf(c, decisionLayer);
         if ((flags & FLAG_NEVER_STALE) === 0 && swrMs > 0 && nowMs <= freshUntil + swrMs) {
           // Read before answering: an answered request's record is released.
           const measured = this.measuredWaiter(waiter);
-          this.answer(waiter, key, nowMs, servedLayer, STATUS_OK, node.versionOf(local), node.versionAtOf(local), node.responseAtOf(local), OUTCOME_STALE_WHILE_REVALIDATE);
-          if (this.inFlight.get(node.id, key) < 0) {
+          this.answer(waiter, key, nowMs, servedLayer, STATUS_OK, node.versionOf(local), node.versionAtOf(local), node.responseAtOf(local), OUTCOME_STALE_WHILE_REVALIDATE, errorUntil);
+          if (!held && this.inFlight.get(node.id, key) < 0) {
             if (measured === 1) this.layerActivity[kind].backgroundRevalidations++;
             this.startFetch(kind, index, key, objectId, bytes, c, nowMs, NO_WAITER, validate, ORIGIN_CAUSE_BACKGROUND, measured);
           }
+          return;
+        }
+        // RFC 5861 §4: inside its 5xx window the copy answers in the held error's place.
+        if (held && (flags & FLAG_NEVER_STALE) === 0 && nowMs <= freshUntil + table.staleIfErrorMsOf(c, decisionLayer)) {
+          this.answer(waiter, key, nowMs, servedLayer, STATUS_OK, node.versionOf(local), node.versionAtOf(local), node.responseAtOf(local), OUTCOME_STALE_ON_ERROR, errorUntil);
           return;
         }
       }
@@ -391,9 +408,9 @@ export class LayeredFlow {
   /**
    * Node `index` of layer `kind` asks the next layer for `key`; `validate` is the version it
    * holds (a conditional request) or −1; `cause` an ORIGIN_CAUSE_*; `measured` 1 when a
-   * measured request caused it.
+   * measured request caused it. Returns the fetch.
    */
-  private startFetch(kind: number, index: number, key: number, objectId: number, bytes: number, c: number, nowMs: number, waiter: number, validate: number, cause: number, measured: number): void {
+  private startFetch(kind: number, index: number, key: number, objectId: number, bytes: number, c: number, nowMs: number, waiter: number, validate: number, cause: number, measured: number): number {
     const { options, fetches } = this;
     const f = fetches.take();
     fetches.nodeKind[f] = kind;
@@ -412,7 +429,7 @@ export class LayeredFlow {
     if (!options.cdnEnabled) {
       fetches.halfHopMs[f] = network.directOriginRttMs(index) / 2;
       options.simulation.schedule(nowMs + fetches.halfHopMs[f], this.arriveOriginEvent, f);
-      return;
+      return f;
     }
     const node = kind === NODE_EDGE ? options.edges[index] : options.regionals[index];
     this.inFlight.set(node.id, key, f);
@@ -423,6 +440,7 @@ export class LayeredFlow {
       fetches.halfHopMs[f] = network.originRttMs(index) / 2;
       options.simulation.schedule(nowMs + fetches.halfHopMs[f], this.arriveOriginEvent, f);
     }
+    return f;
   }
 
   /** A PoP's fetch reaches its regional site. */
@@ -477,6 +495,8 @@ export class LayeredFlow {
     let responseAtMs = fetches.sentAtMs[f] - fetches.ageMs[f];
     let servedLayer = fetches.servedLayer[f];
     let outcome = fetches.outcome[f];
+    /** Until when this node holds an origin error beside the copy it answers with (spec 7.1). */
+    let errorUntilMs = -Infinity;
     if (options.cdnEnabled) {
       const node = kind === NODE_EDGE ? options.edges[fetches.node[f]] : options.regionals[fetches.node[f]];
       this.inFlight.deleteIf(node.id, key, f);
@@ -504,41 +524,58 @@ export class LayeredFlow {
           // Purged on arrival (not storable): the waiters still get it, it was on its way; the node keeps nothing.
           if (storable) {
             const freshUntil = responseAtMs + table.ttlMsOf(c, decisionLayer);
+            let stored = local;
             if (local >= 0 && node.statusOf(local) === STATUS_OK && node.versionOf(local) === version) node.renew(local, responseAtMs, freshUntil);
-            else node.put(key, fetches.bytes[f], versionAtMs, responseAtMs, freshUntil, version, STATUS_OK);
+            else stored = node.put(key, fetches.bytes[f], versionAtMs, responseAtMs, freshUntil, version, STATUS_OK);
+            // The answer was the next layer's copy in place of an error it holds: hold it here too, so
+            // this node does not ask again before that layer would (spec 7.1).
+            if (fetches.errorUntilMs[f] > nowMs && stored >= 0) {
+              errorUntilMs = fetches.errorUntilMs[f];
+              node.holdError(stored, errorUntilMs);
+            }
+            if (fetches.cause[f] === ORIGIN_CAUSE_BACKGROUND && fetches.measured[f] === 1 && nowMs < freshUntil) this.layerActivity[kind].backgroundRefreshes++;
           }
         } else if (local >= 0) {
           // A newer answer this layer may not store makes what it held (a cached error) obsolete.
           node.remove(key);
         }
       } else {
-        // The engine's mayServeStaleOnError: a fresh copy always; a stale one unless never-stale, up to stale-if-error (inclusive).
+        // The engine's mayServeStaleOnError: a fresh copy always; a stale one unless never-stale,
+        // within (inclusive) its 5xx window (explicit permission only, RFC 9111 §4.2.4) or, for a
+        // refused connection, its unreachable-origin window (spec 4.7 row 1).
+        const refused = status === ORIGIN_REFUSED;
         const flags = table.flagsOf(c, decisionLayer);
+        const staleWindowMs = refused ? table.staleIfUnreachableMsOf(c, decisionLayer) : table.staleIfErrorMsOf(c, decisionLayer);
         const usable =
           local >= 0 &&
           node.statusOf(local) === STATUS_OK &&
           ((nowMs < this.freshUntil(node, local, c, decisionLayer) && (flags & FLAG_REVALIDATE_ALWAYS) === 0) ||
-            ((flags & FLAG_NEVER_STALE) === 0 && nowMs <= this.freshUntil(node, local, c, decisionLayer) + table.staleIfErrorMsOf(c, decisionLayer)));
+            ((flags & FLAG_NEVER_STALE) === 0 && nowMs <= this.freshUntil(node, local, c, decisionLayer) + staleWindowMs));
+        // spec 7.1: an origin error without explicit freshness is cached for 5 s (less its age).
+        const errorClass = !refused && status >= 500 && status < 600 ? options.errorClassOf[status - 500] : -1;
+        const cachesError = errorClass >= 0 && (table.flagsOf(errorClass, decisionLayer) & FLAG_STORE) !== 0;
         if (usable) {
-          // spec 4.7 row 1, RFC 5861 §4: the last good version instead of the error; the error is not stored over it.
+          // spec 4.7 row 1, RFC 5861 §4: the last good version instead of the error; the error is
+          // held beside it (spec 7.1: origin protection whichever answer clients get).
           answerStatus = STATUS_OK;
           version = node.versionOf(local);
           versionAtMs = node.versionAtOf(local);
           responseAtMs = node.responseAtOf(local);
           servedLayer = kind === NODE_EDGE ? this.edgeLayer : this.regionalLayer;
-          outcome = (outcome & ~OUTCOME_CACHED_ERROR) | (status === ORIGIN_REFUSED ? OUTCOME_STALE_ON_REFUSED : OUTCOME_STALE_ON_ERROR);
-        } else if (status !== ORIGIN_REFUSED) {
-          // spec 7.1: an origin error without explicit freshness is cached for 5 s (less its age).
-          const errorClass = status >= 500 && status < 600 ? options.errorClassOf[status - 500] : -1;
-          if (errorClass >= 0 && storable && (table.flagsOf(errorClass, decisionLayer) & FLAG_STORE) !== 0) {
-            node.put(key, 0, versionAtMs, responseAtMs, responseAtMs + table.ttlMsOf(errorClass, decisionLayer), version, status);
+          outcome = (outcome & ~OUTCOME_CACHED_ERROR) | (refused ? OUTCOME_STALE_ON_REFUSED : OUTCOME_STALE_ON_ERROR);
+          if (cachesError) {
+            // The error's own response time: its 5 s count from it, less nothing else (spec 7.1).
+            errorUntilMs = fetches.sentAtMs[f] - fetches.ageMs[f] + table.ttlMsOf(errorClass, decisionLayer);
+            node.holdError(local, errorUntilMs);
           }
+        } else if (cachesError && storable) {
+          node.put(key, 0, versionAtMs, responseAtMs, responseAtMs + table.ttlMsOf(errorClass, decisionLayer), version, status);
         }
       }
     }
     let cell = fetches.takeWaiters(f);
     while (cell !== -1) {
-      this.answer(fetches.waiterOf(cell), key, nowMs, servedLayer, answerStatus, version, versionAtMs, responseAtMs, outcome);
+      this.answer(fetches.waiterOf(cell), key, nowMs, servedLayer, answerStatus, version, versionAtMs, responseAtMs, outcome, errorUntilMs);
       cell = fetches.nextWaiter(cell);
     }
     fetches.release(f);
@@ -546,15 +583,18 @@ export class LayeredFlow {
 
   /**
    * Answers a waiter at `nowMs` at the node it waits at, with `key`: a request's piece, or a
-   * PoP's fetch (which then travels back, with `versionAtMs`: when the origin read the version).
+   * PoP's fetch (which then travels back, with `versionAtMs`: when the origin read the version,
+   * and `errorUntilMs`: until when the node holds an origin error beside the copy it answers
+   * with, −∞ for none).
    */
-  private answer(waiter: number, key: number, nowMs: number, servedLayer: number, status: number, version: number, versionAtMs: number, responseAtMs: number, outcome: number): void {
+  private answer(waiter: number, key: number, nowMs: number, servedLayer: number, status: number, version: number, versionAtMs: number, responseAtMs: number, outcome: number, errorUntilMs: number): void {
     if (waiter === NO_WAITER) return;
     if (waiter >= 0) {
       // Only PoPs' fetches wait at a regional site; a body goes down unless the PoP holds this version (a 304).
       if (this.fetches.measured[waiter] === 1 && status === STATUS_OK && this.fetches.haveVersion[waiter] !== version) this.layerActivity[NODE_REGIONAL].answeredFetchBytes += this.fetches.bytes[waiter];
       // The answer carries its age at this moment (its Age, RFC 9111 §5.1).
       this.setResponse(waiter, status, version, versionAtMs, nowMs - responseAtMs, servedLayer, outcome);
+      this.fetches.errorUntilMs[waiter] = errorUntilMs;
       this.options.simulation.schedule(nowMs + this.fetches.halfHopMs[waiter], this.fetchDoneEvent, waiter);
       return;
     }
@@ -762,5 +802,5 @@ function countCause(byCause: OriginCauses, cause: number): void {
 }
 
 function newLayerActivity(): LayerActivity {
-  return { coalesced: 0, fetches: 0, backgroundRevalidations: 0, notModified: 0, fetchedBytes: 0, answeredFetchBytes: 0 };
+  return { coalesced: 0, fetches: 0, backgroundRevalidations: 0, backgroundRefreshes: 0, notModified: 0, fetchedBytes: 0, answeredFetchBytes: 0 };
 }

@@ -20,10 +20,12 @@ const RESPONSE_AT = 3;
 const VERSION_AT = 4;
 const FRESH_UNTIL = 5;
 const VERSION_STATUS = 6;
+/** Until when an origin error is held beside the stored copy (spec 7.1; −∞: none). */
+const ERROR_UNTIL = 7;
 
 /**
  * An LRU shared cache node (the default policy) whose hash slot holds the whole entry: the
- * key, its LRU links, its size and what HTTP caching needs (SharedCacheNode's four fields),
+ * key, its LRU links, its size and what HTTP caching needs (SharedCacheNode's five fields),
  * 64 bytes in one slot. SharedCacheNode over SparseKeyStore and LruStore reads a hash slot,
  * then an LRU record, then the node's record: three cache lines per hit, and the tables of
  * hundreds of PoPs do not stay in the CPU caches. Here a hit reads a fingerprint and one slot.
@@ -42,7 +44,7 @@ const VERSION_STATUS = 6;
  * larger than the cache (after the older version is gone), the same byte sums in the same
  * order. Entries never expire here (the flow judges freshness, as with SharedCacheNode).
  * Memory: 64 bytes a slot at a load of 3/8 to 3/4, so 85–171 bytes an object (SharedCacheNode:
- * about 90, but up to twice that after its arrays double).
+ * about 98, but up to twice that after its arrays double).
  */
 export class LruCacheNode implements CacheNode, CacheNodeStore {
   readonly policy = 'lru';
@@ -113,6 +115,7 @@ export class LruCacheNode implements CacheNode, CacheNodeStore {
     numbers[at + VERSION_AT] = versionAtMs;
     numbers[at + FRESH_UNTIL] = freshUntilMs;
     numbers[at + VERSION_STATUS] = versionStatusOf(version, status);
+    numbers[at + ERROR_UNTIL] = -Infinity;
     this.used += bytes;
     this.count++;
     this.linkAtHead(slot);
@@ -122,6 +125,11 @@ export class LruCacheNode implements CacheNode, CacheNodeStore {
   renew(local: number, responseAtMs: number, freshUntilMs: number): void {
     this.numbers[local * NUMBERS + RESPONSE_AT] = responseAtMs;
     this.numbers[local * NUMBERS + FRESH_UNTIL] = freshUntilMs;
+    this.numbers[local * NUMBERS + ERROR_UNTIL] = -Infinity;
+  }
+
+  holdError(local: number, untilMs: number): void {
+    this.numbers[local * NUMBERS + ERROR_UNTIL] = untilMs;
   }
 
   remove(key: number): void {
@@ -137,6 +145,9 @@ export class LruCacheNode implements CacheNode, CacheNodeStore {
   }
   freshUntilOf(local: number): number {
     return this.numbers[local * NUMBERS + FRESH_UNTIL];
+  }
+  errorUntilOf(local: number): number {
+    return this.numbers[local * NUMBERS + ERROR_UNTIL];
   }
   versionOf(local: number): number {
     return versionIn(this.numbers[local * NUMBERS + VERSION_STATUS]);

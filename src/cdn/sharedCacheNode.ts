@@ -14,13 +14,15 @@ import { statusIn, versionIn, versionStatusOf, type CacheNode } from './cacheNod
  * Entries go into the eviction store with no expiry: freshness is the flow's question, not
  * the store's. Per-entry fields live in typed arrays indexed by the store's local id.
  */
-/** Per entry, one record of four numbers (32 bytes: one cache line with its neighbour's half). */
-const RECORD = 4;
+/** Per entry, one record of five numbers (40 bytes). */
+const RECORD = 5;
 const RESPONSE_AT = 0;
 const VERSION_AT = 1;
 const FRESH_UNTIL = 2;
 /** The version and status in one number (versionStatusOf). */
 const VERSION_STATUS = 3;
+/** Until when an origin error is held beside the stored copy (spec 7.1; −∞: none). */
+const ERROR_UNTIL = 4;
 
 export class SharedCacheNode implements CacheNode {
   private records = new Float64Array(64 * RECORD);
@@ -56,6 +58,7 @@ export class SharedCacheNode implements CacheNode {
     records[at + VERSION_AT] = versionAtMs;
     records[at + FRESH_UNTIL] = freshUntilMs;
     records[at + VERSION_STATUS] = versionStatusOf(version, status);
+    records[at + ERROR_UNTIL] = -Infinity;
     return local;
   }
 
@@ -63,6 +66,11 @@ export class SharedCacheNode implements CacheNode {
   renew(local: number, responseAtMs: number, freshUntilMs: number): void {
     this.records[local * RECORD + RESPONSE_AT] = responseAtMs;
     this.records[local * RECORD + FRESH_UNTIL] = freshUntilMs;
+    this.records[local * RECORD + ERROR_UNTIL] = -Infinity;
+  }
+
+  holdError(local: number, untilMs: number): void {
+    this.records[local * RECORD + ERROR_UNTIL] = untilMs;
   }
 
   remove(key: number): void {
@@ -77,6 +85,9 @@ export class SharedCacheNode implements CacheNode {
   }
   freshUntilOf(local: number): number {
     return this.records[local * RECORD + FRESH_UNTIL];
+  }
+  errorUntilOf(local: number): number {
+    return this.records[local * RECORD + ERROR_UNTIL];
   }
   versionOf(local: number): number {
     return versionIn(this.records[local * RECORD + VERSION_STATUS]);

@@ -504,7 +504,9 @@ function decisiveReason(decision: CacheDecision, hasNoCacheFields: boolean): Cac
     decision.neverServeStale,
     decision.initialAgeSeconds > 0,
     decision.staleWhileRevalidateSeconds > 0,
-    decision.staleIfErrorSeconds > 0,
+    // One reason for the 5xx window, or for its absence where an outage would still be served stale (shared layers).
+    decision.staleIfErrorSeconds > 0 || (decision.layer !== 'browser' && decision.staleIfUnreachableSeconds > 0),
+    decision.staleIfUnreachableSeconds > 0,
     decision.immutable,
   ].filter(Boolean).length;
   const lifetimeIndex = reasons.length - 1 - after;

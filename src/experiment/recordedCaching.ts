@@ -103,7 +103,7 @@ const CACHING_FIELDS = new Set(['cache-control', 'cdn-cache-control', 'expires',
 function decisionSignature(table: CompiledDecisionTable, id: number): string {
   const parts: number[] = [];
   for (let layer = 0; layer < 3; layer++) {
-    parts.push(table.flagsOf(id, layer), table.ttlMsOf(id, layer), table.staleWhileRevalidateMsOf(id, layer), table.staleIfErrorMsOf(id, layer));
+    parts.push(table.flagsOf(id, layer), table.ttlMsOf(id, layer), table.staleWhileRevalidateMsOf(id, layer), table.staleIfErrorMsOf(id, layer), table.staleIfUnreachableMsOf(id, layer));
   }
   return parts.join(',');
 }

@@ -12,6 +12,7 @@ export interface CompiledDecision {
   readonly ttlMs: number;
   readonly staleWhileRevalidateMs: number;
   readonly staleIfErrorMs: number;
+  readonly staleIfUnreachableMs: number;
   readonly revalidateAlways: boolean;
   readonly neverServeStale: boolean;
   readonly immutable: boolean;
@@ -24,6 +25,7 @@ export function compileDecision(decision: CacheDecision): CompiledDecision {
     ttlMs: decision.ttlSeconds * 1000,
     staleWhileRevalidateMs: decision.staleWhileRevalidateSeconds * 1000,
     staleIfErrorMs: decision.staleIfErrorSeconds * 1000,
+    staleIfUnreachableMs: decision.staleIfUnreachableSeconds * 1000,
     revalidateAlways: decision.revalidateAlways,
     neverServeStale: decision.neverServeStale,
     immutable: decision.immutable,
@@ -61,6 +63,7 @@ export class CompiledDecisionTable {
   private ttlMs = new Float64Array(48);
   private swrMs = new Float64Array(48);
   private staleIfErrorMs = new Float64Array(48);
+  private staleIfUnreachableMs = new Float64Array(48);
   private flags = new Uint8Array(48);
   private classCount = 0;
 
@@ -86,6 +89,7 @@ export class CompiledDecisionTable {
       this.ttlMs[slot] = compiled.ttlMs;
       this.swrMs[slot] = compiled.staleWhileRevalidateMs;
       this.staleIfErrorMs[slot] = compiled.staleIfErrorMs;
+      this.staleIfUnreachableMs[slot] = compiled.staleIfUnreachableMs;
       this.flags[slot] =
         (compiled.store ? FLAG_STORE : 0) |
         (compiled.revalidateAlways ? FLAG_REVALIDATE_ALWAYS : 0) |
@@ -123,8 +127,14 @@ export class CompiledDecisionTable {
     return this.swrMs[classId * 3 + layerIndex];
   }
 
+  /** How long after expiry a stored copy may answer in place of a 5xx (explicit permission only, RFC 9111 §4.2.4). */
   staleIfErrorMsOf(classId: number, layerIndex: number): number {
     return this.staleIfErrorMs[classId * 3 + layerIndex];
+  }
+
+  /** How long after expiry a stored copy answers when the origin refuses the connection (spec 4.7 row 1). */
+  staleIfUnreachableMsOf(classId: number, layerIndex: number): number {
+    return this.staleIfUnreachableMs[classId * 3 + layerIndex];
   }
 
   /** The compiled decision as a record (for reports and tests; the hot path reads the arrays). */
@@ -136,6 +146,7 @@ export class CompiledDecisionTable {
       ttlMs: this.ttlMs[slot],
       staleWhileRevalidateMs: this.swrMs[slot],
       staleIfErrorMs: this.staleIfErrorMs[slot],
+      staleIfUnreachableMs: this.staleIfUnreachableMs[slot],
       revalidateAlways: (flags & FLAG_REVALIDATE_ALWAYS) !== 0,
       neverServeStale: (flags & FLAG_NEVER_STALE) !== 0,
       immutable: (flags & FLAG_IMMUTABLE) !== 0,
@@ -154,6 +165,7 @@ export class CompiledDecisionTable {
     this.ttlMs = grow(this.ttlMs, (n) => new Float64Array(n));
     this.swrMs = grow(this.swrMs, (n) => new Float64Array(n));
     this.staleIfErrorMs = grow(this.staleIfErrorMs, (n) => new Float64Array(n));
+    this.staleIfUnreachableMs = grow(this.staleIfUnreachableMs, (n) => new Float64Array(n));
     this.flags = grow(this.flags, (n) => new Uint8Array(n));
   }
 }

@@ -52,8 +52,19 @@ export interface CacheDecision {
   readonly neverServeStale: boolean;
   /** RFC 5861 §3: seconds after expiry during which it is served while one background revalidation runs. */
   readonly staleWhileRevalidateSeconds: number;
-  /** RFC 5861 §4 and spec 4.7: seconds after expiry during which it is served when the origin fails or is unreachable. */
+  /**
+   * Seconds after expiry during which it may answer in place of a 5xx (an error burst): only
+   * with explicit permission (RFC 9111 §4.2.4), `stale-if-error` (RFC 5861 §4) or a
+   * `stale-while-revalidate` window (RFC 5861 §3: the failed revalidation is the one that
+   * window was for), the longer of the two; 0 without either.
+   */
   readonly staleIfErrorSeconds: number;
+  /**
+   * spec 4.7 row 1: seconds after expiry during which it is served when the origin refuses the
+   * connection: `stale-if-error` when given (RFC 5861 §4 counts a network error as an
+   * error), else cdnsim's cap at shared layers (`PolicyOptions.staleIfUnreachableSeconds`).
+   */
+  readonly staleIfUnreachableSeconds: number;
   /** RFC 8246: never revalidated while fresh. */
   readonly immutable: boolean;
   /** Stored only because of origin error protection (spec 7.1). */
@@ -94,7 +105,7 @@ export function decide(input: DecisionInput): CacheDecision {
   const base = { layer, key: key.key, initialAgeSeconds: 0, immutable: cc.immutable, errorCaching: false, reasons };
   const notStored = (why?: PolicyReason): CacheDecision => {
     if (why) reasons.push(why);
-    return { ...base, store: false, freshnessLifetimeSeconds: 0, ttlSeconds: 0, revalidateAlways: false, neverServeStale: false, staleWhileRevalidateSeconds: 0, staleIfErrorSeconds: 0 };
+    return { ...base, store: false, freshnessLifetimeSeconds: 0, ttlSeconds: 0, revalidateAlways: false, neverServeStale: false, staleWhileRevalidateSeconds: 0, staleIfErrorSeconds: 0, staleIfUnreachableSeconds: 0 };
   };
 
   if (shared && !deployment.cdnEnabled) return notStored(reason('spec 1.3', 'the CDN is disabled for this container deployment'));
@@ -140,12 +151,26 @@ export function decide(input: DecisionInput): CacheDecision {
     reasons.push(reason('spec 2.2, RFC 5861 §3', `stale-while-revalidate=${staleWhileRevalidateSeconds}: served stale for that long after expiry while one background revalidation runs`));
   }
   // spec 4.7 serves the "last known good version": a stored 5xx is never served stale in its place.
-  const staleIfErrorSeconds = neverServeStale || facts.status >= 500 ? 0 : (cc.staleIfError ?? (shared ? options.staleIfUnreachableSeconds : 0));
+  const mayBeStale = !neverServeStale && facts.status < 500;
+  // A 5xx is not "origin offline": stale in its place needs the response's permission (RFC 9111 §4.2.4, DESIGN).
+  // At shared layers a stale-while-revalidate window counts, so a failed background revalidation
+  // does not discard the copy it was refreshing; the browser keeps to stale-if-error alone.
+  const staleIfErrorSeconds = mayBeStale ? Math.max(cc.staleIfError ?? 0, shared ? staleWhileRevalidateSeconds : 0) : 0;
+  const staleIfUnreachableSeconds = mayBeStale ? (cc.staleIfError ?? (shared ? options.staleIfUnreachableSeconds : 0)) : 0;
   if (staleIfErrorSeconds > 0) {
     reasons.push(
+      cc.staleIfError !== undefined && cc.staleIfError >= staleWhileRevalidateSeconds
+        ? reason('RFC 5861 §4', `stale-if-error=${staleIfErrorSeconds}: served stale for that long after expiry when the origin answers 5xx`)
+        : reason('RFC 5861 §3, RFC 9111 §4.2.4', `stale-while-revalidate=${staleWhileRevalidateSeconds} permits serving it stale for that long, so a failed (5xx) revalidation inside it is answered from the stored copy`),
+    );
+  } else if (shared && staleIfUnreachableSeconds > 0) {
+    reasons.push(reason('RFC 9111 §4.2.4, spec 7.1', 'no stale-if-error: on a 5xx the client gets the error (a 500 is cached 5 s, spec 7.1), not a stale copy'));
+  }
+  if (staleIfUnreachableSeconds > 0) {
+    reasons.push(
       cc.staleIfError !== undefined
-        ? reason('RFC 5861 §4', `stale-if-error=${staleIfErrorSeconds}: served stale for that long when the origin fails`)
-        : reason('spec 4.7', `served stale for up to ${staleIfErrorSeconds} s when the origin is unreachable (cdnsim's cap; the spec states none)`),
+        ? reason('RFC 5861 §4, spec 4.7', `stale-if-error=${staleIfUnreachableSeconds}: served stale for that long when the origin is unreachable`)
+        : reason('spec 4.7', `served stale for up to ${staleIfUnreachableSeconds} s when the origin is unreachable (connection refused; cdnsim's cap, the spec states none)`),
     );
   }
   if (cc.immutable) reasons.push(reason('spec 2.2, RFC 8246', 'immutable: not revalidated while fresh'));
@@ -160,6 +185,7 @@ export function decide(input: DecisionInput): CacheDecision {
     neverServeStale,
     staleWhileRevalidateSeconds,
     staleIfErrorSeconds,
+    staleIfUnreachableSeconds,
     errorCaching,
   };
 }

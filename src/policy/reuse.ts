@@ -13,6 +13,7 @@ export interface StoredFreshness {
   readonly neverServeStale: boolean;
   readonly staleWhileRevalidateSeconds: number;
   readonly staleIfErrorSeconds: number;
+  readonly staleIfUnreachableSeconds: number;
 }
 
 /**
@@ -74,21 +75,25 @@ export function reuseVerdict(
 }
 
 /**
- * May a stored response answer when the origin fails (5xx) or cannot be reached? spec 4.7
- * says the last known good version is served; RFC 5861 §4 bounds it by stale-if-error;
- * RFC 9111 §4.2.4 forbids it under no-cache/must-revalidate/proxy-revalidate/s-maxage.
+ * May a stored response answer when the origin fails, `cause` saying how? A fresh copy always
+ * (unless no-cache); a stale one never under no-cache/must-revalidate/proxy-revalidate/s-maxage
+ * (RFC 9111 §4.2.4), else:
+ * - `'error'` (a 5xx): only within explicit permission, stale-if-error (RFC 5861 §4) or a
+ *   stale-while-revalidate window (RFC 5861 §3) — a 5xx is not "origin offline" (DESIGN);
+ * - `'unreachable'` (connection refused, spec 4.7 row 1): the last known good version, up to
+ *   stale-if-error or cdnsim's cap.
  */
-export function mayServeStaleOnError(stored: StoredFreshness, nowMs: number): boolean {
+export function mayServeStaleOnError(stored: StoredFreshness, nowMs: number, cause: 'error' | 'unreachable' = 'error'): boolean {
   const age = currentAgeSeconds(stored.initialAgeSeconds, stored.storedAtMs, nowMs);
   if (stored.freshnessLifetimeSeconds > age && !stored.revalidateAlways) return true;
   if (stored.neverServeStale) return false;
-  return age - stored.freshnessLifetimeSeconds <= stored.staleIfErrorSeconds;
+  return age - stored.freshnessLifetimeSeconds <= (cause === 'error' ? stored.staleIfErrorSeconds : stored.staleIfUnreachableSeconds);
 }
 
 /**
- * spec 7.1 and DESIGN: an error response never displaces a stored response that could still
- * be served in its place.
+ * spec 7.1 and DESIGN: an error response (a 5xx) never displaces a stored response that could
+ * still be served in its place; that copy keeps answering and the error is held beside it.
  */
 export function errorMayReplaceStored(stored: StoredFreshness | undefined, nowMs: number): boolean {
-  return stored === undefined || !mayServeStaleOnError(stored, nowMs);
+  return stored === undefined || !mayServeStaleOnError(stored, nowMs, 'error');
 }

@@ -54,6 +54,12 @@ export interface StoredResponse {
   readonly content: StoredContent;
   readonly freshness: StoredFreshness;
   readonly decision: CacheDecision;
+  /**
+   * spec 7.1 beside a stored response: the origin answered a 5xx, this response answered in
+   * its place (RFC 5861 §4), and the error is held until then (ms): no request goes upstream
+   * before. Absent: none. A refresh (304, HEAD) ends it.
+   */
+  readonly errorUntilMs?: number;
 }
 
 /** What a request asks upstream: the whole representation, or a range (RFC 9111 §3.3–3.4, spec 4.8). */
@@ -83,6 +89,7 @@ export function storedFreshness(decision: CacheDecision, storedAtMs: number): St
     neverServeStale: decision.neverServeStale,
     staleWhileRevalidateSeconds: decision.staleWhileRevalidateSeconds,
     staleIfErrorSeconds: decision.staleIfErrorSeconds,
+    staleIfUnreachableSeconds: decision.staleIfUnreachableSeconds,
   };
 }
 
@@ -103,7 +110,7 @@ export function decideStored(setting: CacheSetting, request: CacheRequest, respo
 /** A stored response with new fields (from a 304, RFC 9111 §4.3.4, or a HEAD, §4.3.5): a new decision and freshness. */
 export function refreshedStored(setting: CacheSetting, stored: StoredResponse, request: CacheRequest, headers: HeaderFields, nowMs: number, requestTimeMs: number): StoredResponse {
   const decision = decideStored(setting, request, { status: stored.status, headers }, nowMs, requestTimeMs);
-  return { ...stored, headers, decision, freshness: storedFreshness(decision, nowMs) };
+  return { ...stored, headers, decision, freshness: storedFreshness(decision, nowMs), errorUntilMs: undefined };
 }
 
 /** The stored response considered stale from now on (RFC 9111 §4.3.5, a HEAD that does not match). */
@@ -240,7 +247,8 @@ export function receiveResponse(
   // A response that may not be stored still replaces nothing, except that a newer
   // non-storable answer makes the old one obsolete (RFC 9111 §4.4 spirit): drop it.
   if (!decision.store) return { ...result, store: undefined, dropPrevious: previous !== undefined && response.status < 500 };
-  if (decision.errorCaching && !errorMayReplaceStored(previous?.freshness, nowMs)) {
+  // A stored error is never served in an error's place (spec 4.7: the last *good* version), so it never blocks the new one.
+  if (decision.errorCaching && previous !== undefined && previous.status < 500 && !errorMayReplaceStored(previous.freshness, nowMs)) {
     return { ...result, store: undefined, dropPrevious: false, reasons: [...decision.reasons, reason('spec 7.1', 'the error does not displace the stored version that can still be served')] };
   }
   // A multipart/byteranges 206 is passed on, not stored (RFC 9111 §3.3 allows, does not require, storing parts).

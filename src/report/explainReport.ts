@@ -1,5 +1,5 @@
 import type { CacheDecision } from '../policy/decision.js';
-import type { Deployment } from '../policy/deployment.js';
+import { DEFAULT_POLICY_OPTIONS, type Deployment } from '../policy/deployment.js';
 import type { RangePlan } from '../policy/ranges.js';
 import { formatReason } from '../policy/reason.js';
 
@@ -19,6 +19,7 @@ export interface ExplainRecord {
   readonly initialAgeSeconds: number;
   readonly staleWhileRevalidateSeconds: number;
   readonly staleIfErrorSeconds: number;
+  readonly staleIfUnreachableSeconds: number;
   readonly revalidateAlways: boolean;
   readonly neverServeStale: boolean;
   readonly immutable: boolean;
@@ -40,6 +41,7 @@ export function explainRecord(decision: CacheDecision, directives: DirectivesInF
     initialAgeSeconds: roundSeconds(decision.initialAgeSeconds),
     staleWhileRevalidateSeconds: decision.staleWhileRevalidateSeconds,
     staleIfErrorSeconds: decision.staleIfErrorSeconds,
+    staleIfUnreachableSeconds: decision.staleIfUnreachableSeconds,
     revalidateAlways: decision.revalidateAlways,
     neverServeStale: decision.neverServeStale,
     immutable: decision.immutable,
@@ -86,6 +88,7 @@ export function explainText(decisions: readonly CacheDecision[], context: Explai
     lines.push(`  stored: ${storedLine(decision)}`);
     if (decision.store) {
       lines.push(`  stale:  ${staleLine(decision)}`);
+      if (decision.layer !== 'browser' && !decision.errorCaching) lines.push(`  5xx:    ${errorBurstLine(decision)}`);
     }
     lines.push('  why:');
     decision.reasons.forEach((entry, number) => lines.push(`    ${String(number + 1).padStart(2)}. ${entry.rule} [${entry.source}]`));
@@ -113,7 +116,20 @@ function storedLine(decision: CacheDecision): string {
 
 function staleLine(decision: CacheDecision): string {
   if (decision.neverServeStale) return 'never served stale';
-  return `served stale for ${formatDuration(decision.staleWhileRevalidateSeconds)} while revalidating, ${formatDuration(decision.staleIfErrorSeconds)} when the origin fails`;
+  return (
+    `served stale for ${formatDuration(decision.staleWhileRevalidateSeconds)} while revalidating, ` +
+    `${formatDuration(decision.staleIfErrorSeconds)} in place of a 5xx, ${formatDuration(decision.staleIfUnreachableSeconds)} when the origin is unreachable`
+  );
+}
+
+/**
+ * spec 7.1 at a shared layer: how an error burst meets this content. The origin sees about
+ * one request per key per node per 5 s either way; the client gets a stale copy only within
+ * explicit permission (RFC 9111 §4.2.4).
+ */
+function errorBurstLine(decision: CacheDecision): string {
+  const stale = decision.staleIfErrorSeconds > 0 ? `the stored copy (up to ${formatDuration(decision.staleIfErrorSeconds)} past expiry)` : 'the cached error';
+  return `a 500 is held ${DEFAULT_POLICY_OPTIONS.errorCachingSeconds} s (spec 7.1: about one origin request per key per node per ${DEFAULT_POLICY_OPTIONS.errorCachingSeconds} s); meanwhile clients get ${stale}`;
 }
 
 const UNITS: readonly [number, string][] = [

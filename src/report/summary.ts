@@ -104,8 +104,8 @@ export interface CdnSummary {
   errors: { responses: number; cachedErrorsServed: number };
   /** Responses whose content is older than the origin's current version: share, mean and worst age of the newer version. */
   staleness: OutcomeFigures['staleness'];
-  /** Per node layer: coalesced joins, fetches sent upstream, background revalidations, 304s received. */
-  layers: Record<string, LayerActivity>;
+  /** Per node layer: coalesced joins, fetches sent upstream, background revalidations (and those that refreshed the copy), 304s received. */
+  layers: Record<string, LayerFigures>;
   /** The origin requests the measured requests caused: by response (fullResponses + notModified + errors + refused) and by cause (`byCause`), each adding up to `requests`; body bytes, mean service time. */
   origin: OriginFigures;
 }
@@ -298,8 +298,26 @@ function cdnSummary(result: RunResult): CdnSummary {
       meanSeconds: round(outcomes.staleness.meanSeconds, 3),
       maxSeconds: round(outcomes.staleness.maxSeconds, 3),
     },
-    layers: cdn.layers,
+    layers: Object.fromEntries(Object.entries(cdn.layers).map(([layer, activity]) => [layer, layerFigures(activity)])),
     origin: originFigures(cdn.origin),
+  };
+}
+
+/** A node layer's counters, with how many background revalidations one expiry costs it. */
+export interface LayerFigures extends LayerActivity {
+  /**
+   * Background revalidations per refresh: backgroundRevalidations / backgroundRefreshes (null
+   * when none refreshed the copy). 1 when each expiry costs one revalidation (a single layer);
+   * above 1 when the next layer answers with its own stale copy (RFC 5861 §3 allows it) and the
+   * node, still stale, asks again on a later request: edge → regional revalidations per expiry.
+   */
+  backgroundRevalidationsPerExpiry: number | null;
+}
+
+function layerFigures(activity: LayerActivity): LayerFigures {
+  return {
+    ...activity,
+    backgroundRevalidationsPerExpiry: activity.backgroundRefreshes === 0 ? null : round(activity.backgroundRevalidations / activity.backgroundRefreshes, 4),
   };
 }
 

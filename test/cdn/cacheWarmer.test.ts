@@ -15,14 +15,18 @@ import { FixedNetwork, flowHarness } from './flowHarness.js';
 function warmerFor(cacheControl: string, capacity = 1e9, incidentInputs: IncidentInput[] = []) {
   const table = new CompiledDecisionTable({ kind: 'container', framework: 'next', cdnEnabled: true });
   table.add({ url: '/objects/object', status: 200, headers: { 'Cache-Control': cacheControl } });
+  // As the flow harness: a 500 without headers is error-cached (spec 7.1).
+  const errorClassOf = new Int32Array(100).fill(-1);
+  errorClassOf[0] = table.add({ url: '/objects/object', status: 500, headers: {} });
   let nodes = 0;
   const node = () => new SharedCacheNode(new SparseKeyStore(createCacheStore('lru', { capacity })), nodes++);
   const edges = [node(), node()];
   const regionals = [node()];
   const incidents = incidentsSchema.parse(incidentInputs);
-  const conditions = new IncidentSchedule(incidents).conditions;
-  const origin = new OriginModel(incidents.length ? conditions : null, Int32Array.of(conditions.classSlot('objects')), null, 100, new RandomStreams(1).stream('origin.errors'), () => 0);
-  const warmer = new CacheWarmer({ network: new FixedNetwork(2, true, true), edges, regionals, decisions: table, classOf: null, origin, browsers: null, cdnEnabled: true, purgeDelayMs: 2_000 });
+  const conditions = incidents.length ? new IncidentSchedule(incidents).conditions : null;
+  const slot = conditions === null ? 0 : conditions.classSlot('objects');
+  const origin = new OriginModel(conditions, Int32Array.of(slot), null, 100, new RandomStreams(1).stream('origin.errors'), () => 0);
+  const warmer = new CacheWarmer({ network: new FixedNetwork(2, true, true), edges, regionals, decisions: table, errorClassOf, classOf: null, origin, browsers: null, cdnEnabled: true, purgeDelayMs: 2_000 });
   const request = newClientRequest();
   /** Warms one whole-object request; returns whether the CDN answered it. */
   const send = (timeMs: number, objectId: number, region = 0, sizeBytes = 1_000): boolean => {
@@ -31,7 +35,12 @@ function warmerFor(cacheControl: string, capacity = 1e9, incidentInputs: Inciden
     warmer.warm(request);
     return warmer.counts.cdnHits > before;
   };
-  return { warmer, edges, regionals, send };
+  /** What a node holds for `key`: [status, until when an error is held beside the copy], or null. */
+  const entryOf = (node: SharedCacheNode, key: number): [number, number] | null => {
+    const local = node.store.storedLocalOf(key);
+    return local < 0 ? null : [node.statusOf(local), node.errorUntilOf(local)];
+  };
+  return { warmer, edges, regionals, send, entryOf };
 }
 
 describe('CacheWarmer: the caches alone, in no simulated time (spec 4.9)', () => {
@@ -47,7 +56,7 @@ describe('CacheWarmer: the caches alone, in no simulated time (spec 4.9)', () =>
     expect(edges[1].store.objectCount).toBe(1);
     // The regional copy's age counts at the PoP (RFC 9111 §4.2.3): fresh until 601 s there too.
     expect(edges[1].freshUntilOf(edges[1].store.storedLocalOf(7))).toBe(601_000);
-    expect(warmer.counts).toEqual({ requests: 3, atEdge: 3, cdnHits: 2 });
+    expect(warmer.counts).toEqual({ requests: 3, atEdge: 3, cdnHits: 2, errors: 0 });
   });
 
   it('RFC 9111 §4.2: an expired copy is fetched again and stored with a new lifetime', () => {
@@ -92,7 +101,7 @@ describe('CacheWarmer: the caches alone, in no simulated time (spec 4.9)', () =>
     send(1, 1);
     warmer.resetCounts();
     send(2, 1);
-    expect(warmer.counts).toEqual({ requests: 1, atEdge: 1, cdnHits: 1 });
+    expect(warmer.counts).toEqual({ requests: 1, atEdge: 1, cdnHits: 1, errors: 0 });
   });
 
   it('answers every request as the layered flow does on a network whose hops take 0 ms (2,000 requests, expiry and stale-while-revalidate)', () => {
@@ -147,5 +156,42 @@ describe('CacheWarmer: the caches alone, in no simulated time (spec 4.9)', () =>
       expect(missesIn(deployMs, deployMs + 2_000)).toBeGreaterThan(0);
       expect(missesIn(deployMs + 2_000, deployMs + 4_000)).toBeGreaterThan(missesIn(deployMs - 2_000, deployMs));
     }
+  });
+
+  // spec 7.1 against 4.7: the warm-up's stale-on-error and cached-error branches, request by request
+  // against the flow on a 0 ms network, through a 500 burst (100 % of answers, so no draws).
+  it.each([
+    ['RFC 5861 §4: stale-if-error: the copy answers and the 500 is held beside it', 'public, max-age=20, stale-if-error=600'],
+    ['RFC 9111 §4.2.4: no stale-if-error: the 500 is cached 5 s in the copy\'s place', 'public, max-age=20'],
+    ['RFC 5861 §3: stale-while-revalidate: the failed revalidation keeps the copy and holds the 500', 'public, max-age=20, stale-while-revalidate=600'],
+    ['RFC 9111 §4.2.4: must-revalidate: the cached 500', 'public, max-age=20, must-revalidate'],
+  ])('spec 7.1: %s — every request answered as the layered flow answers it (2,000 requests, a 30 s burst)', (_name, cacheControl) => {
+    const incidents: IncidentInput[] = [{ kind: 'error-burst', start: '20s', duration: '30s', status: 500, share: '100%' }];
+    const flow = flowHarness({ headers: { 'Cache-Control': cacheControl }, instantaneous: true, edges: 2, coalescing: false, incidents });
+    const { warmer, send, edges, regionals, entryOf } = warmerFor(cacheControl, 1e9, incidents);
+    let state = 777;
+    const next = (n: number): number => {
+      state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
+      return state % n;
+    };
+    const sent = Array.from({ length: 2_000 }, (_, i) => ({ timeMs: i * 37, objectId: next(20), region: next(2) }));
+    const flowDone = flow.run(sent);
+    const warmed = sent.map((request) => {
+      const errorsBefore = warmer.counts.errors;
+      const hit = send(request.timeMs, request.objectId, request.region);
+      return { hit, error: warmer.counts.errors > errorsBefore };
+    });
+    expect(warmed).toEqual(flowDone.map((done) => ({ hit: done.layer < 2, error: done.status !== 200 })));
+    // Clients saw errors only without permission to serve stale on a 5xx (RFC 9111 §4.2.4).
+    const flowErrors = flowDone.filter((done) => done.status !== 200).length;
+    if (cacheControl.includes('stale-')) expect(flowErrors).toBe(0);
+    else expect(flowErrors).toBeGreaterThan(0);
+    // During the burst (20–50 s) the CDN answers nearly every request: it asks the origin about once per key per 5 s.
+    const inBurst = flowDone.filter((done) => done.sendMs >= 20_000 && done.sendMs < 50_000);
+    expect(inBurst.filter((done) => done.layer < 2).length).toBeGreaterThan(inBurst.length * 0.8);
+    // After the burst (50 s on) every PoP entry holds a good copy again, with no error held.
+    const last = sent.length - 1;
+    expect(entryOf(edges[sent[last].region], sent[last].objectId)?.[0]).toBe(200);
+    expect(regionals[0].store.objectCount).toBeGreaterThan(0);
   });
 });

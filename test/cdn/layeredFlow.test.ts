@@ -136,6 +136,34 @@ describe('LayeredFlow: revalidation and stale serving (RFC 9111 §4.2–4.3, RFC
     expect(flow.originActivity.byCause).toEqual({ miss: 1, expired: 0, errorRetry: 0, purged: 0, backgroundRevalidation: 1 });
   });
 
+  it('RFC 5861 §3 through a tier: the regional site answers the PoP\'s background revalidation from its own stale copy, so the PoP asks about 3 times per expiry (the regional once)', () => {
+    // One request every 100 ms through one PoP; ages count by RFC 9111 §4.2.3. The regional
+    // site's copy is fetched at 15 ms (fresh until 1,015); the PoP's, fetched at 0 and 150 ms
+    // old on arrival, is fresh until 850. At 900 the PoP is stale: it answers stale and
+    // revalidates; the regional (fresh) answers with a copy 900 ms old, so the PoP's copy is
+    // fresh only until 1,000: a refresh. From then on, each second s = 1,000 … 9,000: at s the
+    // PoP revalidates and the regional (stale from s + 15) answers stale and revalidates with
+    // the origin (back at s + 165); at s + 100 the PoP asks again (the regional's revalidation
+    // still out: stale again); at s + 200 the regional is fresh and the PoP refreshed until
+    // s + 1,000. So 1 + 9 × 3 = 28 PoP revalidations for 1 + 9 = 10 refreshes, 9 at the
+    // regional (each a refresh), 1 + 9 origin requests.
+    const { run, flow } = flowHarness({ headers: { 'cache-control': 'max-age=1, stale-while-revalidate=600' } });
+    const done = run(Array.from({ length: 100 }, (_, i) => ({ timeMs: i * 100 })));
+    expect(flow.layerActivity[0]).toMatchObject({ backgroundRevalidations: 28, backgroundRefreshes: 10 });
+    expect(flow.layerActivity[1]).toMatchObject({ backgroundRevalidations: 9, backgroundRefreshes: 9 });
+    expect(flow.originActivity.requests).toBe(1 + 9);
+    // Each PoP revalidation went with a stale answer: 28, against 9 on a single layer.
+    expect(done.filter((request) => request.outcome & OUTCOME_STALE_WHILE_REVALIDATE)).toHaveLength(28);
+  });
+
+  it('RFC 5861 §3 on a single layer: one background revalidation per expiry', () => {
+    const { run, flow } = flowHarness({ headers: { 'cache-control': 'max-age=1, stale-while-revalidate=600' }, tiered: false });
+    run(Array.from({ length: 100 }, (_, i) => ({ timeMs: i * 100 })));
+    const edge = flow.layerActivity[0];
+    expect(edge.backgroundRevalidations).toBe(edge.backgroundRefreshes);
+    expect(edge.backgroundRevalidations).toBeGreaterThan(5);
+  });
+
   it('max-age=5 alone, with stale-while-revalidate, or with must-revalidate give different runs (the issue the flow fixes)', () => {
     const requests = [{ timeMs: 0 }, { timeMs: 6_000 }];
     const latencies = ['max-age=5', 'max-age=5, stale-while-revalidate=86400', 'max-age=5, must-revalidate'].map((cacheControl) => {
@@ -199,12 +227,54 @@ describe('LayeredFlow: origin error protection (spec 7.1)', () => {
     expect(flow.originActivity.requests).toBe(5);
   });
 
-  it('spec 7.1 with RFC 5861 §4: an error never replaces a usable stale copy; the copy is served instead', () => {
-    const { run, flow } = flowHarness({ headers: { 'cache-control': 'max-age=5' }, incidents: [{ kind: 'error-burst', start: '10s', duration: '10s' }] });
+  it('spec 7.1 with RFC 5861 §4: an error never replaces a copy inside stale-if-error; the copy is served instead', () => {
+    const { run, flow } = flowHarness({ headers: { 'cache-control': 'max-age=5, stale-if-error=60' }, incidents: [{ kind: 'error-burst', start: '10s', duration: '10s' }] });
     const [, during] = run([{ timeMs: 0 }, { timeMs: 12_000 }]);
     expect(during.status).toBe(200);
     expect(during.outcome & OUTCOME_STALE_ON_ERROR).toBeTruthy();
     expect(flow.originActivity.errors).toBe(1);
+  });
+
+  it('RFC 9111 §4.2.4: without stale-if-error a 500 is not answered from the stale copy (a 5xx is not an unreachable origin, spec 4.7)', () => {
+    const { run, flow } = flowHarness({ headers: { 'cache-control': 'max-age=5' }, incidents: [{ kind: 'error-burst', start: '10s', duration: '10s' }] });
+    const [, during] = run([{ timeMs: 0 }, { timeMs: 12_000 }]);
+    expect(during.status).toBe(500);
+    expect(during.outcome & OUTCOME_STALE_ON_ERROR).toBe(0);
+    expect(flow.originActivity.errors).toBe(1);
+  });
+
+  // One request every 100 ms, 10.0–29.9 s, through one PoP and its regional site, a 500 burst 10–30 s.
+  // The first goes up: origin at 10.065 s, its 500 made at 10.115 s, so the regional site holds it
+  // until 15.115 s and the PoP (answered at 10.18 s) too. The first request after that, at 15.2 s,
+  // asks again (origin 15.265 s, held until 20.315 s), then 20.4 s and 25.6 s: 4 origin requests.
+  const burstRequests = Array.from({ length: 200 }, (_, i) => ({ timeMs: 10_000 + i * 100 }));
+  const burst = [{ kind: 'error-burst' as const, start: '10s', duration: '20s' }];
+
+  it('spec 7.1 with a stale copy and stale-if-error: the copy answers every request and the 500 is held beside it, 4 origin requests in 20 s (one per 5 s)', () => {
+    const { run, flow } = flowHarness({ headers: { 'cache-control': 'max-age=1, stale-if-error=60' }, incidents: burst });
+    const done = run([{ timeMs: 0 }, ...burstRequests]).slice(1);
+    expect(done.every((request) => request.status === 200 && (request.outcome & OUTCOME_STALE_ON_ERROR) !== 0)).toBe(true);
+    expect(flow.originActivity.requests).toBe(1 + 4);
+    expect(flow.originActivity.errors).toBe(4);
+    // The PoP holds the error as long as its regional site: it asked the regional site 4 times, not once per request.
+    expect(flow.layerActivity[0].fetches).toBe(1 + 4);
+  });
+
+  it('spec 7.1 with a stale copy and no stale-if-error (RFC 9111 §4.2.4): the cached 500 answers, the same 4 origin requests in 20 s', () => {
+    const { run, flow } = flowHarness({ headers: { 'cache-control': 'max-age=1' }, incidents: burst });
+    const done = run([{ timeMs: 0 }, ...burstRequests]).slice(1);
+    expect(done.every((request) => request.status === 500)).toBe(true);
+    // The first request of each 5 s and the next one (100 ms later, the retry takes 180 ms) wait for the retry; the 192 others get the cached 500.
+    expect(done.filter((request) => request.outcome & OUTCOME_CACHED_ERROR)).toHaveLength(192);
+    expect(flow.originActivity.requests).toBe(1 + 4);
+    expect(flow.originActivity.errors).toBe(4);
+  });
+
+  it('spec 7.1 with stale-while-revalidate: the failed background revalidation keeps the copy (RFC 5861 §3) and holds the 500: 4 origin requests in 20 s, every answer stale', () => {
+    const { run, flow } = flowHarness({ headers: { 'cache-control': 'max-age=1, stale-while-revalidate=600' }, incidents: burst });
+    const done = run([{ timeMs: 0 }, ...burstRequests]).slice(1);
+    expect(done.every((request) => request.status === 200 && (request.outcome & OUTCOME_STALE_WHILE_REVALIDATE) !== 0)).toBe(true);
+    expect(flow.originActivity.requests).toBe(1 + 4);
   });
 
   it('a slowdown multiplies the origin service time: 50 ms × 4', () => {

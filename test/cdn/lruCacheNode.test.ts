@@ -9,7 +9,7 @@ import { SharedCacheNode } from '../../src/cdn/sharedCacheNode.js';
 
 /** What a node answers for `key` now: −1, or its entry's fields (the handle itself may differ between nodes). */
 function entryOf(node: CacheNode, local: number): number[] | null {
-  return local < 0 ? null : [node.responseAtOf(local), node.versionAtOf(local), node.freshUntilOf(local), node.versionOf(local), node.statusOf(local)];
+  return local < 0 ? null : [node.responseAtOf(local), node.versionAtOf(local), node.freshUntilOf(local), node.versionOf(local), node.statusOf(local), node.errorUntilOf(local)];
 }
 
 const reference = (capacity: number) => new SharedCacheNode(new SparseKeyStore(createCacheStore('lru', { capacity })), 0);
@@ -17,7 +17,7 @@ const reference = (capacity: number) => new SharedCacheNode(new SparseKeyStore(c
 describe('LruCacheNode: an LRU node in one table (spec 4.9 layers 2–3)', () => {
   it('decides exactly as SharedCacheNode over LruStore: hits, entries, evictions, refusals, removals, renewals, with the table growing past 1,024 slots', () => {
     const operation = fc.record({
-      kind: fc.constantFrom('request', 'request', 'request', 'stored', 'remove', 'renew'),
+      kind: fc.constantFrom('request', 'request', 'request', 'stored', 'remove', 'renew', 'hold'),
       key: fc.oneof(fc.integer({ min: 0, max: 40 }), fc.integer({ min: 0, max: 2 ** 31 - 1 })),
       size: fc.oneof(fc.integer({ min: 0, max: 30 }), fc.constant(5_000)),
       version: fc.integer({ min: 0, max: 3 }),
@@ -33,6 +33,12 @@ describe('LruCacheNode: an LRU node in one table (spec 4.9 layers 2–3)', () =>
             shared.remove(op.key);
           } else if (op.kind === 'stored') {
             expect(entryOf(slotted, slotted.store.storedLocalOf(op.key))).toEqual(entryOf(shared, shared.store.storedLocalOf(op.key)));
+          } else if (op.kind === 'hold') {
+            // spec 7.1: an error held beside the copy survives moves of the slot, ends with renew or put.
+            const mine = slotted.store.storedLocalOf(op.key);
+            const theirs = shared.store.storedLocalOf(op.key);
+            if (mine >= 0) slotted.holdError(mine, time + 5);
+            if (theirs >= 0) shared.holdError(theirs, time + 5);
           } else if (op.kind === 'renew') {
             const mine = slotted.store.storedLocalOf(op.key);
             const theirs = shared.store.storedLocalOf(op.key);

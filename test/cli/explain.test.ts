@@ -18,7 +18,8 @@ describe('cdnsim explain --json', () => {
       cacheable: true,
       ttlSeconds: 31_536_000,
       staleWhileRevalidateSeconds: 0,
-      staleIfErrorSeconds: 86_400,
+      staleIfErrorSeconds: 0,
+      staleIfUnreachableSeconds: 86_400,
       immutable: true,
       key: '/_next/static/chunks/app.js',
     });
@@ -95,6 +96,20 @@ describe('cdnsim explain (human output)', () => {
     expect(result.stdout).toContain('stored: yes, fresh for 3600 s (1 h) [max-age]');
     expect(result.stdout).toContain('served stale for 86400 s (1 d) while revalidating');
     expect(result.stdout).toMatch(/ 1\. edge is a shared cache \[RFC 9111 §1, spec 4\.9\]/);
+  });
+
+  it('spec 7.1 against 4.7: max-age=1 alone: a 500 is held 5 s and clients get the cached error; stale only when the origin is unreachable', () => {
+    const result = cdnsim(['explain', '--url', '/a.css', '--res-header', 'Cache-Control: public, max-age=1', '--now', 'Sat, 21 Nov 2026 12:00:00 GMT']);
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain('served stale for 0 s while revalidating, 0 s in place of a 5xx, 86400 s (1 d) when the origin is unreachable');
+    expect(result.stdout).toContain('5xx:    a 500 is held 5 s (spec 7.1: about one origin request per key per node per 5 s); meanwhile clients get the cached error');
+    expect(result.stdout).toContain('no stale-if-error: on a 5xx the client gets the error (a 500 is cached 5 s, spec 7.1), not a stale copy [RFC 9111 §4.2.4, spec 7.1]');
+  });
+
+  it('RFC 5861 §4: with stale-if-error=300 the stored copy answers in place of the held 500', () => {
+    const result = cdnsim(['explain', '--url', '/a.css', '--res-header', 'Cache-Control: public, max-age=1, stale-if-error=300', '--now', 'Sat, 21 Nov 2026 12:00:00 GMT']);
+    expect(result.stdout).toContain('0 s while revalidating, 300 s (5 min) in place of a 5xx, 300 s (5 min) when the origin is unreachable');
+    expect(result.stdout).toContain('meanwhile clients get the stored copy (up to 300 s (5 min) past expiry)');
   });
 });
 

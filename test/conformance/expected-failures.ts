@@ -67,6 +67,9 @@ export const EXPECTED_CHECK_NO: Readonly<Record<ProfileName, readonly string[]>>
     // A CDN node fills itself on a miss: it asks for the full response and answers the
     // client's If-None-Match itself (RFC 9111 §4.3.2), as the layered flow's nodes do.
     'conditional-etag-forward',
+    // A 5xx is not an unreachable origin (spec 4.7): without stale-if-error the stale copy is
+    // not served in its place (RFC 9111 §4.2.4, DESIGN); stale-sie-503 passes.
+    'stale-503',
   ],
   private: [
     // An Age with a parameter is not a non-negative integer, so it is ignored (RFC 9111 §5.1) and the response stays fresh.

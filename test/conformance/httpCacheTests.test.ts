@@ -16,7 +16,7 @@ import { EXPECTED_CHECK_NO, EXPECTED_OPTIONAL_FAILURES, EXPECTED_REQUIRED_FAILUR
 
 /** The pinned score per mode: [passed, counted]. Update together with expected-failures.ts. */
 const PINNED_SCORE: Readonly<Record<ProfileName, { required: [number, number]; optimal: [number, number]; check: [number, number] }>> = {
-  shared: { required: [159, 160], optimal: [90, 105], check: [60, 97] },
+  shared: { required: [159, 160], optimal: [90, 105], check: [59, 97] },
   private: { required: [135, 135], optimal: [72, 77], check: [58, 84] },
 };
 

@@ -287,7 +287,20 @@ describe('HAR replay: the recorded origin', () => {
     expect(result.visits[0]).toMatchObject({ servedBy: { origin: 2 }, originBytes: 30 });
   });
 
-  it('spec 4.7 + RFC 5861 §4: a recorded 500 for a URL the caches hold is answered stale by the regional node, the last cache before the origin; the client never sees it', () => {
+  it('RFC 5861 §4: a recorded 500 for a URL the caches hold with stale-if-error is answered stale by the regional node, the last cache before the origin; the client never sees it', () => {
+    const url = 'https://site.example/price';
+    const result = replayHar(
+      [
+        record({ url, responseHeaders: [['Cache-Control', 'public, max-age=1, stale-if-error=60']], bodyBytes: 50 }, 0),
+        record({ url, epochMs: T0 + 5000, status: 500, responseHeaders: [['Content-Type', 'text/plain']], bodyBytes: 5 }, 1),
+      ],
+      options({ visits: 1 }),
+    );
+    // 5 s later every copy is stale (max-age=1, no validator): browser and edge fetch, the regional node meets the 500.
+    expect(result.entries[1].visits[0]).toEqual({ servedBy: 'regional', revalidatedAt: null, stale: true, status: 200 });
+  });
+
+  it('RFC 9111 §4.2.4, spec 7.1: without stale-if-error the recorded 500 reaches the client: a 5xx is not an unreachable origin (spec 4.7)', () => {
     const url = 'https://site.example/price';
     const result = replayHar(
       [
@@ -296,7 +309,6 @@ describe('HAR replay: the recorded origin', () => {
       ],
       options({ visits: 1 }),
     );
-    // 5 s later every copy is stale (max-age=1, no validator): browser and edge fetch, the regional node meets the 500.
-    expect(result.entries[1].visits[0]).toEqual({ servedBy: 'regional', revalidatedAt: null, stale: true, status: 200 });
+    expect(result.entries[1].visits[0]).toEqual({ servedBy: 'origin', revalidatedAt: null, stale: false, status: 500 });
   });
 });

@@ -380,17 +380,18 @@ describe('RFC 9111 §4.2.4: never served stale', () => {
 });
 
 describe('RFC 5861 and spec 4.7: stale-while-revalidate, stale-if-error and the unreachable cap', () => {
-  it.each<[string, Input, Pick<CacheDecision, 'staleWhileRevalidateSeconds' | 'staleIfErrorSeconds'>]>([
-    ['RFC 5861 §3: stale-while-revalidate=30 at the edge', { headers: { 'Cache-Control': 'max-age=60, stale-while-revalidate=30' } }, { staleWhileRevalidateSeconds: 30, staleIfErrorSeconds: 86_400 }],
-    ['RFC 5861 §3: stale-while-revalidate=30 in the browser', { layer: 'browser', headers: { 'Cache-Control': 'max-age=60, stale-while-revalidate=30' } }, { staleWhileRevalidateSeconds: 30, staleIfErrorSeconds: 0 }],
-    ['RFC 5861 §4: stale-if-error=300 at the edge replaces the cap', { headers: { 'Cache-Control': 'max-age=60, stale-if-error=300' } }, { staleWhileRevalidateSeconds: 0, staleIfErrorSeconds: 300 }],
-    ['RFC 5861 §4: stale-if-error=300 in the browser', { layer: 'browser', headers: { 'Cache-Control': 'max-age=60, stale-if-error=300' } }, { staleWhileRevalidateSeconds: 0, staleIfErrorSeconds: 300 }],
-    ['RFC 5861 §4: stale-if-error=0 at the edge means none', { headers: { 'Cache-Control': 'max-age=60, stale-if-error=0' } }, { staleWhileRevalidateSeconds: 0, staleIfErrorSeconds: 0 }],
-    ['spec 4.7: the edge serves stale for up to 86400 s when the origin is unreachable', { headers: { 'Cache-Control': 'max-age=60' } }, { staleWhileRevalidateSeconds: 0, staleIfErrorSeconds: 86_400 }],
-    ['spec 4.7: the regional layer has the same cap', { layer: 'regional', headers: { 'Cache-Control': 'max-age=60' } }, { staleWhileRevalidateSeconds: 0, staleIfErrorSeconds: 86_400 }],
-    ['spec 4.7: the cap is for shared layers only; the browser gets 0', { layer: 'browser', headers: { 'Cache-Control': 'max-age=60' } }, { staleWhileRevalidateSeconds: 0, staleIfErrorSeconds: 0 }],
-    ['spec 4.7: the cap is an option', { options: { ...DEFAULT_POLICY_OPTIONS, staleIfUnreachableSeconds: 600 }, headers: { 'Cache-Control': 'max-age=60' } }, { staleWhileRevalidateSeconds: 0, staleIfErrorSeconds: 600 }],
-    ['spec 4.7: the static-asset default gets the cap too', { url: '/app.js' }, { staleWhileRevalidateSeconds: 0, staleIfErrorSeconds: 86_400 }],
+  it.each<[string, Input, Pick<CacheDecision, 'staleWhileRevalidateSeconds' | 'staleIfErrorSeconds' | 'staleIfUnreachableSeconds'>]>([
+    ['RFC 5861 §3: stale-while-revalidate=30 at the edge also covers a failed revalidation (a 5xx)', { headers: { 'Cache-Control': 'max-age=60, stale-while-revalidate=30' } }, { staleWhileRevalidateSeconds: 30, staleIfErrorSeconds: 30, staleIfUnreachableSeconds: 86_400 }],
+    ['RFC 5861 §3: stale-while-revalidate=30 in the browser', { layer: 'browser', headers: { 'Cache-Control': 'max-age=60, stale-while-revalidate=30' } }, { staleWhileRevalidateSeconds: 30, staleIfErrorSeconds: 0, staleIfUnreachableSeconds: 0 }],
+    ['RFC 5861 §4: stale-if-error=300 at the edge replaces the cap', { headers: { 'Cache-Control': 'max-age=60, stale-if-error=300' } }, { staleWhileRevalidateSeconds: 0, staleIfErrorSeconds: 300, staleIfUnreachableSeconds: 300 }],
+    ['RFC 5861 §4: stale-if-error=300 in the browser', { layer: 'browser', headers: { 'Cache-Control': 'max-age=60, stale-if-error=300' } }, { staleWhileRevalidateSeconds: 0, staleIfErrorSeconds: 300, staleIfUnreachableSeconds: 300 }],
+    ['RFC 5861 §4: stale-if-error=0 at the edge means none', { headers: { 'Cache-Control': 'max-age=60, stale-if-error=0' } }, { staleWhileRevalidateSeconds: 0, staleIfErrorSeconds: 0, staleIfUnreachableSeconds: 0 }],
+    ['RFC 5861: the longer of stale-if-error=10 and stale-while-revalidate=30 answers a 5xx', { headers: { 'Cache-Control': 'max-age=60, stale-if-error=10, stale-while-revalidate=30' } }, { staleWhileRevalidateSeconds: 30, staleIfErrorSeconds: 30, staleIfUnreachableSeconds: 10 }],
+    ['spec 4.7, RFC 9111 §4.2.4: max-age=60 alone: stale for up to 86400 s when unreachable, never in place of a 5xx', { headers: { 'Cache-Control': 'max-age=60' } }, { staleWhileRevalidateSeconds: 0, staleIfErrorSeconds: 0, staleIfUnreachableSeconds: 86_400 }],
+    ['spec 4.7: the regional layer has the same cap', { layer: 'regional', headers: { 'Cache-Control': 'max-age=60' } }, { staleWhileRevalidateSeconds: 0, staleIfErrorSeconds: 0, staleIfUnreachableSeconds: 86_400 }],
+    ['spec 4.7: the cap is for shared layers only; the browser gets 0', { layer: 'browser', headers: { 'Cache-Control': 'max-age=60' } }, { staleWhileRevalidateSeconds: 0, staleIfErrorSeconds: 0, staleIfUnreachableSeconds: 0 }],
+    ['spec 4.7: the cap is an option', { options: { ...DEFAULT_POLICY_OPTIONS, staleIfUnreachableSeconds: 600 }, headers: { 'Cache-Control': 'max-age=60' } }, { staleWhileRevalidateSeconds: 0, staleIfErrorSeconds: 0, staleIfUnreachableSeconds: 600 }],
+    ['spec 4.7: the static-asset default gets the cap too', { url: '/app.js' }, { staleWhileRevalidateSeconds: 0, staleIfErrorSeconds: 0, staleIfUnreachableSeconds: 86_400 }],
   ])('%s', (_name, input, expected) => {
     expect(run(input)).toMatchObject({ store: true, ...expected });
   });

@@ -119,6 +119,7 @@ interface Outcome {
   ttlSeconds?: number;
   staleWhileRevalidateSeconds?: number;
   staleIfErrorSeconds?: number;
+  staleIfUnreachableSeconds?: number;
   revalidateAlways?: boolean;
   neverServeStale?: boolean;
   immutable?: boolean;
@@ -140,9 +141,9 @@ function decideProfile(profile: HeaderProfile, layer: CacheLayer, deployment: De
 describe('every profile through decide() at the edge and in the browser', () => {
   it.each<[string, string, Deployment, string, Outcome, Outcome]>([
     [
-      'spec 4.3 / 8.1 row 1: one year, immutable; the edge may serve it a day stale when the origin is down (spec 4.7)',
+      'spec 4.3 / 8.1 row 1: one year, immutable; the edge may serve it a day stale when the origin is down (spec 4.7), not in place of a 5xx (RFC 9111 §4.2.4)',
       'framework-static-assets', FULL_STACK, '/_next/static/chunks/a.js',
-      { store: true, ttlSeconds: 31_536_000, staleIfErrorSeconds: 86_400, immutable: true, ...STORED },
+      { store: true, ttlSeconds: 31_536_000, staleIfErrorSeconds: 0, staleIfUnreachableSeconds: 86_400, immutable: true, ...STORED },
       { store: true, ttlSeconds: 31_536_000, staleIfErrorSeconds: 0, immutable: true, ...STORED },
     ],
     ['spec 4.3: API routes are stored nowhere', 'framework-api-routes', FULL_STACK, '/api/users', NOT_STORED, NOT_STORED],
@@ -161,7 +162,7 @@ describe('every profile through decide() at the edge and in the browser', () => 
     [
       'spec 8.1 row 1: as spec 4.3 static assets',
       'guidance-static-assets', FULL_STACK, '/app.3f2a.js',
-      { store: true, ttlSeconds: 31_536_000, staleIfErrorSeconds: 86_400, immutable: true, ...STORED },
+      { store: true, ttlSeconds: 31_536_000, staleIfErrorSeconds: 0, staleIfUnreachableSeconds: 86_400, immutable: true, ...STORED },
       { store: true, ttlSeconds: 31_536_000, staleIfErrorSeconds: 0, immutable: true, ...STORED },
     ],
     [
@@ -186,7 +187,7 @@ describe('every profile through decide() at the edge and in the browser', () => 
     [
       'spec 8.2 rule 1: one year, not immutable',
       'container-static-files', CONTAINER, '/static/app.js',
-      { store: true, ttlSeconds: 31_536_000, staleIfErrorSeconds: 86_400, immutable: false, ...STORED },
+      { store: true, ttlSeconds: 31_536_000, staleIfErrorSeconds: 0, staleIfUnreachableSeconds: 86_400, immutable: false, ...STORED },
       { store: true, ttlSeconds: 31_536_000, staleIfErrorSeconds: 0, immutable: false, ...STORED },
     ],
     ['spec 8.2 rule 2: stored nowhere', 'container-api', CONTAINER, '/api/users', NOT_STORED, NOT_STORED],
@@ -200,7 +201,7 @@ describe('every profile through decide() at the edge and in the browser', () => 
     [
       'spec 4.1.4, 4.2: no headers on /favicon.ico: one year at the edge; the browser has no lifetime',
       'no-cache-headers', FULL_STACK, '/favicon.ico',
-      { store: true, ttlSeconds: 31_536_000, staleIfErrorSeconds: 86_400, ...STORED },
+      { store: true, ttlSeconds: 31_536_000, staleIfErrorSeconds: 0, staleIfUnreachableSeconds: 86_400, ...STORED },
       NOT_STORED,
     ],
     ['spec 1.3: no headers in a container: stored nowhere', 'no-cache-headers', CONTAINER, '/app.js', NOT_STORED, NOT_STORED],

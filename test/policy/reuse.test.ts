@@ -24,6 +24,7 @@ const BASE: StoredFreshness = {
   neverServeStale: false,
   staleWhileRevalidateSeconds: 0,
   staleIfErrorSeconds: 0,
+  staleIfUnreachableSeconds: 0,
 };
 const stored = (overrides: Partial<StoredFreshness> = {}): StoredFreshness => ({ ...BASE, ...overrides });
 const request = (headers: HeaderInput = {}) => requestCacheControl(normaliseHeaders(headers));
@@ -114,12 +115,21 @@ describe('mayServeStaleOnError (spec 4.7, RFC 5861 §4, RFC 9111 §4.2.4)', () =
     ['a no-cache entry is never served on error, even "fresh"', stored({ revalidateAlways: true, neverServeStale: true, freshnessLifetimeSeconds: 3_600 }), 1, false],
     ['stale by 100 s with stale-if-error=100: served (inclusive)', stored({ staleIfErrorSeconds: 100 }), 160, true],
     ['stale by 100.001 s with stale-if-error=100: not served', stored({ staleIfErrorSeconds: 100 }), 160.001, false],
-    ['spec 4.7 cap: stale by a day with the 86400 s cap: served', stored({ staleIfErrorSeconds: 86_400 }), 60 + 86_400, true],
-    ['spec 4.7 cap: stale by a day and a second: not served', stored({ staleIfErrorSeconds: 86_400 }), 61 + 86_400, false],
     ['no stale-if-error window: exactly at expiry still counts as 0 s stale', stored(), 60, true],
     ['no stale-if-error window: 1 s stale is not served', stored(), 61, false],
-  ])('spec 4.7 / RFC 5861 §4: %s', (_name, entry, seconds, expected) => {
+    ['RFC 9111 §4.2.4: the unreachable-origin cap does not open a 5xx window', stored({ staleIfUnreachableSeconds: 86_400 }), 61, false],
+  ])('RFC 5861 §4, on a 5xx: %s', (_name, entry, seconds, expected) => {
     expect(mayServeStaleOnError(entry, at(seconds))).toBe(expected);
+    expect(mayServeStaleOnError(entry, at(seconds), 'error')).toBe(expected);
+  });
+
+  it.each<[string, StoredFreshness, number, boolean]>([
+    ['spec 4.7 cap: stale by a day with the 86400 s cap: served', stored({ staleIfUnreachableSeconds: 86_400 }), 60 + 86_400, true],
+    ['spec 4.7 cap: stale by a day and a second: not served', stored({ staleIfUnreachableSeconds: 86_400 }), 61 + 86_400, false],
+    ['a stale must-revalidate entry is not served, not even then', stored({ neverServeStale: true, staleIfUnreachableSeconds: 86_400 }), 61, false],
+    ['a 5xx window alone does not serve it when unreachable', stored({ staleIfErrorSeconds: 100 }), 61, false],
+  ])('spec 4.7 row 1, origin unreachable: %s', (_name, entry, seconds, expected) => {
+    expect(mayServeStaleOnError(entry, at(seconds), 'unreachable')).toBe(expected);
   });
 });
 
@@ -151,9 +161,11 @@ describe('reuse of real decisions (decide → StoredFreshness → reuseVerdict)'
   it.each<[string, string, number, ReuseKind, boolean]>([
     ['spec 8.1 row 2 at 3599 s: fresh', 'public, max-age=3600, stale-while-revalidate=86400', 3_599, 'fresh', true],
     ['spec 8.1 row 2 at 3600 s: stale-while-revalidate', 'public, max-age=3600, stale-while-revalidate=86400', 3_600, 'stale-while-revalidate', true],
-    ['spec 8.1 row 2 a day after expiry: still within stale-while-revalidate=86400 (inclusive), and served on error (spec 4.7 cap)', 'public, max-age=3600, stale-while-revalidate=86400', 3_600 + 86_400, 'stale-while-revalidate', true],
+    ['spec 8.1 row 2 a day after expiry: still within stale-while-revalidate=86400 (inclusive), and served on a 5xx (RFC 5861 §3 permission)', 'public, max-age=3600, stale-while-revalidate=86400', 3_600 + 86_400, 'stale-while-revalidate', true],
     ['spec 8.1 row 2 just over a day after expiry: revalidate, no longer served on error', 'public, max-age=3600, stale-while-revalidate=86400', 3_600 + 86_400 + 1, 'revalidate', false],
     ['spec 8.1 row 3 at 300 s: revalidate, never served stale', 'public, max-age=300, must-revalidate', 300, 'revalidate', false],
+    ['RFC 9111 §4.2.4: max-age=60 alone, 1 s stale: revalidate, and not served in place of a 5xx (no stale-if-error)', 'public, max-age=60', 61, 'revalidate', false],
+    ['RFC 5861 §4: max-age=60, stale-if-error=300, 300 s stale: served in place of a 5xx', 'public, max-age=60, stale-if-error=300', 360, 'revalidate', true],
     ['spec 4.3 server-rendered pages: revalidate at once', 'public, max-age=0, must-revalidate', 0, 'revalidate', false],
   ])('%s', (_name, cacheControl, seconds, kind, servedOnError) => {
     const entry = storedFrom(cacheControl);

@@ -14,6 +14,7 @@ import { mayServeStaleOnError, reuseVerdict } from '../../src/policy/reuse.js';
 import { hasValidator, mergeNotModified } from '../../src/policy/revalidation.js';
 import {
   answerFromStored,
+  decideStored,
   FETCH_WHOLE,
   receiveResponse,
   refreshedStored,
@@ -147,6 +148,12 @@ const LAYER_NAMES = ['edge', 'regional', 'origin'];
 function originVersionOf(headers: ReadonlyMap<string, string>): number {
   const field = headers.get('x-origin-version');
   return field === undefined ? versionOf(headers) : Number(field);
+}
+
+/** A copy the next layer sent in place of an error it holds is held here too, until the same moment (spec 7.1). */
+function heldAsUpstream(stored: StoredResponse, response: HttpResponse, nowMs: number): StoredResponse {
+  const until = Number(response.headers.get('x-error-until') ?? -Infinity);
+  return until > nowMs ? { ...stored, errorUntilMs: until } : stored;
 }
 
 /** The content version an ETag names ("v3" → 3). */
@@ -290,14 +297,20 @@ class TimedNode {
       } else {
         if (verdict.kind === 'fresh') return this.answerWaiter(waiter, { response: this.fromStored(waiter, entry), servedLayer: this.layer, outcome: 0 }, entry);
         validates = hasValidator(entry.headers) ? entry : undefined;
+        // spec 7.1: while an origin error is held beside the copy, nothing goes upstream.
+        const held = entry.errorUntilMs !== undefined && nowMs < entry.errorUntilMs;
         if (verdict.kind === 'stale-while-revalidate') {
           // RFC 5861 §3: answered stale now; one background revalidation per node and key.
           this.answerWaiter(waiter, { response: this.fromStored(waiter, entry), servedLayer: this.layer, outcome: OUTCOME_STALE_WHILE_REVALIDATE }, entry);
-          if (!this.inFlight.has(url)) {
+          if (!held && !this.inFlight.has(url)) {
             this.counters.backgroundRevalidations++;
             this.startFetch(url, undefined, validates);
           }
           return;
+        }
+        // RFC 5861 §4: inside its 5xx window the copy answers in the held error's place.
+        if (held && mayServeStaleOnError(entry.freshness, nowMs, 'error')) {
+          return this.answerWaiter(waiter, { response: this.fromStored(waiter, entry), servedLayer: this.layer, outcome: OUTCOME_STALE_ON_ERROR }, entry);
         }
       }
     }
@@ -346,16 +359,21 @@ class TimedNode {
         const stored = entry !== undefined && entry.status < 500 && versionOf(entry.headers) === versionOf(response.headers);
         const base = stored ? entry : fetch.validates!;
         served = refreshedStored(this.setting, base, fetch.request, mergeNotModified(base.headers, response.headers), nowMs, fetch.sentAtMs);
-        if (stored) this.store(url, served);
+        if (stored) this.store(url, (served = heldAsUpstream(served, response, nowMs)));
       } else {
         const received = receiveResponse(this.setting, fetch.request, response, entry, FETCH_WHOLE, nowMs, fetch.sentAtMs);
-        if (received.store) this.store(url, received.store);
+        served = received.store === undefined ? undefined : heldAsUpstream(received.store, response, nowMs);
+        if (served !== undefined) this.store(url, served);
         else if (received.dropPrevious) this.entries.delete(url);
-        served = received.store;
       }
-    } else if (entry !== undefined && entry.status < 500 && mayServeStaleOnError(entry.freshness, nowMs)) {
-      // spec 4.7 row 1, RFC 5861 §4: the last good version instead of the error, which is not stored over it.
+    } else if (entry !== undefined && entry.status < 500 && mayServeStaleOnError(entry.freshness, nowMs, response === undefined ? 'unreachable' : 'error')) {
+      // spec 4.7 row 1, RFC 5861 §4: the last good version instead of the error, which is not
+      // stored over it but held beside it for its own lifetime (spec 7.1: origin protection).
       served = entry;
+      if (response !== undefined) {
+        const decision = decideStored(this.setting, fetch.request, response, nowMs, fetch.sentAtMs);
+        if (decision.store) this.entries.set(url, (served = { ...entry, errorUntilMs: nowMs + decision.ttlSeconds * 1000 }));
+      }
       answer = { response: undefined, servedLayer: this.layer, outcome: 0 };
       outcome = (outcome & ~OUTCOME_CACHED_ERROR) | (response === undefined ? OUTCOME_STALE_ON_REFUSED : OUTCOME_STALE_ON_ERROR);
     } else if (response !== undefined) {
@@ -377,12 +395,17 @@ class TimedNode {
     return { ...response, headers: new Map([...response.headers, ['age', String(Math.floor(age))]]) };
   }
 
-  /** The stored response as it answers this waiter: a 304 when a PoP's conditional fetch names it (RFC 9111 §4.3.2). */
+  /**
+   * The stored response as it answers this waiter: a 304 when a PoP's conditional fetch names
+   * it (RFC 9111 §4.3.2). To a PoP it also says until when an origin error is held beside it
+   * (x-error-until, the reference's own field: the flow hands the PoP that moment, spec 7.1).
+   */
   private fromStored(waiter: Waiter, stored: StoredResponse): HttpResponse {
     const request: HttpRequest = waiter.kind === 'fetch' ? waiter.fetch.request : { method: 'GET', url: '', headers: new Map() };
     const answer = answerFromStored(request, stored, this.clock.nowMs, {});
     if (answer.kind === 'fetch') throw new Error('a whole stored response cannot ask for a fetch');
-    return answer.response;
+    if (waiter.kind !== 'fetch' || stored.errorUntilMs === undefined || !(stored.errorUntilMs > this.clock.nowMs)) return answer.response;
+    return { ...answer.response, headers: new Map([...answer.response.headers, ['x-error-until', String(stored.errorUntilMs)]]) };
   }
 
   private answerWaiter(waiter: Waiter, answer: Answer, stored: StoredResponse | undefined): void {
