@@ -63,7 +63,7 @@ export interface Summary {
    * (LRU: Che's approximation). A simulated edge hit ratio below it usually means the
    * warm-up was too short for that edge to fill.
    */
-  theory?: { model: 'che-lru' | 'ttl'; edgeHitRatio: number; edgeByteHitRatio: number };
+  theory?: { model: 'che-lru' | 'ttl'; edgeHitRatio: number; edgeByteHitRatio: number; missDelaySeconds?: number };
   /** What the CDN's nodes did on the simulated clock (README "What a run reports"). */
   cdn: CdnSummary;
   /** The busiest edge caches against their uplinks (spec 1.1); absent when the run records no timeline. */
@@ -253,7 +253,14 @@ function measuredSummary(result: RunResult): Omit<Summary, 'stated'> {
     edges,
     regionals: result.regionals.map(nodeRow),
     ...(result.theory
-      ? { theory: { model: result.theory.model, edgeHitRatio: round(result.theory.hitRatio, 6), edgeByteHitRatio: round(result.theory.byteHitRatio, 6) } }
+      ? {
+          theory: {
+            model: result.theory.model,
+            edgeHitRatio: round(result.theory.hitRatio, 6),
+            edgeByteHitRatio: round(result.theory.byteHitRatio, 6),
+            ...(result.theory.missDelayMs === undefined ? {} : { missDelaySeconds: round(result.theory.missDelayMs / 1000, 6) }),
+          },
+        }
       : {}),
     cdn: cdnSummary(result),
     ...(result.timeline ? { capacity: capacitySummary(edges, result.scenario.edge.capacity) } : {}),

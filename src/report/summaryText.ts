@@ -75,7 +75,7 @@ export function summaryText(summary: Summary): string {
     );
   } else if (summary.theory?.model === 'ttl') {
     lines.push(
-      `theory (TTL cache, λT/(1+λT) per object): all edges ${formatPercent(summary.theory.edgeHitRatio)} hit ratio, ` +
+      `theory (TTL cache, λT/(1+λ(T+D)) per object, miss delay D = ${formatMs((summary.theory.missDelaySeconds ?? 0) * 1000)} ms): all edges ${formatPercent(summary.theory.edgeHitRatio)} hit ratio, ` +
         `${formatPercent(summary.theory.edgeByteHitRatio)} byte hit ratio`,
     );
   }
