@@ -36,8 +36,17 @@ export interface Summary {
   recording?: RecordingFacts;
   /** Every class's catalogue together as the run starts (contentClasses[].objects, catalogueBytes): compare a cache's capacity with `bytes`. */
   catalogue: { objects: number; bytes: number };
+  /** Per layer, per client request: requests it answered / requests that reached it; `cdn`: by edge or regional / reaching the edge. */
   hitRatio: Record<string, number>;
   byteHitRatio: Record<string, number>;
+  /**
+   * Per CDN cache layer (`edge`, `regional`), per lookup: the layer's own lookups answered from
+   * what its nodes held / its lookups (cdn.layers). A request coalesced at a PoP is one lookup
+   * there and none at the regional site, where its PoP's one fetch is one lookup: the figure
+   * Che's approximation or a trace replay of that cache gives.
+   */
+  lookupHitRatio: Record<string, number>;
+  lookupByteHitRatio: Record<string, number>;
   /** 1 − origin requests / client requests. */
   originOffload: number;
   requestsByLayer: Record<string, number>;
@@ -228,6 +237,8 @@ function measuredSummary(result: RunResult): Omit<Summary, 'stated'> {
     },
     hitRatio: mapValues(ratios.requests, (v) => round(v, 6)),
     byteHitRatio: mapValues(ratios.bytes, (v) => round(v, 6)),
+    lookupHitRatio: mapValues(result.cdn.layers, (layer) => round(ratio(layer.lookupHits, layer.lookups), 6)),
+    lookupByteHitRatio: mapValues(result.cdn.layers, (layer) => round(ratio(layer.lookupHitBytes, layer.lookupBytes), 6)),
     originOffload: round(metrics.requests === 0 ? 0 : 1 - ratio(origin, metrics.requests), 6),
     requestsByLayer: Object.fromEntries(metrics.layerNames.map((name, i) => [name, metrics.servedBy(i).requests])),
     latencyMs: {
