@@ -100,6 +100,17 @@ export interface LayerActivity {
   fetchedBytes: number;
   /** Body bytes this layer sent answering the fetches of the layer below (a regional site to its PoPs; 0 at the edge, which answers clients). */
   answeredFetchBytes: number;
+  /**
+   * The layer's own lookups: every time a request or a fetch from below looked a key up in one
+   * of its nodes (a request coalesced at a PoP counts once there, and its PoP's one fetch counts
+   * once at the regional site). The stream a trace replay of that cache or Che's model sees.
+   */
+  lookups: number;
+  /** Lookups the node answered from what it held (fresh, stale-while-revalidate, a cached error) without waiting for a fetch. */
+  lookupHits: number;
+  /** Body bytes of the looked-up objects (5 MB chunks for ranges, spec 4.8), and of the hits. */
+  lookupBytes: number;
+  lookupHitBytes: number;
 }
 
 /**
@@ -269,7 +280,10 @@ export class LayeredFlow {
     if (request.pieces === 1 && options.cdnEnabled) {
       const node = options.edges[edge];
       edgeLocal = this.touch(node, request.key, c, nowMs);
+      const measured = seq >= this.measuredFromSeq;
+      if (measured) this.countLookup(NODE_EDGE, pieceBytes(request, 0));
       if (edgeLocal >= 0 && node.statusOf(edgeLocal) === STATUS_OK && nowMs < this.freshUntil(node, edgeLocal, c, EDGE_DECISION) && (options.decisions.flagsOf(c, EDGE_DECISION) & FLAG_REVALIDATE_ALWAYS) === 0) {
+        if (measured) this.countLookupHit(NODE_EDGE, pieceBytes(request, 0));
         this.completeEdgeHit(request, seq, c, edge, node, edgeLocal);
         return;
       }
@@ -313,7 +327,23 @@ export class LayeredFlow {
    */
   private lookup(kind: number, index: number, key: number, objectId: number, bytes: number, c: number, nowMs: number, waiter: number): void {
     const node = kind === NODE_EDGE ? this.options.edges[index] : this.options.regionals[index];
-    this.lookedUp(kind, index, this.touch(node, key, c, nowMs), key, objectId, bytes, c, nowMs, waiter);
+    const local = this.touch(node, key, c, nowMs);
+    if (this.measuredWaiter(waiter) === 1) this.countLookup(kind, bytes);
+    this.lookedUp(kind, index, local, key, objectId, bytes, c, nowMs, waiter);
+  }
+
+  /** A lookup at a node of layer `kind` (counted for measured requests' work; plain counters, no allocation). */
+  private countLookup(kind: number, bytes: number): void {
+    const activity = this.layerActivity[kind];
+    activity.lookups++;
+    activity.lookupBytes += bytes;
+  }
+
+  /** The lookup was answered from what the node held. */
+  private countLookupHit(kind: number, bytes: number): void {
+    const activity = this.layerActivity[kind];
+    activity.lookupHits++;
+    activity.lookupHitBytes += bytes;
   }
 
   /** The node's lookup of `key` (the eviction policy sees a request): its stored entry's local id, or −1; a purged entry is dropped. */
@@ -339,6 +369,7 @@ export class LayeredFlow {
       if (node.statusOf(local) !== STATUS_OK) {
         // spec 7.1: a cached origin error is served until its 5 s are over, then the origin is retried.
         if (nowMs < node.freshUntilOf(local)) {
+          if (this.measuredWaiter(waiter) === 1) this.countLookupHit(kind, bytes);
           this.answer(waiter, key, nowMs, servedLayer, node.statusOf(local), node.versionOf(local), node.versionAtOf(local), node.responseAtOf(local), OUTCOME_CACHED_ERROR, -Infinity);
           return;
         }
@@ -347,6 +378,7 @@ export class LayeredFlow {
         const flags = table.flagsOf(c, decisionLayer);
         const freshUntil = this.freshUntil(node, local, c, decisionLayer);
         if ((flags & FLAG_REVALIDATE_ALWAYS) === 0 && nowMs < freshUntil) {
+          if (this.measuredWaiter(waiter) === 1) this.countLookupHit(kind, bytes);
           this.answer(waiter, key, nowMs, servedLayer, STATUS_OK, node.versionOf(local), node.versionAtOf(local), node.responseAtOf(local), 0, -Infinity);
           return;
         }
@@ -358,6 +390,7 @@ export class LayeredFlow {
         // engine's reuseVerdict reads it); one background revalidation per node and key.
         const swrMs = table.staleWhileRevalidateMsOf(c, decisionLayer);
         if ((flags & FLAG_NEVER_STALE) === 0 && swrMs > 0 && nowMs <= freshUntil + swrMs) {
+          if (this.measuredWaiter(waiter) === 1) this.countLookupHit(kind, bytes);
           // Read before answering: an answered request's record is released.
           const measured = this.measuredWaiter(waiter);
           this.answer(waiter, key, nowMs, servedLayer, STATUS_OK, node.versionOf(local), node.versionAtOf(local), node.responseAtOf(local), OUTCOME_STALE_WHILE_REVALIDATE, errorUntil);
@@ -369,6 +402,7 @@ export class LayeredFlow {
         }
         // RFC 5861 §4: inside its 5xx window the copy answers in the held error's place.
         if (held && (flags & FLAG_NEVER_STALE) === 0 && nowMs <= freshUntil + table.staleIfErrorMsOf(c, decisionLayer)) {
+          if (this.measuredWaiter(waiter) === 1) this.countLookupHit(kind, bytes);
           this.answer(waiter, key, nowMs, servedLayer, STATUS_OK, node.versionOf(local), node.versionAtOf(local), node.responseAtOf(local), OUTCOME_STALE_ON_ERROR, errorUntil);
           return;
         }
@@ -802,5 +836,5 @@ function countCause(byCause: OriginCauses, cause: number): void {
 }
 
 function newLayerActivity(): LayerActivity {
-  return { coalesced: 0, fetches: 0, backgroundRevalidations: 0, backgroundRefreshes: 0, notModified: 0, fetchedBytes: 0, answeredFetchBytes: 0 };
+  return { coalesced: 0, fetches: 0, backgroundRevalidations: 0, backgroundRefreshes: 0, notModified: 0, fetchedBytes: 0, answeredFetchBytes: 0, lookups: 0, lookupHits: 0, lookupBytes: 0, lookupHitBytes: 0 };
 }

@@ -35,12 +35,14 @@ export interface NodeState extends NodeFigures {
 export interface EdgeTheory {
   /**
    * `che-lru`: Che's approximation for LRU without expiry under independent requests
-   * (steady state, each edge). `ttl`: the TTL-cache formula λT/(1+λT) per object, for edges
-   * with room for the whole catalogue (all edges together).
+   * (steady state, each edge). `ttl`: the TTL-cache formula λ(T−D)/(1+λT) per object, for
+   * edges with room for the whole catalogue (all edges together).
    */
   model: 'che-lru' | 'ttl';
   hitRatio: number;
   byteHitRatio: number;
+  /** `ttl`: the miss delay D the formula used (time from an edge miss until the response is stored there), ms. */
+  missDelayMs?: number;
 }
 
 /** A class's catalogue as the run starts, then what churn did to it over the run. */

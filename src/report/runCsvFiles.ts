@@ -29,7 +29,9 @@ export const REGIONS_COLUMNS = [
   'region', 'requests', 'mean_ms', 'p50_ms', 'p90_ms', 'p95_ms', 'p99_ms', 'p999_ms',
   'edge_hit_requests', 'edge_hit_mean_ms', 'edge_hit_p50_ms', 'edge_hit_p95_ms', 'stated_edge_hit_min_ms', 'stated_edge_hit_max_ms',
 ] as const;
-export const LAYERS_COLUMNS = ['layer', 'requests', 'share', 'hit_ratio', 'byte_hit_ratio', 'mean_ms', 'p50_ms', 'p95_ms', 'p99_ms', 'bytes_served', 'bytes_fetched'] as const;
+export const LAYERS_COLUMNS = [
+  'layer', 'requests', 'share', 'hit_ratio', 'byte_hit_ratio', 'mean_ms', 'p50_ms', 'p95_ms', 'p99_ms', 'bytes_served', 'bytes_fetched', 'lookups', 'lookup_hit_ratio', 'lookup_byte_hit_ratio',
+] as const;
 export const CLASSES_COLUMNS = ['class', 'requests', 'browser_hit_ratio', 'edge_hit_ratio', 'cdn_hit_ratio', 'objects', 'catalogue_bytes', 'new_objects', 'one_hit_wonders', 'updates'] as const;
 
 const round = (value: number | null | undefined, digits: number): number | null => {
@@ -145,6 +147,10 @@ export function layersCsv(summary: Summary): string {
         served ? msCell(latency.p99) : null,
         summary.bytesByLayer[layer] ?? null,
         summary.cdn.layers[layer]?.fetchedBytes ?? null,
+        // The layer's own lookups (edge and regional only): a request coalesced at a PoP is no lookup at the regional site.
+        summary.cdn.layers[layer]?.lookups ?? null,
+        summary.lookupHitRatio[layer] ?? null,
+        summary.lookupByteHitRatio[layer] ?? null,
       ];
     }),
   );

@@ -36,9 +36,18 @@ export interface Summary {
   recording?: RecordingFacts;
   /** Every class's catalogue together as the run starts (contentClasses[].objects, catalogueBytes): compare a cache's capacity with `bytes`. */
   catalogue: { objects: number; bytes: number };
+  /** Per layer, per client request: requests it answered / requests that reached it; `cdn`: by edge or regional / reaching the edge. */
   hitRatio: Record<string, number>;
   /** Per layer: client bytes served from its stored copies / client bytes asked of it, counted per 5 MB chunk for ranges (docs/byte-figures.md, spec 4.8). */
   byteHitRatio: Record<string, number>;
+  /**
+   * Per CDN cache layer (`edge`, `regional`), per lookup: the layer's own lookups answered from
+   * what its nodes held / its lookups (cdn.layers). A request coalesced at a PoP is one lookup
+   * there and none at the regional site, where its PoP's one fetch is one lookup: the figure
+   * Che's approximation or a trace replay of that cache gives.
+   */
+  lookupHitRatio: Record<string, number>;
+  lookupByteHitRatio: Record<string, number>;
   /**
    * 1 − origin requests / client requests: `cdn.origin.requests` (every request the measured
    * requests caused at the origin, background revalidations included) over `requests`
@@ -74,7 +83,7 @@ export interface Summary {
    * (LRU: Che's approximation). A simulated edge hit ratio below it usually means the
    * warm-up was too short for that edge to fill.
    */
-  theory?: { model: 'che-lru' | 'ttl'; edgeHitRatio: number; edgeByteHitRatio: number };
+  theory?: { model: 'che-lru' | 'ttl'; edgeHitRatio: number; edgeByteHitRatio: number; missDelaySeconds?: number };
   /** What the CDN's nodes did on the simulated clock (README "What a run reports"). */
   cdn: CdnSummary;
   /** The busiest edge caches against their uplinks (spec 1.1); absent when the run records no timeline. */
@@ -244,6 +253,8 @@ function measuredSummary(result: RunResult): Omit<Summary, 'stated'> {
     },
     hitRatio: mapValues(ratios.requests, (v) => round(v, 6)),
     byteHitRatio: mapValues(ratios.bytes, (v) => round(v, 6)),
+    lookupHitRatio: mapValues(result.cdn.layers, (layer) => round(ratio(layer.lookupHits, layer.lookups), 6)),
+    lookupByteHitRatio: mapValues(result.cdn.layers, (layer) => round(ratio(layer.lookupHitBytes, layer.lookupBytes), 6)),
     originOffload: round(originOffload(result.cdn.origin.requests, metrics.requests), 6),
     originByteOffload: round(clientBytes === 0 ? 0 : 1 - result.cdn.origin.bytes / clientBytes, 6),
     requestsByLayer: Object.fromEntries(metrics.layerNames.map((name, i) => [name, metrics.servedBy(i).requests])),
@@ -271,7 +282,14 @@ function measuredSummary(result: RunResult): Omit<Summary, 'stated'> {
     edges,
     regionals: result.regionals.map(nodeRow),
     ...(result.theory
-      ? { theory: { model: result.theory.model, edgeHitRatio: round(result.theory.hitRatio, 6), edgeByteHitRatio: round(result.theory.byteHitRatio, 6) } }
+      ? {
+          theory: {
+            model: result.theory.model,
+            edgeHitRatio: round(result.theory.hitRatio, 6),
+            edgeByteHitRatio: round(result.theory.byteHitRatio, 6),
+            ...(result.theory.missDelayMs === undefined ? {} : { missDelaySeconds: round(result.theory.missDelayMs / 1000, 6) }),
+          },
+        }
       : {}),
     cdn: cdnSummary(result),
     ...(result.timeline ? { capacity: capacitySummary(edges, result.scenario.edge.capacity) } : {}),

@@ -30,12 +30,16 @@ export function summaryText(summary: Summary): string {
   lines.push(statedText(summary.stated));
   lines.push('');
   const layers = Object.keys(summary.hitRatio);
+  // Per lookup: each cache's own hit ratio (a request coalesced at a PoP is not a lookup at the regional site); blank for browser and cdn.
+  const perLookup = (figures: Record<string, number>) => layers.map((layer) => (figures[layer] === undefined ? '' : formatPercent(figures[layer])));
   lines.push(
     formatTable(
       ['', ...layers],
       [
-        ['hit ratio', ...layers.map((layer) => formatPercent(summary.hitRatio[layer]))],
-        ['byte hit ratio', ...layers.map((layer) => formatPercent(summary.byteHitRatio[layer]))],
+        ['hit ratio per request', ...layers.map((layer) => formatPercent(summary.hitRatio[layer]))],
+        ['byte hit ratio per request', ...layers.map((layer) => formatPercent(summary.byteHitRatio[layer]))],
+        ['hit ratio per lookup', ...perLookup(summary.lookupHitRatio)],
+        ['byte hit ratio per lookup', ...perLookup(summary.lookupByteHitRatio)],
       ],
     ),
   );
@@ -81,7 +85,7 @@ export function summaryText(summary: Summary): string {
     );
   } else if (summary.theory?.model === 'ttl') {
     lines.push(
-      `theory (TTL cache, λT/(1+λT) per object): all edges ${formatPercent(summary.theory.edgeHitRatio)} hit ratio, ` +
+      `theory (TTL cache, λ(T−D)/(1+λT) per object, miss delay D = ${formatMs((summary.theory.missDelaySeconds ?? 0) * 1000)} ms): all edges ${formatPercent(summary.theory.edgeHitRatio)} hit ratio, ` +
         `${formatPercent(summary.theory.edgeByteHitRatio)} byte hit ratio`,
     );
   }

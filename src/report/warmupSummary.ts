@@ -33,3 +33,36 @@ export function warmupText(warmup: WarmupSummary): string {
   const steady = warmup.steady === undefined ? '' : warmup.steady.converged ? ', steady' : `, not steady after ${formatCount(warmup.requests)} requests (run.warmup.max)`;
   return `(caches warmed with ${formatCount(warmup.requests)} requests over ${time}${last}${steady})`;
 }
+
+/**
+ * The warm-up in a sentence for report.html: its kind (none, through the flow, or the caches
+ * alone until steady, for a request count or for a time), how much, and the simulated time it
+ * took, which the measured part follows (docs/warmup.md).
+ */
+export function warmupDescription(warmup: WarmupSummary): string {
+  const span = `0–${formatSeconds(warmup.simulatedSeconds)} simulated`;
+  switch (warmup.method) {
+    case 'none':
+      return 'none: measured from the first request, with empty caches';
+    case 'flow':
+      return `through the whole flow: the first ${formatCount(warmup.requests)} requests (${span}), not measured`;
+    case 'caches': {
+      const last = warmup.finalBlockHitRatio === undefined ? '' : `; last block's CDN hit ratio ${formatPercent(warmup.finalBlockHitRatio)}`;
+      const requests = `${formatCount(warmup.requests)} requests (${span})`;
+      if (warmup.until === 'steady') {
+        const steady = warmup.steady;
+        const verdict = steady === undefined ? '' : steady.converged ? ', steady' : `, not steady at the ${formatCount(steady.maxRequests)}-request limit`;
+        return `cache-only, until steady: ${requests}${verdict}${last}`;
+      }
+      if (warmup.until === 'time') return `cache-only, for ${formatSeconds(warmup.simulatedSeconds)} of simulated time: ${requests}${last}`;
+      return `cache-only, for a fixed ${requests}${last}`;
+    }
+  }
+}
+
+/** Where the measured part starts on the simulated clock, s: the end of the warm-up (0 without one). */
+export function measuredFromSeconds(warmup: WarmupSummary): number {
+  return warmup.method === 'none' ? 0 : warmup.simulatedSeconds;
+}
+
+const formatSeconds = (seconds: number): string => `${seconds.toFixed(seconds >= 100 ? 0 : 1)} s`;

@@ -399,3 +399,49 @@ describe('LayeredFlow: CDN disabled (spec 1.3)', () => {
 });
 
 
+
+describe('LayeredFlow: each cache layer\'s own lookups (the per-lookup hit ratio)', () => {
+  it('spec 4.9: requests coalesced at a PoP are lookups there, and their PoP\'s one fetch is one lookup at the regional site', () => {
+    // Two PoPs over one regional site (fixed hops: the PoP's fetch reaches the regional site 15 ms after the miss).
+    const { run, flow } = flowHarness({ headers: LONG, edges: 2 });
+    const done = run([
+      // Object 0 from PoP 0: a miss at both layers; stored at the regional site at 165 ms, at PoP 0 at 180 ms.
+      { timeMs: 0, region: 0, objectId: 0 },
+      // Object 0 from PoP 1: a PoP miss whose fetch the regional site answers from its copy (at 1,015 ms);
+      // the four requests after it wait for that fetch at the PoP.
+      { timeMs: 1_000, region: 1, objectId: 0 },
+      { timeMs: 1_001, region: 1, objectId: 0 },
+      { timeMs: 1_002, region: 1, objectId: 0 },
+      { timeMs: 1_003, region: 1, objectId: 0 },
+      { timeMs: 1_004, region: 1, objectId: 0 },
+      // Object 1 from PoP 1: a miss at both layers.
+      { timeMs: 2_000, region: 1, objectId: 1, objectBytes: 3000 },
+      // Object 0 again at PoP 1: a fresh edge hit.
+      { timeMs: 3_000, region: 1, objectId: 0 },
+    ]);
+    expect(done.map((request) => request.layer)).toEqual([ORIGIN, REGIONAL, REGIONAL, REGIONAL, REGIONAL, REGIONAL, ORIGIN, EDGE]);
+    // Per client request (summary.json hitRatio): 7 requests reached the regional layer, 5 were answered there: 5/7.
+    const reachedRegional = done.filter((request) => request.layer >= REGIONAL).length;
+    const answeredRegional = done.filter((request) => request.layer === REGIONAL).length;
+    expect(answeredRegional / reachedRegional).toBeCloseTo(5 / 7, 12);
+    // Per lookup: the regional site looked up three keys (PoP 0's fetch of 0, PoP 1's of 0, PoP 1's of 1) and held one: 1/3.
+    expect(flow.layerActivity[REGIONAL]).toMatchObject({ lookups: 3, lookupHits: 1, lookupBytes: 1000 + 1000 + 3000, lookupHitBytes: 1000 });
+    // At the PoPs every request is a lookup, coalesced ones too (misses): 8 lookups, 1 hit, as per request.
+    expect(flow.layerActivity[EDGE]).toMatchObject({ lookups: 8, lookupHits: 1, lookupBytes: 7 * 1000 + 3000, lookupHitBytes: 1000, coalesced: 4 });
+  });
+
+  it('stale-while-revalidate and a cached error (spec 4.7, 7.1) are answered from the node: lookup hits; the background revalidation is a regional lookup', () => {
+    const { run, flow } = flowHarness({ headers: { 'cache-control': 'max-age=5, stale-while-revalidate=60' } });
+    // 0: miss at both; 10 s: stale at the PoP, served at once, one background fetch: the regional copy is stale too, it serves it and revalidates.
+    run([{ timeMs: 0 }, { timeMs: 10_000 }]);
+    expect(flow.layerActivity[EDGE]).toMatchObject({ lookups: 2, lookupHits: 1, backgroundRevalidations: 1 });
+    expect(flow.layerActivity[REGIONAL]).toMatchObject({ lookups: 2, lookupHits: 1, backgroundRevalidations: 1 });
+  });
+
+  it('nothing is counted for requests before the warm-up ends (docs/origin-accounting.md)', () => {
+    const { run, flow } = flowHarness({ headers: LONG });
+    flow.measuredFromSeq = Infinity;
+    run([{ timeMs: 0 }, { timeMs: 1_000 }]);
+    expect(flow.layerActivity[EDGE]).toMatchObject({ lookups: 0, lookupHits: 0, lookupBytes: 0, lookupHitBytes: 0 });
+  });
+});

@@ -77,7 +77,9 @@ describe('cdnsim run (end to end, built CLI)', () => {
     const result = cdnsim(['run', 'scenarios/baseline.yaml', '--requests', '100000', '--warmup', '25%', '--out', out]);
     expect(result.status).toBe(0);
     expect(result.stdout).toMatch(/^baseline · seed 1 · 75,000 requests measured \(25,000 warm-up\) · 5\.0 s simulated · catalogue 100,000 objects, 5\.26 GB\n/);
-    expect(result.stdout).toMatch(/\nhit ratio\s+\d+\.\d\d %\s+\d+\.\d\d %\s+\d+\.\d\d %\n/);
+    expect(result.stdout).toMatch(/\nhit ratio per request\s+\d+\.\d\d %\s+\d+\.\d\d %\s+\d+\.\d\d %\n/);
+    // Per lookup: the edge and regional caches only (no cdn column).
+    expect(result.stdout).toMatch(/\nhit ratio per lookup\s+\d+\.\d\d %\s+\d+\.\d\d %\n/);
     expect(result.stdout).toMatch(/\nAfrica\s+[\d,]+\s/);
     // Edge hits per region beside the stated averages (spec 1.1); 339 PoPs are summed per region.
     expect(result.stdout).toMatch(/\nedge hits \(ms\)\s+requests\s+mean\s+p50\s+p95\s+stated mean \(spec 1\.1\)\n/);

@@ -12,7 +12,7 @@ const HEADERS: Record<string, string> = {
     'pop,region,requests,hit_ratio,byte_hit_ratio,peak_egress_gbit_s_1s,peak_egress_gbit_s_60s,uplink_gbit_s,peak_requests_per_s,stored_bytes_end,stored_bytes_peak,capacity_bytes,latitude,longitude',
   'regions.csv':
     'region,requests,mean_ms,p50_ms,p90_ms,p95_ms,p99_ms,p999_ms,edge_hit_requests,edge_hit_mean_ms,edge_hit_p50_ms,edge_hit_p95_ms,stated_edge_hit_min_ms,stated_edge_hit_max_ms',
-  'layers.csv': 'layer,requests,share,hit_ratio,byte_hit_ratio,mean_ms,p50_ms,p95_ms,p99_ms,bytes_served,bytes_fetched',
+  'layers.csv': 'layer,requests,share,hit_ratio,byte_hit_ratio,mean_ms,p50_ms,p95_ms,p99_ms,bytes_served,bytes_fetched,lookups,lookup_hit_ratio,lookup_byte_hit_ratio',
   'classes.csv': 'class,requests,browser_hit_ratio,edge_hit_ratio,cdn_hit_ratio,objects,catalogue_bytes,new_objects,one_hit_wonders,updates',
   'stated.csv': 'id,figure,stated,simulated,unit,verdict,note',
 };
@@ -64,6 +64,13 @@ describe('cdnsim run: the run folder CSVs, their headers and row counts', () => 
     expect(layers.map((row) => row[0])).toEqual(['browser', 'edge', 'regional', 'origin']);
     expect(layers.reduce((total, row) => total + Number(row[1]), 0)).toBe(summary.requests);
     expect(layers[3][3]).toBe('');
+    // Per lookup: the edge and regional caches' own lookups (cdn.layers), none for the browser or the origin.
+    expect(layers.map((row) => row[11] === '')).toEqual([true, false, false, true]);
+    expect(layers[2][11]).toBe(String(summary.cdn.layers.regional.lookups));
+    expect(layers[2][12]).toBe(String(summary.lookupHitRatio.regional));
+    expect(Object.keys(summary.lookupHitRatio)).toEqual(['edge', 'regional']);
+    const regional = summary.cdn.layers.regional;
+    expect(summary.lookupHitRatio.regional).toBeCloseTo(regional.lookupHits / regional.lookups, 6);
     expect(csv('classes.csv').slice(1).map((row) => row[0])).toEqual(['static-asset', 'image', 'html']);
 
     // The terminal report in the order a reader asks: stated table, hit ratios per layer, latency per region, busiest PoPs against their uplinks, incidents.

@@ -52,10 +52,10 @@ export function chartSet(inputs: ChartInputs): (Chart | SkippedChart)[] {
       const noSeries = missing('timeseries.csv');
       charts.push(
         timeseries && timeseries.length > 0
-          ? { name: 'hit-ratio-over-time', title: 'Hit ratio per layer over time', spec: hitRatioTimeChart(timeseries, summary.incidents) }
+          ? { name: 'hit-ratio-over-time', title: 'Hit ratio per layer over time', spec: hitRatioTimeChart(timeseries, summary.incidents, summary.warmup) }
           : { name: 'hit-ratio-over-time', title: 'Hit ratio per layer over time', reason: timeseries ? 'timeseries.csv has no interval' : noSeries },
         timeseries && timeseries.length > 0
-          ? { name: 'origin-load', title: 'Origin load over time', spec: originLoadChart(timeseries, summary.incidents) }
+          ? { name: 'origin-load', title: 'Origin load over time', spec: originLoadChart(timeseries, summary.incidents, summary.warmup) }
           : { name: 'origin-load', title: 'Origin load over time', reason: timeseries ? 'timeseries.csv has no interval' : noSeries },
       );
       const noPops = missing('pops.csv');

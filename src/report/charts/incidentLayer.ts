@@ -21,7 +21,8 @@ export function incidentLayers(incidents: readonly IncidentRow[]): Record<string
   });
   const tooltip = [{ field: 'kind' }, { field: 'from', title: 'from (s)' }, { field: 'to', title: 'to (s)' }, { field: 'detail' }];
   return [
-    { data: { values }, mark: { type: 'rect', color: COLOURS.incident, opacity: 0.18 }, encoding: { x: { field: 'from', type: 'quantitative' }, x2: { field: 'to' }, tooltip } },
-    { data: { values: labels }, mark: { type: 'text', align: 'left', baseline: 'top', dx: 3, dy: 3, color: '#7a3b63', fontSize: 12 }, encoding: { x: { field: 'from', type: 'quantitative' }, y: { value: 0 }, text: { field: 'label' } } },
+    // clip: a window in the warm-up lies before the time axis, which starts where measuring began (warmupAxis.ts).
+    { data: { values }, mark: { type: 'rect', color: COLOURS.incident, opacity: 0.18, clip: true }, encoding: { x: { field: 'from', type: 'quantitative' }, x2: { field: 'to' }, tooltip } },
+    { data: { values: labels }, mark: { type: 'text', align: 'left', baseline: 'top', dx: 3, dy: 3, color: '#7a3b63', fontSize: 12, clip: true }, encoding: { x: { field: 'from', type: 'quantitative' }, y: { value: 0 }, text: { field: 'label' } } },
   ];
 }

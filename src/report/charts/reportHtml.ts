@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { formatBytes } from '../../units.js';
 import { formatCount, formatMs, formatPercent } from '../consoleTable.js';
 import type { Summary } from '../summary.js';
+import { measuredFromSeconds, warmupDescription } from '../warmupSummary.js';
 import type { ChartInputs } from './chartInputs.js';
 import { packageFile } from './packageFiles.js';
 import type { Chart, SkippedChart } from './spec.js';
@@ -33,7 +34,14 @@ function keyNumbers(summary: Summary): string {
   const hit = (layer: string) => (summary.hitRatio[layer] === undefined ? '–' : formatPercent(summary.hitRatio[layer]));
   const all = summary.latencyMs.all;
   const rows: [string, string][] = [
-    ['requests measured', `${formatCount(summary.requests)} (after ${formatCount(summary.warmupRequests)} warm-up), ${summary.simulatedSeconds.toFixed(1)} s simulated`],
+    // From the end of the warm-up: warmupRequests is 0 after a cache-only warm-up, so the report reads summary.warmup
+    // (absent from a summary.json written before it existed).
+    ...(summary.warmup === undefined
+      ? ([['requests measured', `${formatCount(summary.requests)} (after ${formatCount(summary.warmupRequests)} warm-up), ${summary.simulatedSeconds.toFixed(1)} s simulated`]] as [string, string][])
+      : ([
+          ['requests measured', `${formatCount(summary.requests)}, from ${measuredFromSeconds(summary.warmup).toFixed(1)} s to ${summary.simulatedSeconds.toFixed(1)} s simulated`],
+          ['warm-up', warmupDescription(summary.warmup)],
+        ] as [string, string][])),
     ['hit ratio: edge / regional / CDN', `${hit('edge')} / ${hit('regional')} / ${hit('cdn')}`],
     ['byte hit ratio, CDN (per 5 MB chunk)', summary.byteHitRatio.cdn === undefined ? '–' : formatPercent(summary.byteHitRatio.cdn)],
     ['origin byte offload (negative: chunk over-fetch)', formatPercent(summary.originByteOffload)],

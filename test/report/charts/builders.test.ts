@@ -75,15 +75,15 @@ describe('chart specifications (issue 15: Vega-Lite that compiles without warnin
   it('charts 3 and 4, over time: one line per layer the run has (an empty column is no layer), the outage shaded', () => {
     const inputs = run();
     const summary = inputs.summary as Summary;
-    const hit = hitRatioTimeChart(inputs.timeseries ?? [], summary.incidents);
+    const hit = hitRatioTimeChart(inputs.timeseries ?? [], summary.incidents, summary.warmup);
     compilesCleanly(hit);
     const layers = (hit as unknown as { layer: { data: { values: { layer?: string; kind?: string }[] } }[] }).layer;
     expect(layers[0].data.values).toEqual([expect.objectContaining({ kind: 'outage', from: 240, to: 300 })]);
     const lines = layers[layers.length - 1].data.values;
     expect(new Set(lines.map((row) => row.layer))).toEqual(new Set(['edge', 'regional', 'cdn (edge or regional)']));
     expect(lines).toHaveLength(30);
-    compilesCleanly(originLoadChart(inputs.timeseries ?? [], summary.incidents));
-    compilesCleanly(hitRatioTimeChart(inputs.timeseries ?? [], []));
+    compilesCleanly(originLoadChart(inputs.timeseries ?? [], summary.incidents, summary.warmup));
+    compilesCleanly(hitRatioTimeChart(inputs.timeseries ?? [], [], undefined));
   });
 
   it('chart 5, hit ratio against cache size: from a sweep (x: the size parameter, a curve per other value) and from replay rows', () => {
