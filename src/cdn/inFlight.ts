@@ -102,6 +102,12 @@ export class PendingRequests {
   }
 }
 
+/** FetchTable.stage: a free slot; sent and travelling up; arrived at the next layer (waiting, or answered without a body); answered with a body travelling back. */
+export const FETCH_FREE = 0;
+export const FETCH_SENT = 1;
+export const FETCH_ARRIVED = 2;
+export const FETCH_BODY_RETURNING = 3;
+
 /**
  * Fetches in flight and who waits for each. A waiter is a pending request (encoded −1 − id)
  * or a downstream fetch (its id ≥ 0): an edge's fetch waiting on its regional site's.
@@ -128,6 +134,8 @@ export class FetchTable {
   servedLayer = new Int32Array(256);
   /** OUTCOME_* bits the answer carries (stale served upstream, a cached error, …). */
   outcome = new Int32Array(256);
+  /** FETCH_* stage: where the fetch is on its way, for the conservation counts of what is underway (docs/conservation.md). */
+  stage = new Uint8Array(256);
 
   private waiterTarget = new Int32Array(1024);
   private waiterNext = new Int32Array(1024);
@@ -145,6 +153,7 @@ export class FetchTable {
     const id = this.ids.take(this.growTo);
     this.waiterHead[id] = -1;
     this.outcome[id] = 0;
+    this.stage[id] = FETCH_SENT;
     return id;
   }
 
@@ -164,6 +173,7 @@ export class FetchTable {
     this.responseAtMs = grown(this.responseAtMs, n);
     this.servedLayer = grown(this.servedLayer, n);
     this.outcome = grown(this.outcome, n);
+    this.stage = grown(this.stage, n);
   };
 
   /** Adds a waiter (−1 − request id, or a fetch id) to fetch `id`. Waiters are answered in the order they came. */
@@ -212,6 +222,21 @@ export class FetchTable {
   }
 
   release(id: number): void {
+    this.stage[id] = FETCH_FREE;
     this.ids.release(id);
+  }
+
+  /**
+   * Per node kind, the fetches travelling up (sent, not yet at the next layer) and the body
+   * bytes travelling down (answered with a body, not yet back): what a counter on one side
+   * of a hop has counted and the other not yet, at the moment measuring starts or the run
+   * ends. A scan of the table, twice a run.
+   */
+  underway(fetches: Float64Array, bytes: Float64Array): void {
+    const { stage, nodeKind } = this;
+    for (let id = 0; id < stage.length; id++) {
+      if (stage[id] === FETCH_SENT) fetches[nodeKind[id]]++;
+      else if (stage[id] === FETCH_BODY_RETURNING) bytes[nodeKind[id]] += this.bytes[id];
+    }
   }
 }

@@ -5,7 +5,7 @@ import type { Simulation } from '../sim/simulation.js';
 import { browserKeyOf, type ClientRequest } from '../workload/request.js';
 import type { BrowserCaches } from './browserCaches.js';
 import type { FlowNetwork } from './flowNetwork.js';
-import { FetchTable, PendingRequests } from './inFlight.js';
+import { FETCH_ARRIVED, FETCH_BODY_RETURNING, FetchTable, PendingRequests } from './inFlight.js';
 import { InFlightIndex } from './inFlightIndex.js';
 import { ORIGIN_REFUSED, STATUS_OK, type OriginModel } from './origin.js';
 import type { CacheNode } from './cacheNode.js';
@@ -56,8 +56,24 @@ export interface CompletedRequest {
   staleForMs: number;
 }
 
-/** Counters the flow keeps per node layer while `measuring` (edge 0, regional 1). */
+/**
+ * Counters the flow keeps per node layer while `measuring` (edge 0, regional 1). Every
+ * arrival ends in exactly one of: a fresh hit, a stale serve, a cached error served, a join
+ * of a fetch in flight, or a fetch of its own (docs/conservation.md, "layer arrivals").
+ */
 export interface LayerActivity {
+  /**
+   * Lookups at this layer's nodes: a client request's piece (a whole object, or a 5 MB chunk
+   * of a range, spec 4.8) at the edge, a PoP's fetch at a regional site. Without a CDN
+   * (spec 1.3) each piece passes the edge straight to the origin and counts here as a fetch.
+   */
+  arrivals: number;
+  /** Arrivals answered from a fresh stored copy. */
+  freshHits: number;
+  /** Arrivals answered stale inside stale-while-revalidate (RFC 5861 §3, spec 4.7 row 2). */
+  staleWhileRevalidate: number;
+  /** Arrivals answered with a cached origin error (spec 7.1). */
+  cachedErrors: number;
   /** Requests that joined a fetch already in flight at a node of this layer. */
   coalesced: number;
   /** Fetches this layer sent upstream (background ones included). */
@@ -66,6 +82,17 @@ export interface LayerActivity {
   backgroundRevalidations: number;
   /** Responses that confirmed the copy the node held (304 Not Modified). */
   notModified: number;
+  /** Body bytes of the answers to this layer's fetches (a 304 or an error has none). */
+  bytesReceived: number;
+  /** Body bytes this layer's nodes sent in answer to a lower layer's fetches (regional sites to PoPs; 0 at the edge, which answers clients). */
+  bytesSentDown: number;
+  /**
+   * What was underway on this layer's hop to the next one as measuring started and as the
+   * run ended: fetches sent and not yet arrived, body bytes answered and not yet back. The
+   * two sides of a hop count at different moments; these close the difference.
+   */
+  underwayAtStart: { fetches: number; bytes: number };
+  underwayAtEnd: { fetches: number; bytes: number };
 }
 
 export interface OriginActivity {
@@ -128,8 +155,8 @@ export interface LayeredFlowOptions {
  */
 export class LayeredFlow {
   readonly layers: readonly string[];
-  /** Node-layer and origin counters count only while this is true (after the warm-up). */
-  measuring = false;
+  /** Node-layer and origin counters count only while this is true (after the warm-up): set by startMeasuring. */
+  private measuring = false;
   readonly layerActivity: LayerActivity[] = [newLayerActivity(), newLayerActivity()];
   readonly originActivity: OriginActivity = { requests: 0, refused: 0, errors: 0, notModified: 0, bytes: 0, serviceMs: 0 };
   /** Requests reaching the origin per simulated second, warm-up included (the load around incidents). */
@@ -170,6 +197,25 @@ export class LayeredFlow {
     return this.requests.inFlight;
   }
 
+  /** The warm-up is over: the counters count from now; what is underway on each hop is noted so the hop's two sides compare (docs/conservation.md). */
+  startMeasuring(): void {
+    this.measuring = true;
+    this.noteUnderway('underwayAtStart');
+  }
+
+  /** The run is over: notes what is still underway on each hop (background revalidations the run does not wait for). */
+  endMeasuring(): void {
+    if (this.measuring) this.noteUnderway('underwayAtEnd');
+    this.measuring = false;
+  }
+
+  private noteUnderway(moment: 'underwayAtStart' | 'underwayAtEnd'): void {
+    const fetches = new Float64Array(2);
+    const bytes = new Float64Array(2);
+    this.fetches.underway(fetches, bytes);
+    for (let kind = 0; kind < 2; kind++) this.layerActivity[kind][moment] = { fetches: fetches[kind], bytes: bytes[kind] };
+  }
+
   /** A client sends `request` now (its timeMs); `seq` is its arrival order. */
   serve(request: ClientRequest, seq: number): void {
     const { options } = this;
@@ -195,6 +241,10 @@ export class LayeredFlow {
       const node = options.edges[edge];
       edgeLocal = this.touch(node, request.key, c, nowMs);
       if (edgeLocal >= 0 && node.statusOf(edgeLocal) === STATUS_OK && nowMs < this.freshUntil(node, edgeLocal, c, EDGE_DECISION) && (options.decisions.flagsOf(c, EDGE_DECISION) & FLAG_REVALIDATE_ALWAYS) === 0) {
+        if (this.measuring) {
+          this.layerActivity[NODE_EDGE].arrivals++;
+          this.layerActivity[NODE_EDGE].freshHits++;
+        }
         this.completeEdgeHit(request, seq, c, edge, node, edgeLocal);
         return;
       }
@@ -222,8 +272,10 @@ export class LayeredFlow {
     // answered when the last one arrives.
     for (let i = 0; i < request.pieces; i++) {
       const bytes = pieceBytes(request, i);
-      if (!options.cdnEnabled) this.startFetch(NODE_EDGE, edge, request.key + i, request.objectId, bytes, c, nowMs, -1 - r, -1);
-      else if (request.pieces === 1) this.lookedUp(NODE_EDGE, edge, edgeLocal, request.key, request.objectId, bytes, c, nowMs, -1 - r);
+      if (!options.cdnEnabled) {
+        if (this.measuring) this.layerActivity[NODE_EDGE].arrivals++;
+        this.startFetch(NODE_EDGE, edge, request.key + i, request.objectId, bytes, c, nowMs, -1 - r, -1);
+      } else if (request.pieces === 1) this.lookedUp(NODE_EDGE, edge, edgeLocal, request.key, request.objectId, bytes, c, nowMs, -1 - r);
       else this.lookup(NODE_EDGE, edge, request.key + i, request.objectId, bytes, c, nowMs, -1 - r);
     }
   }
@@ -253,11 +305,14 @@ export class LayeredFlow {
     const node = kind === NODE_EDGE ? options.edges[index] : options.regionals[index];
     const decisionLayer = kind + EDGE_DECISION;
     const servedLayer = kind === NODE_EDGE ? this.edgeLayer : this.regionalLayer;
+    const activity = this.layerActivity[kind];
+    if (this.measuring) activity.arrivals++;
     let validate = -1;
     if (local >= 0) {
       if (node.statusOf(local) !== STATUS_OK) {
         // spec 7.1: a cached origin error is served until its 5 s are over, then the origin is retried.
         if (nowMs < node.freshUntilOf(local)) {
+          if (this.measuring) activity.cachedErrors++;
           this.answer(waiter, nowMs, servedLayer, node.statusOf(local), node.versionOf(local), node.responseAtOf(local), OUTCOME_CACHED_ERROR);
           return;
         }
@@ -266,6 +321,7 @@ export class LayeredFlow {
         const flags = table.flagsOf(c, decisionLayer);
         const freshUntil = this.freshUntil(node, local, c, decisionLayer);
         if ((flags & FLAG_REVALIDATE_ALWAYS) === 0 && nowMs < freshUntil) {
+          if (this.measuring) activity.freshHits++;
           this.answer(waiter, nowMs, servedLayer, STATUS_OK, node.versionOf(local), node.responseAtOf(local), 0);
           return;
         }
@@ -274,9 +330,10 @@ export class LayeredFlow {
         // engine's reuseVerdict reads it); one background revalidation per node and key.
         const swrMs = table.staleWhileRevalidateMsOf(c, decisionLayer);
         if ((flags & FLAG_NEVER_STALE) === 0 && swrMs > 0 && nowMs <= freshUntil + swrMs) {
+          if (this.measuring) activity.staleWhileRevalidate++;
           this.answer(waiter, nowMs, servedLayer, STATUS_OK, node.versionOf(local), node.responseAtOf(local), OUTCOME_STALE_WHILE_REVALIDATE);
           if (this.inFlight.get(node.id, key) < 0) {
-            if (this.measuring) this.layerActivity[kind].backgroundRevalidations++;
+            if (this.measuring) activity.backgroundRevalidations++;
             this.startFetch(kind, index, key, objectId, bytes, c, nowMs, NO_WAITER, validate);
           }
           return;
@@ -290,7 +347,7 @@ export class LayeredFlow {
       const inFlight = this.inFlight.get(node.id, key);
       if (inFlight >= 0) {
         this.fetches.addWaiter(inFlight, waiter);
-        if (this.measuring) this.layerActivity[kind].coalesced++;
+        if (this.measuring) activity.coalesced++;
         this.markCoalesced(waiter, kind);
         return;
       }
@@ -331,6 +388,7 @@ export class LayeredFlow {
   /** A PoP's fetch reaches its regional site. */
   private arriveRegional(f: number): void {
     const { fetches } = this;
+    fetches.stage[f] = FETCH_ARRIVED;
     const site = this.options.network.regionalOf(fetches.node[f]);
     this.lookup(NODE_REGIONAL, site, fetches.key[f], fetches.objectId[f], fetches.bytes[f], fetches.classId[f], this.options.simulation.nowMs, f);
   }
@@ -344,6 +402,7 @@ export class LayeredFlow {
     const version = origin.versionAt(fetches.objectId[f], fetches.classId[f], nowMs);
     const responseAtMs = nowMs + origin.serviceMs;
     this.originArrivals.record(nowMs);
+    fetches.stage[f] = status === STATUS_OK && fetches.haveVersion[f] !== version ? FETCH_BODY_RETURNING : FETCH_ARRIVED;
     if (this.measuring) {
       const activity = this.originActivity;
       activity.requests++;
@@ -369,6 +428,8 @@ export class LayeredFlow {
     let responseAtMs = fetches.responseAtMs[f];
     let servedLayer = fetches.servedLayer[f];
     let outcome = fetches.outcome[f];
+    // The same rule as the sender's (arriveOrigin, answer): a 200 that is not a 304 carries the body.
+    if (this.measuring && status === STATUS_OK && fetches.haveVersion[f] !== version) this.layerActivity[kind].bytesReceived += fetches.bytes[f];
     if (options.cdnEnabled) {
       const node = kind === NODE_EDGE ? options.edges[fetches.node[f]] : options.regionals[fetches.node[f]];
       this.inFlight.deleteIf(node.id, key, f);
@@ -425,6 +486,11 @@ export class LayeredFlow {
   private answer(waiter: number, nowMs: number, servedLayer: number, status: number, version: number, responseAtMs: number, outcome: number): void {
     if (waiter === NO_WAITER) return;
     if (waiter >= 0) {
+      const fetches = this.fetches;
+      if (status === STATUS_OK && fetches.haveVersion[waiter] !== version) {
+        fetches.stage[waiter] = FETCH_BODY_RETURNING;
+        if (this.measuring) this.layerActivity[NODE_REGIONAL].bytesSentDown += fetches.bytes[waiter];
+      }
       this.setResponse(waiter, status, version, responseAtMs, servedLayer, outcome);
       this.options.simulation.schedule(nowMs + this.fetches.halfHopMs[waiter], this.fetchDoneEvent, waiter);
       return;
@@ -585,5 +651,8 @@ export function pieceBytes(request: ClientRequest, i: number): number {
 }
 
 function newLayerActivity(): LayerActivity {
-  return { coalesced: 0, fetches: 0, backgroundRevalidations: 0, notModified: 0 };
+  return {
+    arrivals: 0, freshHits: 0, staleWhileRevalidate: 0, cachedErrors: 0, coalesced: 0, fetches: 0, backgroundRevalidations: 0, notModified: 0,
+    bytesReceived: 0, bytesSentDown: 0, underwayAtStart: { fetches: 0, bytes: 0 }, underwayAtEnd: { fetches: 0, bytes: 0 },
+  };
 }

@@ -133,7 +133,7 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
     if (measuredFrom < 0 && seq >= warmupCount && request.timeMs >= warmupUntilMs) {
       measuredFrom = seq;
       measuredFromMs = request.timeMs;
-      flow.measuring = true;
+      flow.startMeasuring();
       timeline?.start(request.timeMs);
     }
     if (measuredFrom >= 0 && request.firstChunk >= 0) {
@@ -172,6 +172,8 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
   while (flow.requestsInFlight > 0) {
     if (simulation.run() !== 'stopped') break;
   }
+  // Background revalidations may still be underway: noted, so each hop's two sides compare (docs/conservation.md).
+  flow.endMeasuring();
   const timelineFigures = timeline?.finish(simulation.nowMs);
 
   const activity: Record<string, LayerActivity> = { edge: flow.layerActivity[0] };

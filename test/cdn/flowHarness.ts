@@ -60,6 +60,10 @@ export class FixedNetwork implements FlowNetwork {
 }
 
 export interface HarnessOptions {
+  /** Counting starts at this simulated time instead of at once (the end of a warm-up). */
+  measureFromMs?: number;
+  /** Counting ends at this simulated time instead of never (the end of a run with fetches still underway). */
+  measureUntilMs?: number;
   /** The origin's response header fields for every object (one content class). */
   headers: Record<string, string>;
   /** More content classes: object o is of class o % (1 + extra classes), class 0 taking `headers`. */
@@ -124,7 +128,9 @@ export function flowHarness(options: HarnessOptions) {
     purgeDelayMs: options.purgeDelayMs ?? 2_000,
     onComplete: (done) => completed.push({ ...done }),
   });
-  flow.measuring = true;
+  if (options.measureFromMs === undefined) flow.startMeasuring();
+  else simulation.schedule(options.measureFromMs, simulation.defineEvent('test.startMeasuring', () => flow.startMeasuring()), 0);
+  if (options.measureUntilMs !== undefined) simulation.schedule(options.measureUntilMs, simulation.defineEvent('test.endMeasuring', () => flow.endMeasuring()), 0);
   const request = newClientRequest();
   let seq = 0;
   const sendEvent = simulation.defineEvent('test.send', (i) => {
