@@ -606,6 +606,9 @@ export class LayeredFlow {
           node.put(key, 0, versionAtMs, responseAtMs, responseAtMs + table.ttlMsOf(errorClass, decisionLayer), version, status);
         }
       }
+    } else if (status === STATUS_OK && fetches.measured[f] === 1) {
+      // spec 1.3: without the CDN every answer is a whole body from the origin (no validators held).
+      this.layerActivity[kind].fetchedBytes += fetches.bytes[f];
     }
     let cell = fetches.takeWaiters(f);
     while (cell !== -1) {

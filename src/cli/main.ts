@@ -14,10 +14,11 @@ import { schemaCommand } from './commands/schema.js';
 import { topologyCommand } from './commands/topology.js';
 import { validateCommand } from './commands/validate.js';
 import { EXIT_INTERRUPTED, InterruptedError } from './interrupted.js';
+import { ConservationFailedError, EXIT_CONSERVATION_FAILED } from './conservationFailure.js';
 import { joinNegativeValues, refuseEmptyValues, refuseRepeatedFlags, withFlagSuggestions } from './flags.js';
 import { packageInfo } from './packageInfo.js';
 
-/** Exit codes: 0 success, 2 a user mistake (message, no stack trace), 1 an internal error, 3 `run --check` found a stated figure outside. */
+/** Exit codes: 0 success, 2 a user mistake (message, no stack trace), 1 an internal error, 3 `run --check` found a stated figure outside, 4 a conservation check failed (docs/conservation.md). */
 export const EXIT_OK = 0;
 export const EXIT_INTERNAL = 1;
 export const EXIT_USAGE = 2;
@@ -85,6 +86,10 @@ export async function main(rawArgv: string[]): Promise<number> {
     if (error instanceof CheckFailedError) {
       process.stderr.write(`cdnsim: ${error.message}\n`);
       return EXIT_CHECK_FAILED;
+    }
+    if (error instanceof ConservationFailedError) {
+      process.stderr.write(`cdnsim: ${error.message}\n`);
+      return EXIT_CONSERVATION_FAILED;
     }
     if (error instanceof InterruptedError) {
       process.stderr.write(`\ncdnsim: ${error.message}\n`);

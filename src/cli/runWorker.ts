@@ -3,7 +3,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { loadScenarioRecording } from '../experiment/recordedCaching.js';
 import { withStrategy } from '../experiment/strategies.js';
 import { runScenario, type RunProgress, type RunResult } from '../experiment/runScenario.js';
-import { buildSummary, summaryJson } from '../report/summary.js';
+import { buildSummary, summaryJson, type Summary } from '../report/summary.js';
 import { summaryText } from '../report/summaryText.js';
 import { outsideLines, statedCsv } from '../report/statedTable.js';
 import { runCsvFiles, type CsvFile } from '../report/runCsvFiles.js';
@@ -41,6 +41,8 @@ export type RunWorkerMessage =
       csvFiles: CsvFile[];
       /** Why each row outside its stated value or expectation is outside (`--check`). */
       outside: string[];
+      /** The conservation checks (docs/conservation.md), as summary.json holds them. */
+      checks: Summary['checks'];
       scenarioJson: string;
       measuredRequests: number;
       simulatedSeconds: number;
@@ -88,6 +90,7 @@ async function work(input: RunWorkerInput, post: (message: RunWorkerMessage) => 
     statedCsv: statedCsv(summary.stated),
     csvFiles: runCsvFiles(summary, result.timeline, result.adaptive),
     outside: outsideLines(summary.stated),
+    checks: summary.checks,
     // The scenario as it ran (defaults filled, units resolved, overrides applied), so the run
     // folder alone is enough to repeat the run.
     scenarioJson: `${JSON.stringify(scenarioToInput(asRun(scenario, result, input.scenarioFile)), null, 2)}\n`,

@@ -67,7 +67,7 @@ export function boundsText(bounds: Bounds, unit: StatedUnit): string {
  * the few facts it does not carry, the run), judged against the stated bounds or the
  * scenario's expectation for that row.
  */
-export function buildStatedRows(result: RunResult, summary: Omit<Summary, 'stated'>, expectations: Expectations = {}): StatedRow[] {
+export function buildStatedRows(result: RunResult, summary: Omit<Summary, 'stated' | 'checks'>, expectations: Expectations = {}): StatedRow[] {
   return STATED_FIGURES.map((figure) => {
     const reading = readFigure(figure.id, result, summary);
     const expected = expectations[figure.id];
@@ -95,7 +95,7 @@ function meanOf(figures: LatencyFigures | undefined, what: string, note: string)
   return { value: figures.mean, note: `mean of ${formatCount(figures.count)} ${what}; ${note}` };
 }
 
-function readFigure(id: string, result: RunResult, summary: Omit<Summary, 'stated'>): Reading {
+function readFigure(id: string, result: RunResult, summary: Omit<Summary, 'stated' | 'checks'>): Reading {
   const region = REGION_OF_ID.get(id);
   if (region !== undefined) return meanOf(summary.latencyMs.byRegionAndLayer[region]?.edge, `edge hits from ${region}`, 'time to first byte of requests an edge cache answered');
   const { latencyMs } = summary;
@@ -143,7 +143,7 @@ function readFigure(id: string, result: RunResult, summary: Omit<Summary, 'state
 }
 
 /** spec 4.9 layer 4: the origin server's own time to its first byte, over the answers it gave in the measured part. */
-function originServiceTime(summary: Omit<Summary, 'stated'>): Reading {
+function originServiceTime(summary: Omit<Summary, 'stated' | 'checks'>): Reading {
   const { origin } = summary.cdn;
   if (origin.meanServiceMs === null) return notApplicable('the origin answered no request in the measured part of the run');
   const answers = origin.requests - origin.refused;
@@ -151,7 +151,7 @@ function originServiceTime(summary: Omit<Summary, 'stated'>): Reading {
 }
 
 /** spec 1.1's 100 Gbit/s at major PoPs: the busiest major PoP's 1 s peak egress against its uplink (pops.csv has every PoP). */
-function majorUplinkPeak(result: RunResult, summary: Omit<Summary, 'stated'>): Reading {
+function majorUplinkPeak(result: RunResult, summary: Omit<Summary, 'stated' | 'checks'>): Reading {
   if (result.scenario.topology.model !== 'pops') return notApplicable('model regions has no PoPs and no uplinks');
   const majorGbit = DEFAULT_UPLINK_BITS_PER_SECOND.major / 1e9;
   const majors = summary.edges.filter((edge) => edge.uplinkGbitPerSecond === majorGbit && edge.requests > 0 && edge.peakEgressGbitPerSecond1s !== undefined);
@@ -166,7 +166,7 @@ function majorUplinkPeak(result: RunResult, summary: Omit<Summary, 'stated'>): R
 }
 
 /** spec 1.1's 99.9 %: over the requests sent during outages and error bursts (overlapping windows count a request in each). */
-function availabilityDuringProblems(summary: Omit<Summary, 'stated'>): Reading {
+function availabilityDuringProblems(summary: Omit<Summary, 'stated' | 'checks'>): Reading {
   const windows = summary.incidents.filter((incident) => incident.kind === 'outage' || incident.kind === 'error-burst');
   if (windows.length === 0) return notApplicable('the run has no outage or error burst');
   const requests = windows.reduce((sum, incident) => sum + incident.requests, 0);
@@ -183,7 +183,7 @@ function availabilityDuringProblems(summary: Omit<Summary, 'stated'>): Reading {
  * for each status the error bursts send (a response without explicit freshness), which the
  * flow applies at every shared layer; the cached errors served show it took effect.
  */
-function errorCaching(result: RunResult, summary: Omit<Summary, 'stated'>): Reading {
+function errorCaching(result: RunResult, summary: Omit<Summary, 'stated' | 'checks'>): Reading {
   if (result.errorCaching.length === 0) return notApplicable('the run has no error burst');
   const seconds = result.errorCaching.map(({ status, edge }) => ({ status, seconds: edge.store && edge.errorCaching ? edge.ttlMs / 1000 : 0 }));
   const shown = seconds.find((entry) => entry.status === 500) ?? seconds[0];

@@ -10,6 +10,7 @@ import { ratio } from '../metrics/requestMetrics.js';
 import { buildStatedRows, type StatedRow } from './statedTable.js';
 import { warmupSummary, type WarmupSummary } from './warmupSummary.js';
 import { roundTo as round } from './rounding.js';
+import { conservationChecks, type ChecksFigure } from './conservation.js';
 
 /** Latency percentiles of one group of requests, in ms (see README, "summary.json"). */
 export type LatencyFigures = Omit<LatencySummary, 'min' | 'max'>;
@@ -96,11 +97,15 @@ export interface Summary {
   adaptive?: AdaptiveSummary;
   /** The service's stated figures against the run, or the scenario's `expect` for them (README "The stated figures"). */
   stated: StatedRow[];
+  /** The conservation checks on the figures above (docs/conservation.md): a failure is a bug in the simulator, and the command exits 4. */
+  checks: ChecksFigure;
 }
 
 export interface CdnSummary {
   coalescing: boolean;
   validators: boolean;
+  /** deployment.cdn (spec 1.3): false sends every request past the PoP straight to the origin. */
+  enabled: boolean;
   /** Measured requests answered without an error status / measured requests. */
   availability: number;
   /** Requests that waited for a fetch already in flight, by the layer where they joined it. */
@@ -227,10 +232,11 @@ const mapValues = <T, U>(record: Record<string, T>, f: (value: T) => U): Record<
 
 export function buildSummary(result: RunResult): Summary {
   const measured = measuredSummary(result);
-  return { ...measured, stated: buildStatedRows(result, measured, result.scenario.expect) };
+  const stated = { ...measured, stated: buildStatedRows(result, measured, result.scenario.expect) };
+  return { ...stated, checks: conservationChecks(stated) };
 }
 
-function measuredSummary(result: RunResult): Omit<Summary, 'stated'> {
+function measuredSummary(result: RunResult): Omit<Summary, 'stated' | 'checks'> {
   const { metrics } = result;
   // The browser is a cache layer but not a CDN one: the CDN hit ratio starts at the edge (DESIGN "Metrics").
   const ratios = metrics.hitRatios(result.browserLayer ? ['browser', ...result.cacheLayers] : result.cacheLayers, result.cacheLayers);
@@ -305,6 +311,7 @@ function cdnSummary(result: RunResult): CdnSummary {
   return {
     coalescing: cdn.coalescing,
     validators: cdn.validators,
+    enabled: result.scenario.deployment.cdn,
     availability: round(outcomes.availability, 6),
     coalescedRequests: outcomes.coalesced,
     revalidatedRequests: outcomes.revalidated,

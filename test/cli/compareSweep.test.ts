@@ -110,6 +110,8 @@ describe('cdnsim compare', () => {
     for (const strategy of document.strategies) {
       expect(strategy.summary.requests).toBe(15_000);
       expect(strategy.summary.staleness).toEqual(strategy.summary.cdn.staleness);
+      // docs/conservation.md: each strategy's run passes every identity (a failure would exit 4).
+      expect(strategy.summary.checks.failed).toEqual([]);
     }
     const csv = read(dir, 'compare.csv').trim().split('\n');
     expect(csv[0]).toBe('strategy,cdn_hit_ratio,cdn_byte_hit_ratio,origin_requests,origin_offload,origin_bytes,origin_byte_offload,p50_ms,p95_ms,p99_ms,stale_share,worst_staleness_s,availability');

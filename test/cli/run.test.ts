@@ -34,6 +34,9 @@ describe('cdnsim run (end to end, built CLI)', () => {
     expect(summary.warmupRequests).toBe(50_000);
     expect(summary.requests).toBe(150_000);
     expect(summary.stopReason).toBe('requests');
+    // docs/conservation.md: every identity holds (a failure would exit 4).
+    expect(summary.checks.failed).toEqual([]);
+    expect(summary.checks.passed).toBeGreaterThan(100);
     // 200,000 Poisson arrivals at 20k/s take about 10 simulated seconds.
     expect(summary.simulatedSeconds).toBeGreaterThan(9.8);
     expect(summary.simulatedSeconds).toBeLessThan(10.2);

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -84,6 +84,8 @@ describe('issue 17 fuzz: mutated shipped scenarios load or are refused with a lo
         expect([0, 2], context).toContain(result.status);
         expect(expectNoStackTrace(result.stderr), `${context}\n${result.stderr.slice(0, 500)}`).toBe(true);
         expect(Buffer.byteLength(result.stderr), context).toBeLessThan(MAX_STDERR_BYTES);
+        // docs/conservation.md: a run that loads passes every conservation identity (exit 4 otherwise, refused above).
+        if (run && result.status === 0) expect(JSON.parse(readFileSync(join(dirname(file), 'run', 'summary.json'), 'utf8')).checks.failed, context).toEqual([]);
         if (result.status === 2) {
           expect(result.stderr, context).toMatch(/:\d+:\d+: |cannot read|--\w/);
           if (run) expect(existsSync(join(dirname(file), 'run')), context).toBe(false);

@@ -11,6 +11,7 @@ import { UserError } from '../../userError.js';
 import { parseWorkers, runJobs } from '../jobPool.js';
 import { createJobProgressReporter } from '../jobProgress.js';
 import { checkRunFolder, claimRunFolder } from '../outputPath.js';
+import { conservationFailure } from '../conservationFailure.js';
 import { packageInfo } from '../packageInfo.js';
 import { checkedOverrides, checkRunLength, printResult, RUN_LENGTH_OPTIONS } from './run.js';
 
@@ -101,6 +102,8 @@ async function executeCompare(args: CompareArgs): Promise<void> {
   writeFileAtomic(join(folder, 'run.json'), `${JSON.stringify(runInfo(runId, args, scenario.name, seed, startedAt, wallSeconds, workers), null, 2)}\n`);
   const written = `written: ${relative(process.cwd(), join(folder, 'compare.json')) || folder}, compare.csv, run.json (${wallSeconds.toFixed(3)} s wall, ${Math.min(workers, jobs.length)} workers)`;
   await printResult({ json: args.json, jsonText: json, text: compareText(document), written, chartsFolder: args.charts ? folder : undefined });
+  const broken = conservationFailure(strategies.map((strategy, i) => ({ label: strategy.name, checks: summaries[i].checks })));
+  if (broken) throw broken;
 }
 
 /** run.json of a compare or sweep folder: what ran, how long it took, with which versions (not deterministic, so kept apart from the results). */

@@ -17,6 +17,7 @@ import { UserError } from '../../userError.js';
 import { InterruptedError } from '../interrupted.js';
 import { errorFromWorker } from '../jobPool.js';
 import { checkRunFolder, claimRunFolder } from '../outputPath.js';
+import { conservationFailure } from '../conservationFailure.js';
 import { packageInfo } from '../packageInfo.js';
 import { createProgressReporter } from '../progressBar.js';
 import type { RunWorkerInput, RunWorkerMessage } from '../runWorker.js';
@@ -185,6 +186,9 @@ async function executeRun(args: RunArgs): Promise<void> {
       : `, ${runInfo.requestsPerSecond.toLocaleString('en-US')} requests/s`
   })`;
   await printResult({ json: args.json, jsonText: done.summaryJson, text: done.summaryText, written, chartsFolder: args.charts ? folder : undefined });
+  // A broken identity is a simulator bug: it outranks --check's verdict on the figures.
+  const broken = conservationFailure([{ label: '', checks: done.checks }]);
+  if (broken) throw broken;
   if (args.check && done.outside.length > 0) {
     const rows = done.outside.length === 1 ? '1 stated figure is' : `${done.outside.length} stated figures are`;
     throw new CheckFailedError(`--check: ${rows} outside:\n${done.outside.map((line) => `  ${line}`).join('\n')}`);

@@ -16,6 +16,8 @@ import { JobPool, parseWorkers, type PoolProgress } from '../jobPool.js';
 import { createJobProgressReporter } from '../jobProgress.js';
 import { checkRunFolder, claimRunFolder } from '../outputPath.js';
 import { runInfo } from './compare.js';
+import type { Summary } from '../../report/summary.js';
+import { conservationFailure } from '../conservationFailure.js';
 import { checkedOverrides, checkRunLength, printResult, RUN_LENGTH_OPTIONS } from './run.js';
 
 interface SweepArgs {
@@ -158,10 +160,13 @@ async function executeSweep(args: SweepArgs): Promise<void> {
   const progress = createJobProgressReporter(args.progress, 'runs');
   // One pool for every round of a --target search: each worker loads the simulator once.
   const pool = new JobPool(Math.min(workers, (plan ? 2 : shardPointIndexes(grid.length, shard).length) * replicates));
+  // Each run's conservation checks (docs/conservation.md): sweep.json keeps the figures, not the runs, so they are gathered here.
+  const runChecks: { label: string; checks: Summary['checks'] }[] = [];
   const runPoints = async (points: readonly ParamAssignment[][], onProgress: (p: PoolProgress) => void): Promise<SweepPoint[]> => {
     const jobs = points.flatMap((point) => Array.from({ length: replicates }, (_, r) => jobOf(point, r)));
     const costs = points.flatMap((point) => Array<number>(replicates).fill(expectedRequests(scenarioWithParams(args.scenario, data, params, point), overrides)));
     const summaries = await pool.run(jobs, { onProgress, costs });
+    summaries.forEach((summary, j) => runChecks.push({ label: `${pointLabel(points[Math.floor(j / replicates)])} seed ${jobs[j].seed}`, checks: summary.checks }));
     return points.map((point, i) => aggregatePoint(point, summaries.slice(i * replicates, (i + 1) * replicates)));
   };
 
@@ -189,7 +194,11 @@ async function executeSweep(args: SweepArgs): Promise<void> {
   writeFileAtomic(join(folder, 'run.json'), `${JSON.stringify({ ...runInfo(runId, args, base.name, seed, startedAt, wallSeconds, workers), replicates, ...(shard ? { shard } : {}) }, null, 2)}\n`);
   const written = `written: ${relative(process.cwd(), join(folder, 'sweep.json')) || folder}, sweep.csv, run.json (${wallSeconds.toFixed(3)} s wall, ${workers} worker${workers === 1 ? '' : 's'})`;
   await printResult({ json: args.json, jsonText: json, text: sweepText(document), written, chartsFolder: args.charts ? folder : undefined });
+  const broken = conservationFailure(runChecks);
+  if (broken) throw broken;
 }
+
+const pointLabel = (point: readonly ParamAssignment[]): string => point.map(([path, value]) => `${path}=${value}`).join(' ') || 'point';
 
 /** One bisection per combination of the other params' values; every value tried is a point of the result. */
 async function searchTargets(
