@@ -34,6 +34,8 @@ export interface WarmCounts {
   atEdge: number;
   /** Those an edge or regional cache answered: the CDN hit ratio's numerator (spec 1.1). */
   cdnHits: number;
+  /** Those the edge answered alone: the edge hit ratio's numerator (spec 1.1). */
+  edgeHits: number;
 }
 
 /**
@@ -55,7 +57,7 @@ export interface WarmCounts {
  * asked for instead of a round trip later.
  */
 export class CacheWarmer {
-  readonly counts: WarmCounts = { requests: 0, atEdge: 0, cdnHits: 0 };
+  readonly counts: WarmCounts = { requests: 0, atEdge: 0, cdnHits: 0, edgeHits: 0 };
   /** The answer of the last `fromNode`/`fromOrigin`: the version served and when the origin made it. */
   private version = 0;
   private responseAtMs = 0;
@@ -67,6 +69,7 @@ export class CacheWarmer {
     this.counts.requests = 0;
     this.counts.atEdge = 0;
     this.counts.cdnHits = 0;
+    this.counts.edgeHits = 0;
   }
 
   /** Applies one client request, sent at `request.timeMs`, to the caches. */
@@ -96,6 +99,7 @@ export class CacheWarmer {
       if (this.status !== STATUS_OK) ok = false;
     }
     if (deepest < SERVED_ORIGIN) counts.cdnHits++;
+    if (deepest === SERVED_EDGE) counts.edgeHits++;
     // The browser keeps the response for its lifetime less the age it arrives with (RFC 9111 §4.2.3).
     if (browsers !== null && browserKey >= 0 && ok && options.decisions.stores(c, BROWSER_DECISION)) {
       const expiresAtMs = oldestResponseAtMs + options.decisions.ttlMsOf(c, BROWSER_DECISION);
