@@ -20,6 +20,8 @@ export function summaryText(summary: Summary): string {
       // The catalogue beside the run: a cache's capacity means something only against it.
       ` · catalogue ${formatCount(summary.catalogue.objects)} objects, ${formatBytes(summary.catalogue.bytes)}`,
   );
+  // docs/warmup.md: a warm-up that hit its cap while the hit ratios still rose measures caches still filling.
+  if (summary.warmup.warning !== undefined) lines.push(`warning: ${summary.warmup.warning}`);
   lines.push('');
   // The stated figures come first: is this run within what the service states (spec 1.1, 4.9, 7.1, 8)?
   lines.push(statedText(summary.stated));
