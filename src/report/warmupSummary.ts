@@ -28,19 +28,21 @@ export function warmupSummary(facts: WarmupFacts): WarmupSummary {
   };
 }
 
-const points = (gain: number | null): string => (gain === null ? 'unknown' : `${(gain * 100).toFixed(2)} points`);
+const points = (gain: number): string => `${(gain * 100).toFixed(2)} points`;
 
 /**
  * A warm-up until steady that stopped at its cap measured caches still filling: the run's
- * hit ratios are below those of the CDN in service (spec 1.1), by about the projected gain.
+ * hit ratios are below those of the CDN in service (spec 1.1), by up to the projected gain.
  */
 function notSteadyWarning(requests: number, steady: NonNullable<WarmupFacts['steady']>): string {
   const { cdn, edge } = steady.projectedGain;
-  const tooFew = cdn === null ? `, fewer than the 8 blocks of ${formatCount(steady.blockRequests)} the rule needs` : '';
+  const stopped = `the warm-up stopped at run.warmup.max (${formatCount(requests)} requests`;
+  if (cdn === null || edge === null) {
+    return `${stopped}, fewer than the 8 blocks of ${formatCount(steady.blockRequests)} the rule needs) before it could judge the hit ratios; raise run.warmup.max (docs/warmup.md)`;
+  }
   return (
-    `the warm-up stopped at run.warmup.max (${formatCount(requests)} requests${tooFew}) before the hit ratios settled: ` +
-    `a warm-up four times as long could still raise the CDN hit ratio by ${points(cdn)} and the edge hit ratio by ${points(edge)} ` +
-    `(tolerance ${points(steady.tolerance)}); raise run.warmup.max (docs/warmup.md)`
+    `${stopped}) before the hit ratios settled: a warm-up four times as long could still raise the CDN hit ratio ` +
+    `by up to ${points(cdn)} and the edge hit ratio by up to ${points(edge)} (tolerance ${points(steady.tolerance)}); raise run.warmup.max (docs/warmup.md)`
   );
 }
 
