@@ -39,6 +39,8 @@ export interface WarmCounts {
   cdnHits: number;
   /** Those answered with an error: an origin 5xx, passed on or cached (spec 7.1), or a refused connection. */
   errors: number;
+  /** Those the edge answered alone: the edge hit ratio's numerator (spec 1.1). */
+  edgeHits: number;
 }
 
 /**
@@ -62,7 +64,7 @@ export interface WarmCounts {
  * asked for instead of a round trip later.
  */
 export class CacheWarmer {
-  readonly counts: WarmCounts = { requests: 0, atEdge: 0, cdnHits: 0, errors: 0 };
+  readonly counts: WarmCounts = { requests: 0, atEdge: 0, cdnHits: 0, edgeHits: 0, errors: 0 };
   /** The answer of the last `fromNode`/`fromOrigin`: the version served, when the origin read it (purges, spec 1.2 item 6) and when it made it. */
   private version = 0;
   private versionAtMs = 0;
@@ -78,6 +80,7 @@ export class CacheWarmer {
     this.counts.atEdge = 0;
     this.counts.cdnHits = 0;
     this.counts.errors = 0;
+    this.counts.edgeHits = 0;
   }
 
   /** Applies one client request, sent at `request.timeMs`, to the caches. */
@@ -108,6 +111,7 @@ export class CacheWarmer {
     }
     if (deepest < SERVED_ORIGIN) counts.cdnHits++;
     if (!ok) counts.errors++;
+    if (deepest === SERVED_EDGE) counts.edgeHits++;
     // The browser keeps the response for its lifetime less the age it arrives with (RFC 9111 §4.2.3).
     if (browsers !== null && browserKey >= 0 && ok && options.decisions.stores(c, BROWSER_DECISION)) {
       const expiresAtMs = oldestResponseAtMs + options.decisions.ttlMsOf(c, BROWSER_DECISION);

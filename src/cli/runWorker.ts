@@ -50,6 +50,8 @@ export type RunWorkerMessage =
       totalRequests: number;
       /** Requests a cache-only warm-up applied to the caches before the run (not in totalRequests). */
       cacheWarmupRequests: number;
+      /** summary.json `warmup.warning`: a warm-up until steady that stopped at its cap still rising. */
+      warmupWarning?: string;
       events: number;
     }
   | { type: 'error'; userError: boolean; message: string; stack?: string };
@@ -99,6 +101,7 @@ async function work(input: RunWorkerInput, post: (message: RunWorkerMessage) => 
     seed: result.seed,
     totalRequests: result.totalRequests,
     cacheWarmupRequests: result.warmup.method === 'caches' ? result.warmup.requests : 0,
+    ...(summary.warmup.warning === undefined ? {} : { warmupWarning: summary.warmup.warning }),
     events: result.events,
   });
 }

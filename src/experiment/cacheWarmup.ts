@@ -2,6 +2,7 @@ import { CacheWarmer, type CacheWarmerOptions } from '../cdn/cacheWarmer.js';
 import type { CacheWarmupLength, Warmup } from '../scenario/warmupSchema.js';
 import type { Simulation } from '../sim/simulation.js';
 import type { ClientRequest } from '../workload/request.js';
+import { isSteady, steadyBlockRequests, steadyGain } from './steadyRule.js';
 
 /** How a run was warmed (summary.json `warmup`). */
 export interface WarmupFacts {
@@ -19,12 +20,32 @@ export interface WarmupFacts {
   simulatedMs: number;
   /** `caches`: the CDN hit ratio of the last block (steady) or of the last `blockRequests` requests warmed. */
   finalBlockHitRatio?: number;
-  /** until steady: the rule, the blocks' hit ratios, and whether the last two were within the tolerance. */
-  steady?: { tolerance: number; blockRequests: number; maxRequests: number; blockHitRatios: number[]; converged: boolean };
+  /**
+   * until steady: the rule, the blocks' CDN and edge hit ratios, the gain a warm-up four
+   * times as long would still bring by the rule's fit (src/experiment/steadyRule.ts; null
+   * before its eighth block), and whether that gain was below the tolerance for both.
+   */
+  steady?: {
+    tolerance: number;
+    blockRequests: number;
+    maxRequests: number;
+    blockHitRatios: number[];
+    blockEdgeHitRatios: number[];
+    projectedGain: { cdn: number | null; edge: number | null };
+    converged: boolean;
+  };
 }
 
 /** Requests per block for the fixed-length forms' `finalBlockHitRatio`. */
 const FIXED_REPORT_BLOCK = 1_000_000;
+
+/** The steady rule with its block size resolved (scaled from the catalogue and the edges when the scenario leaves it out). */
+interface ResolvedSteady {
+  kind: 'steady';
+  tolerance: number;
+  blockRequests: number;
+  maxRequests: number;
+}
 
 /**
  * The cache-only warm-up of `run.warmup: steady | {until: …}`, driven on the run's own
@@ -33,24 +54,26 @@ const FIXED_REPORT_BLOCK = 1_000_000;
  * instead of the flow.
  *
  * Until steady: the warm-up runs in blocks of `blockRequests` and stops after the first
- * block whose CDN hit ratio (edge or regional answered, of the requests reaching the edge,
- * spec 1.1) differs from the block before by less than `tolerance`, or when `maxRequests`
- * have been used (then `converged` is false).
+ * block at which neither the CDN hit ratio (edge or regional answered, of the requests
+ * reaching the edge, spec 1.1) nor the edge hit ratio would gain `tolerance` over a
+ * warm-up four times as long (src/experiment/steadyRule.ts), or when another block would
+ * pass `maxRequests` (then `converged` is false and the run warns).
  */
 export class CacheWarmup {
   private readonly warmer: CacheWarmer;
+  private readonly length: ResolvedSteady | Exclude<CacheWarmupLength, { kind: 'steady' }>;
   private readonly blockHitRatios: number[] = [];
+  private readonly blockEdgeHitRatios: number[] = [];
   private warming = true;
   private requests = 0;
   private endMs = 0;
   private converged = false;
   private simulation: Simulation | undefined;
 
-  constructor(
-    private readonly length: CacheWarmupLength,
-    caches: CacheWarmerOptions,
-  ) {
+  /** `objects`: the catalogue's size, which with the number of edges sets a steady warm-up's default block. */
+  constructor(length: CacheWarmupLength, caches: CacheWarmerOptions, objects: number) {
     this.warmer = new CacheWarmer(caches);
+    this.length = length.kind === 'steady' ? { ...length, blockRequests: length.blockRequests ?? steadyBlockRequests(objects, caches.edges.length) } : length;
   }
 
   /** Takes `request` for the warm-up (true), or false once the warm-up is over: the flow serves it. */
@@ -68,10 +91,10 @@ export class CacheWarmup {
     const block = length.kind === 'steady' ? length.blockRequests : FIXED_REPORT_BLOCK;
     if (counts.requests >= block) {
       this.blockHitRatios.push(counts.atEdge === 0 ? 0 : counts.cdnHits / counts.atEdge);
+      this.blockEdgeHitRatios.push(counts.atEdge === 0 ? 0 : counts.edgeHits / counts.atEdge);
       this.warmer.resetCounts();
       if (length.kind === 'steady') {
-        const n = this.blockHitRatios.length;
-        this.converged = n >= 2 && Math.abs(this.blockHitRatios[n - 1] - this.blockHitRatios[n - 2]) < length.tolerance;
+        this.converged = isSteady(this.blockHitRatios, this.blockEdgeHitRatios, length.tolerance);
         if (this.converged || this.requests + length.blockRequests > length.maxRequests) this.finish(request.timeMs);
       }
     }
@@ -112,6 +135,8 @@ export class CacheWarmup {
               blockRequests: length.blockRequests,
               maxRequests: length.maxRequests,
               blockHitRatios: [...this.blockHitRatios],
+              blockEdgeHitRatios: [...this.blockEdgeHitRatios],
+              projectedGain: { cdn: steadyGain(this.blockHitRatios)?.gain ?? null, edge: steadyGain(this.blockEdgeHitRatios)?.gain ?? null },
               converged: this.converged,
             },
           }
@@ -127,8 +152,8 @@ export class CacheWarmup {
 }
 
 /** The cache-only warm-up a scenario asks for, or null for a warm-up through the flow. */
-export function cacheWarmupFor(warmup: Warmup, caches: CacheWarmerOptions): CacheWarmup | null {
-  return warmup.kind === 'caches' ? new CacheWarmup(warmup.length, caches) : null;
+export function cacheWarmupFor(warmup: Warmup, caches: CacheWarmerOptions, objects: number): CacheWarmup | null {
+  return warmup.kind === 'caches' ? new CacheWarmup(warmup.length, caches, objects) : null;
 }
 
 /** The facts of a warm-up through the flow (or none): its requests and the time of the first measured one. */

@@ -120,7 +120,7 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
     purgeDelayMs: scenario.cdn.purgeDelayMs,
     onComplete: adaptive === null ? onComplete : adaptive.wrap(onComplete),
   });
-  const cacheWarmup = cacheWarmupFor(scenario.run.warmup, { network: network.network, edges: network.edges, regionals: network.regionals, decisions: contentCaching.table, errorClassOf, classOf: catalogue.classOf, origin, browsers, cdnEnabled: scenario.deployment.cdn, purgeDelayMs: scenario.cdn.purgeDelayMs });
+  const cacheWarmup = cacheWarmupFor(scenario.run.warmup, { network: network.network, edges: network.edges, regionals: network.regionals, decisions: contentCaching.table, errorClassOf, classOf: catalogue.classOf, origin, browsers, cdnEnabled: scenario.deployment.cdn, purgeDelayMs: scenario.cdn.purgeDelayMs }, catalogue.size);
   let measuredFromMs = 0;
   const timeline = options.timeline === false ? null : newTimeline(scenario, recorder.metrics, network.edges, flow.originActivity);
   let total = 0;

@@ -20,6 +20,8 @@ export function summaryText(summary: Summary): string {
       // The catalogue beside the run: a cache's capacity means something only against it.
       ` · catalogue ${formatCount(summary.catalogue.objects)} objects, ${formatBytes(summary.catalogue.bytes)}`,
   );
+  // docs/warmup.md: a warm-up that hit its cap while the hit ratios still rose measures caches still filling.
+  if (summary.warmup.warning !== undefined) lines.push(`warning: ${summary.warmup.warning}`);
   lines.push('');
   // Nothing measured: every ratio and latency would be "0.00" where there is no figure at all.
   if (summary.requests === 0) {

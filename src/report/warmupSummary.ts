@@ -9,7 +9,9 @@ export interface WarmupSummary {
   requests: number;
   simulatedSeconds: number;
   finalBlockHitRatio?: number;
-  steady?: { tolerance: number; blockRequests: number; maxRequests: number; blockHitRatios: number[]; converged: boolean };
+  steady?: NonNullable<WarmupFacts['steady']>;
+  /** until steady, when it stopped at `max` with the hit ratio still rising: what a longer warm-up would still change. */
+  warning?: string;
 }
 
 const round6 = (value: number): number => roundTo(value, 6);
@@ -21,7 +23,36 @@ export function warmupSummary(facts: WarmupFacts): WarmupSummary {
     requests: facts.requests,
     simulatedSeconds: round6(facts.simulatedMs / 1000),
     ...(facts.finalBlockHitRatio === undefined ? {} : { finalBlockHitRatio: round6(facts.finalBlockHitRatio) }),
-    ...(facts.steady === undefined ? {} : { steady: { ...facts.steady, blockHitRatios: facts.steady.blockHitRatios.map(round6) } }),
+    ...(facts.steady === undefined ? {} : { steady: steadySummary(facts.steady) }),
+    ...(facts.steady === undefined || facts.steady.converged ? {} : { warning: notSteadyWarning(facts.requests, facts.steady) }),
+  };
+}
+
+const points = (gain: number): string => `${(gain * 100).toFixed(2)} points`;
+
+/**
+ * A warm-up until steady that stopped at its cap measured caches still filling: the run's
+ * hit ratios are below those of the CDN in service (spec 1.1), by up to the projected gain.
+ */
+function notSteadyWarning(requests: number, steady: NonNullable<WarmupFacts['steady']>): string {
+  const { cdn, edge } = steady.projectedGain;
+  const stopped = `the warm-up stopped at run.warmup.max (${formatCount(requests)} requests`;
+  if (cdn === null || edge === null) {
+    return `${stopped}, fewer than the 8 blocks of ${formatCount(steady.blockRequests)} the rule needs) before it could judge the hit ratios; raise run.warmup.max (docs/warmup.md)`;
+  }
+  return (
+    `${stopped}) before the hit ratios settled: a warm-up four times as long could still raise the CDN hit ratio ` +
+    `by up to ${points(cdn)} and the edge hit ratio by up to ${points(edge)} (tolerance ${points(steady.tolerance)}); raise run.warmup.max (docs/warmup.md)`
+  );
+}
+
+function steadySummary(steady: NonNullable<WarmupFacts['steady']>): NonNullable<WarmupSummary['steady']> {
+  const { cdn, edge } = steady.projectedGain;
+  return {
+    ...steady,
+    blockHitRatios: steady.blockHitRatios.map(round6),
+    blockEdgeHitRatios: steady.blockEdgeHitRatios.map(round6),
+    projectedGain: { cdn: cdn === null ? null : round6(cdn), edge: edge === null ? null : round6(edge) },
   };
 }
 
@@ -30,7 +61,7 @@ export function warmupText(warmup: WarmupSummary): string {
   if (warmup.method !== 'caches') return `(${formatCount(warmup.requests)} warm-up)`;
   const time = `${warmup.simulatedSeconds.toFixed(0)} s`;
   const last = warmup.finalBlockHitRatio === undefined ? '' : `, last block's CDN hit ratio ${formatPercent(warmup.finalBlockHitRatio)}`;
-  const steady = warmup.steady === undefined ? '' : warmup.steady.converged ? ', steady' : `, not steady after ${formatCount(warmup.requests)} requests (run.warmup.max)`;
+  const steady = warmup.steady === undefined ? '' : warmup.steady.converged ? ', steady' : `, NOT steady after ${formatCount(warmup.requests)} requests (run.warmup.max)`;
   return `(caches warmed with ${formatCount(warmup.requests)} requests over ${time}${last}${steady})`;
 }
 

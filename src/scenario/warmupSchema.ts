@@ -16,16 +16,17 @@ import { COUNT_EXPECTED, DURATION_EXPECTED, FRACTION_EXPECTED, parseCount, parse
  * - `{requests: 20M}` or `{duration: 30m}`: the same cache-only warm-up for a fixed count or time.
  */
 
-/** Defaults of the steady-state rule (docs/warmup.md says why). */
+/** Defaults of the steady-state rule (src/experiment/steadyRule.ts; docs/warmup.md says why). */
 export const STEADY_DEFAULTS = {
-  /** Absolute change of the CDN hit ratio between two consecutive blocks: 0.2 percentage points. */
-  tolerance: 0.002,
-  blockRequests: 1_000_000,
-  maxRequests: 100_000_000,
+  /** Most the CDN or edge hit ratio may still gain over a warm-up four times as long: 0.25 percentage points. */
+  tolerance: 0.0025,
+  /** null: scaled from the catalogue and the number of edge caches (steadyBlockRequests). */
+  blockRequests: null,
+  maxRequests: 200_000_000,
 } as const;
 
 export type CacheWarmupLength =
-  | { kind: 'steady'; tolerance: number; blockRequests: number; maxRequests: number }
+  | { kind: 'steady'; tolerance: number; blockRequests: number | null; maxRequests: number }
   | { kind: 'requests'; requests: number }
   | { kind: 'time'; ms: number };
 
@@ -62,9 +63,9 @@ const cacheWarmupShape = z.strictObject({
   until: z.string().optional().meta({ description: 'steady: until the CDN hit ratio settles' }),
   requests: quantity(parseCount, COUNT_EXPECTED, 'a fixed cache-only warm-up of this many requests (20M)').optional(),
   duration: quantity((v) => parseDuration(v), DURATION_EXPECTED, 'a fixed cache-only warm-up of this much simulated time (30m)').optional(),
-  tolerance: quantity(parseFraction, FRACTION_EXPECTED, 'until steady: largest change of the CDN hit ratio between consecutive blocks (0.2%)').optional(),
-  block: quantity(parseCount, COUNT_EXPECTED, 'until steady: requests per block (1M)').optional(),
-  max: quantity(parseCount, COUNT_EXPECTED, 'until steady: the most requests the warm-up may use (100M)').optional(),
+  tolerance: quantity(parseFraction, FRACTION_EXPECTED, 'until steady: most the CDN or edge hit ratio may still gain over a warm-up four times as long (0.25%)').optional(),
+  block: quantity(parseCount, COUNT_EXPECTED, 'until steady: requests per block (default: the larger of the catalogue and 3,000 per edge cache, 100k to 10M)').optional(),
+  max: quantity(parseCount, COUNT_EXPECTED, 'until steady: the most requests the warm-up may use (200M)').optional(),
 });
 
 type CacheWarmupInput = z.output<typeof cacheWarmupShape>;
@@ -104,8 +105,8 @@ function cacheWarmup(input: CacheWarmupInput, ctx: z.RefinementCtx): Warmup {
     maxRequests: input.max ?? STEADY_DEFAULTS.maxRequests,
   };
   if (steady.tolerance <= 0) ctx.addIssue({ code: 'custom', path: ['tolerance'], message: 'expected a tolerance above 0%, such as 0.2%' });
-  if (steady.blockRequests < 1) ctx.addIssue({ code: 'custom', path: ['block'], message: 'expected at least 1 request per block' });
-  if (steady.blockRequests > steady.maxRequests) {
+  if (steady.blockRequests !== null && steady.blockRequests < 1) ctx.addIssue({ code: 'custom', path: ['block'], message: 'expected at least 1 request per block' });
+  if (steady.blockRequests !== null && steady.blockRequests > steady.maxRequests) {
     ctx.addIssue({ code: 'custom', path: ['block'], message: `expected a block no longer than max (${steady.maxRequests} requests), found ${steady.blockRequests}` });
   }
   return { kind: 'caches', length: steady };
@@ -134,7 +135,7 @@ export function warmupToInput(warmup: Warmup): z.input<typeof warmupSchema> {
       const length = warmup.length;
       if (length.kind === 'requests') return { requests: length.requests };
       if (length.kind === 'time') return { duration: `${length.ms}ms` };
-      return { until: STEADY_WORD, tolerance: length.tolerance, block: length.blockRequests, max: length.maxRequests };
+      return { until: STEADY_WORD, tolerance: length.tolerance, ...(length.blockRequests === null ? {} : { block: length.blockRequests }), max: length.maxRequests };
     }
   }
 }

@@ -56,7 +56,7 @@ describe('CacheWarmer: the caches alone, in no simulated time (spec 4.9)', () =>
     expect(edges[1].store.objectCount).toBe(1);
     // The regional copy's age counts at the PoP (RFC 9111 §4.2.3): fresh until 601 s there too.
     expect(edges[1].freshUntilOf(edges[1].store.storedLocalOf(7))).toBe(601_000);
-    expect(warmer.counts).toEqual({ requests: 3, atEdge: 3, cdnHits: 2, errors: 0 });
+    expect(warmer.counts).toEqual({ requests: 3, atEdge: 3, cdnHits: 2, edgeHits: 1, errors: 0 });
   });
 
   it('RFC 9111 §4.2: an expired copy is fetched again and stored with a new lifetime', () => {
@@ -101,7 +101,7 @@ describe('CacheWarmer: the caches alone, in no simulated time (spec 4.9)', () =>
     send(1, 1);
     warmer.resetCounts();
     send(2, 1);
-    expect(warmer.counts).toEqual({ requests: 1, atEdge: 1, cdnHits: 1, errors: 0 });
+    expect(warmer.counts).toEqual({ requests: 1, atEdge: 1, cdnHits: 1, edgeHits: 1, errors: 0 });
   });
 
   it('answers every request as the layered flow does on a network whose hops take 0 ms (2,000 requests, expiry and stale-while-revalidate)', () => {

@@ -16,7 +16,7 @@ const STEADY: WarmupSummary = {
   requests: 15_000_000,
   simulatedSeconds: 750.015184,
   finalBlockHitRatio: 0.985116,
-  steady: { tolerance: 0.002, blockRequests: 1_000_000, maxRequests: 100_000_000, blockHitRatios: [0.983293, 0.985116], converged: true },
+  steady: { tolerance: 0.002, blockRequests: 1_000_000, maxRequests: 100_000_000, blockHitRatios: [0.983293, 0.985116], blockEdgeHitRatios: [0.74, 0.75], projectedGain: { cdn: 0.0015, edge: 0.0018 }, converged: true },
 };
 const FLOW: WarmupSummary = { method: 'flow', requests: 500_000, simulatedSeconds: 25.000031 };
 const NONE: WarmupSummary = { method: 'none', requests: 0, simulatedSeconds: 0 };

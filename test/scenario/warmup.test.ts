@@ -16,9 +16,9 @@ function messagesOf(text: string): string[] {
 }
 
 describe('run.warmup: the cache-only forms (spec 1.1: figures of a CDN in service)', () => {
-  it('steady alone takes the documented rule: 0.2 % between 1M-request blocks, at most 100M', () => {
-    expect(parse('run: { warmup: steady }\n').run.warmup).toEqual({ kind: 'caches', length: { kind: 'steady', tolerance: 0.002, blockRequests: 1_000_000, maxRequests: 100_000_000 } });
-    expect(STEADY_DEFAULTS).toEqual({ tolerance: 0.002, blockRequests: 1_000_000, maxRequests: 100_000_000 });
+  it('steady alone takes the documented rule: at most 0.25 points to gain over a warm-up four times as long, blocks scaled to the run (null), at most 200M', () => {
+    expect(parse('run: { warmup: steady }\n').run.warmup).toEqual({ kind: 'caches', length: { kind: 'steady', tolerance: 0.0025, blockRequests: null, maxRequests: 200_000_000 } });
+    expect(STEADY_DEFAULTS).toEqual({ tolerance: 0.0025, blockRequests: null, maxRequests: 200_000_000 });
   });
 
   it('{until: steady} takes its own tolerance, block and max in human units', () => {

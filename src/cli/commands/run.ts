@@ -180,6 +180,8 @@ async function executeRun(args: RunArgs): Promise<void> {
         'before its warm-up was over. Shorten run.warmup or lengthen the run.\n',
     );
   }
+  // The text report has it under its first line; with --json, stdout is the JSON alone (docs/warmup.md).
+  if (args.json && done.warmupWarning !== undefined) process.stderr.write(`warning: ${done.warmupWarning}\n`);
   const written = `written: ${relative(process.cwd(), join(folder, 'summary.json')) || folder}, scenario.json, stated.csv, ${done.csvFiles.map((file) => file.name).join(', ')}, run.json (${runInfo.wallSeconds} s wall${
     done.cacheWarmupRequests > 0
       ? `: ${done.cacheWarmupRequests.toLocaleString('en-US')} requests warming the caches alone, then ${done.totalRequests.toLocaleString('en-US')} through the flow`

@@ -1,3 +1,4 @@
+import { steadyGain } from '../../experiment/steadyRule.js';
 import { STEADY_DEFAULTS } from '../../scenario/warmupSchema.js';
 import type { LibraryEntry } from '../libraryEntry.js';
 import { count, markdownTable, percent, times } from '../markdown.js';
@@ -42,9 +43,16 @@ const rate = (point: SweepPoint): number => pointValue(point, 'warmup.requests')
 /** Requests an object gets, on average, in its mean life: what sets the level. */
 const requestsPerLife = (point: SweepPoint): number => (rate(point) * MEAN_LIFE_S) / pointValue(point, 'catalogue.objects');
 
-/** The block (0-based) after which the default steady rule (docs/warmup.md: within 0.2 points of the block before) would stop, or -1. */
+/**
+ * The block (0-based) after which the default steady rule would stop on these CDN blocks
+ * (docs/warmup.md: less than 0.25 points to gain over a warm-up four times as long; the page
+ * has no edge blocks, so the CDN half of the rule), or -1 within the ten.
+ */
 function defaultRuleStop(series: readonly number[]): number {
-  for (let i = 1; i < series.length; i++) if (Math.abs(series[i] - series[i - 1]) < STEADY_DEFAULTS.tolerance) return i;
+  for (let n = 1; n <= series.length; n++) {
+    const gain = steadyGain(series.slice(0, n));
+    if (gain !== null && gain.gain < STEADY_DEFAULTS.tolerance) return n - 1;
+  }
   return -1;
 }
 
@@ -97,7 +105,10 @@ export const steadyChurn: LibraryEntry<SweepFigures> = {
         holds: stillTail.every((ratio, i) => i === 0 || ratio > stillTail[i - 1]) && rise > 5 * spread(churnTail),
       },
       {
-        text: `The warm-up's default rule (stop when a block is within 0.2 points of the one before) stops the churned site after block ${stop + 1} at ${percent(stopRatio)}, and that is the level: the blocks after it stay within ${points(Math.max(...afterStop.map((ratio) => Math.abs(ratio - stopRatio))))} of it, and the ${count(MEASURED)} requests measured through the flow after the warm-up give ${percent(pointValue(churn, 'hitRatio.cdn'))} (last block ${percent(lastBlock)}).`,
+        text:
+          stop < 0
+            ? `The warm-up's default rule (stop when the blocks project less than ${points(STEADY_DEFAULTS.tolerance)} to gain over a warm-up four times as long) does not stop the churned site within the ten blocks: their noise keeps the fit's bound above it.`
+            : `The warm-up's default rule (stop when the blocks project less than ${points(STEADY_DEFAULTS.tolerance)} to gain over a warm-up four times as long) stops the churned site after block ${stop + 1} at ${percent(stopRatio)}, and that is the level: the blocks after it stay within ${points(Math.max(...afterStop.map((ratio) => Math.abs(ratio - stopRatio))))} of it, and the ${count(MEASURED)} requests measured through the flow after the warm-up give ${percent(pointValue(churn, 'hitRatio.cdn'))} (last block ${percent(lastBlock)}).`,
         holds: stop > 0 && afterStop.every((ratio) => Math.abs(ratio - stopRatio) < 0.005) && Math.abs(pointValue(churn, 'hitRatio.cdn') - lastBlock) < 0.005,
       },
       {

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { runScenario } from '../../src/experiment/runScenario.js';
+import { buildSummary } from '../../src/report/summary.js';
+import { summaryText } from '../../src/report/summaryText.js';
+import { parseScenarioText } from '../../src/scenario/load.js';
+
+/**
+ * The steady rule end to end, small (docs/warmup.md; `npm run validate:warmup` runs the
+ * baseline at 100 k, 1 M and 2 M objects): 20,000 objects (about 1 GB) over 8 PoPs with
+ * 200 MB each and regional sites of 600 MB, so the edges evict and the regional tier keeps
+ * filling.
+ */
+const NETWORK = 'seed: 5\ncontent: { objects: 20000 }\nedge: { capacity: 200MB }\nregional: { capacity: 600MB }\ntopology: { pops: { count: 8 } }\n';
+const summaryOf = (run: string) => buildSummary(runScenario(parseScenarioText(`${NETWORK}run: ${run}\n`, 'scenarios/steady-small.yaml')));
+
+describe('warm-up until steady (spec 1.1: the figures of a CDN in service)', () => {
+  it('spec 1.1: after the default rule, the CDN and edge hit ratios are within 0.5 points of a warm-up four times as long', () => {
+    const rule = summaryOf('{ requests: 200000, warmup: steady }');
+    const steady = rule.warmup.steady;
+    // max(20,000 objects, 8 edges × 3,000) = 24,000, below the 100 k floor.
+    expect(steady?.blockRequests).toBe(100_000);
+    expect(steady?.converged).toBe(true);
+    expect(rule.warmup.requests % 100_000).toBe(0);
+    expect(rule.warmup.requests).toBeGreaterThanOrEqual(800_000);
+    expect(steady?.projectedGain.cdn).toBeLessThan(0.0025);
+    expect(steady?.projectedGain.edge).toBeLessThan(0.0025);
+    expect(steady?.blockEdgeHitRatios).toHaveLength(steady?.blockHitRatios.length ?? -1);
+    expect(rule.warmup.warning).toBeUndefined();
+    const longer = summaryOf(`{ requests: 200000, warmup: { requests: ${4 * rule.warmup.requests} } }`);
+    expect(Math.abs(longer.hitRatio.cdn - rule.hitRatio.cdn)).toBeLessThan(0.005);
+    expect(Math.abs(longer.hitRatio.edge - rule.hitRatio.edge)).toBeLessThan(0.005);
+  }, 300_000);
+
+  it('spec 1.1: a warm-up stopped by max while the hit ratio still rises warns, in summary.json and under the report\'s first line', () => {
+    // Four blocks of 100 k: fewer than the eight the rule needs, and the caches far from full.
+    const capped = summaryOf('{ requests: 20000, warmup: { until: steady, block: 100k, max: 400k } }');
+    expect(capped.warmup.requests).toBe(400_000);
+    expect(capped.warmup.steady?.converged).toBe(false);
+    expect(capped.warmup.steady?.projectedGain).toEqual({ cdn: null, edge: null });
+    expect(capped.warmup.warning).toBe(
+      'the warm-up stopped at run.warmup.max (400,000 requests, fewer than the 8 blocks of 100,000 the rule needs) before it could judge the hit ratios; raise run.warmup.max (docs/warmup.md)',
+    );
+    const [first, second] = summaryText(capped).split('\n');
+    expect(first).toMatch(/NOT steady after 400,000 requests \(run\.warmup\.max\)/);
+    expect(second).toBe(`warning: ${capped.warmup.warning}`);
+    // Past eight blocks the warning gives the rule's projected gains.
+    const rising = summaryOf('{ requests: 20000, warmup: { until: steady, block: 50k, max: 500k } }');
+    expect(rising.warmup.steady?.converged).toBe(false);
+    const gain = rising.warmup.steady?.projectedGain.cdn ?? 0;
+    expect(gain).toBeGreaterThan(0.0025);
+    expect(rising.warmup.warning).toContain(`raise the CDN hit ratio by up to ${(gain * 100).toFixed(2)} points`);
+  }, 120_000);
+});
