@@ -14,7 +14,7 @@ describe('the time estimate printed before a long run (issue 26)', () => {
   it('a steady warm-up is named with its cap but not counted; a run of a duration is rate × time; --requests replaces both', () => {
     const steady = runTimeEstimate(scenario('{ requests: 40M, warmup: steady }'));
     expect(steady.seconds).toBe(80);
-    expect(runTimeEstimateLine(steady)).toBe('a long run: about 40 M requests through the flow, plus a warm-up until the caches settle (up to 100 M requests); expect about 2 min on one core');
+    expect(runTimeEstimateLine(steady)).toBe('a long run: about 40 M requests through the flow, plus a warm-up until the caches settle (up to 200 M requests); expect about 2 min on one core');
     expect(runTimeEstimate(scenario('{ duration: 10h, warmup: 0 }')).flowRequests).toBe(720e6);
     expect(runTimeEstimateLine(runTimeEstimate(scenario('{ duration: 10h, warmup: 0 }')))).toMatch(/about 720 M requests through the flow; expect about 24 min on one core$/);
     expect(runTimeEstimate(scenario('{ duration: 10h, warmup: 0 }'), { requests: 1e6 }).flowRequests).toBe(1e6);

@@ -60,7 +60,9 @@ function openError(file: string, error: unknown, what: string): TraceError {
   }
   if (code === 'EISDIR') return new UnopenableFileError(`${file} is a directory, not ${withArticle(what)}`, file, `a directory, not ${withArticle(what)}`);
   if (code === 'EACCES' || code === 'EPERM') return new UnopenableFileError(`cannot read ${file}: permission denied`, file, 'permission denied');
-  return new UnopenableFileError(`cannot open ${file}: ${(error as Error).message}`, file, (error as Error).message);
+  // Node's message repeats the path ("ENAMETOOLONG: name too long, open '…'"): the reason without it, so a cut message keeps it.
+  const reason = (error as Error).message.replace(/, \w+ '.*'$/s, '');
+  return new UnopenableFileError(`cannot open ${file}: ${reason}`, file, reason);
 }
 
 /** The format the first bytes of a file look like, for "pass --format …" hints. */
