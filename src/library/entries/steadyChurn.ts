@@ -107,9 +107,12 @@ export const steadyChurn: LibraryEntry<SweepFigures> = {
       {
         text:
           stop < 0
-            ? `The warm-up's default rule (stop when the blocks project less than ${points(STEADY_DEFAULTS.tolerance)} to gain over a warm-up four times as long) does not stop the churned site within the ten blocks: their noise keeps the fit's bound above it.`
+            ? `The warm-up's default rule (stop when the blocks project less than ${points(STEADY_DEFAULTS.tolerance)} to gain over a warm-up four times as long) does not stop the churned site within the ten blocks, though its last blocks lie within ${points(spread(churnTail))} of each other: their noise keeps the fit's bound above the tolerance, so on a site with churn the rule errs on the long side and a fixed warm-up of this length is the practical choice.`
             : `The warm-up's default rule (stop when the blocks project less than ${points(STEADY_DEFAULTS.tolerance)} to gain over a warm-up four times as long) stops the churned site after block ${stop + 1} at ${percent(stopRatio)}, and that is the level: the blocks after it stay within ${points(Math.max(...afterStop.map((ratio) => Math.abs(ratio - stopRatio))))} of it, and the ${count(MEASURED)} requests measured through the flow after the warm-up give ${percent(pointValue(churn, 'hitRatio.cdn'))} (last block ${percent(lastBlock)}).`,
-        holds: stop > 0 && afterStop.every((ratio) => Math.abs(ratio - stopRatio) < 0.005) && Math.abs(pointValue(churn, 'hitRatio.cdn') - lastBlock) < 0.005,
+        holds:
+          stop < 0
+            ? spread(churnTail) < 0.005
+            : afterStop.every((ratio) => Math.abs(ratio - stopRatio) < 0.005) && Math.abs(pointValue(churn, 'hitRatio.cdn') - lastBlock) < 0.005,
       },
       {
         text: `The level has a price at this traffic: each replaced object is a first request again at the regional caches that ask for it, so the origin gets ${count(pointValue(churn, 'cdn.origin.requests'))} of the measured requests against ${count(pointValue(still, 'cdn.origin.requests'))} without churn (${times(pointValue(churn, 'cdn.origin.requests'), pointValue(still, 'cdn.origin.requests'))}). Where the level lies depends on how many requests an object gets in its life (here ${requestsPerLife(churn).toFixed(0)} on average), not on the churn rate alone: the page works it out for the baseline's 20,000 requests a second.`,
