@@ -27,7 +27,7 @@ describe('charts from the command line (issue 15)', () => {
     expect(readdirSync(join(out, 'run', 'charts')).sort()).toEqual(charts);
   });
 
-  it('cdnsim replay --report writes replay.json, the miss-ratio curves and report.html into a folder, and refuses a folder that already holds a replay', () => {
+  it('cdnsim replay --report writes replay.json, the hit-ratio curves and report.html into a folder, and refuses a folder that already holds a replay', () => {
     const out = join(temporaryFolder('replay-report'), 'curves');
     const trace = 'test/fixtures/traces/cloudPhysicsIO.oracleGeneral.bin';
     const args = ['replay', trace, '--policy', 'lru,fifo', '--cache-size', '0.01,0.1', '--no-progress', '--report', out];
@@ -36,7 +36,7 @@ describe('charts from the command line (issue 15)', () => {
     expect(result.stdout).toMatch(/\nwritten: .*curves\/replay\.json\ncharts: 1 in .*curves\/charts\/ \(svg, png\) and .*report\.html/);
     // Two policies at two sizes: four rows, one curve per policy.
     expect(JSON.parse(readFileSync(join(out, 'replay.json'), 'utf8'))).toHaveLength(4);
-    expect(readdirSync(join(out, 'charts')).sort()).toEqual(['miss-ratio-curves.png', 'miss-ratio-curves.svg']);
+    expect(readdirSync(join(out, 'charts')).sort()).toEqual(['replay-hit-ratio.png', 'replay-hit-ratio.svg']);
     expect(existsSync(join(out, 'report.html'))).toBe(true);
     const again = cdnsim(args);
     expect(again.status).toBe(2);

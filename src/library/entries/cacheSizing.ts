@@ -39,7 +39,7 @@ export const cacheSizing: LibraryEntry<SizingFigures> = {
     kind: 'sweep',
     args: ['--param', `${PARAM}=20MB,3GB`, '--target', `hitRatio.edge>=${TARGET}`, '--minimize', PARAM, '--tolerance', '20%', '--replicates', '1'],
   },
-  charts: [{ file: 'miss-ratio-curves.svg', alt: 'Hit ratio against the cache size, every size the search tried' }],
+  charts: [{ file: 'sweep-hit-ratio.svg', alt: 'Hit ratio against the cache size, every size the search tried' }],
   figures: (folder) => {
     const points = sweepPoints(folder, FIGURES);
     return { points: [...points].sort((a, b) => gigabytes(String(a[PARAM])) - gigabytes(String(b[PARAM]))), target: sweepTarget(folder) };

@@ -12,7 +12,7 @@ export const vodSeeking: LibraryEntry<SweepFigures> = {
   title: 'Video on demand: 5 MB chunks, seeks and PoP storage',
   question: 'Viewers watch videos in range requests cached as 5 MB chunks and sometimes seek: how much storage does each PoP need before the edge serves most of the video?',
   command: { kind: 'sweep', args: ['--param', `${PARAM}=5GB,20GB,80GB`, '--replicates', '1'] },
-  charts: [{ file: 'miss-ratio-curves.svg', alt: 'Edge and CDN hit ratio against the edge cache size per PoP' }],
+  charts: [{ file: 'sweep-hit-ratio.svg', alt: 'Edge and CDN hit ratio against the edge cache size per PoP' }],
   figures: (folder) => ({ points: sweepPoints(folder, FIGURES) }),
   results(f) {
     return [

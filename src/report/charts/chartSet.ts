@@ -1,7 +1,7 @@
 import type { ChartInputs } from './chartInputs.js';
 import { regionRowsFromSummary } from './chartInputs.js';
 import { hitRatioTimeChart } from './hitRatioTimeChart.js';
-import { curvesFromReplay, curvesFromSweep, missRatioChart, type Curves } from './missRatioChart.js';
+import { curvesFromReplay, curvesFromSweep, hitRatioCurveChart, type Curves } from './hitRatioCurveChart.js';
 import { originLoadChart } from './originLoadChart.js';
 import { popCapacityChart } from './popCapacityChart.js';
 import { popMapChart } from './popMapChart.js';
@@ -12,9 +12,10 @@ import { strategyChart } from './strategyChart.js';
 
 const missing = (file: string) => `no ${file} in the folder`;
 
-function curvesChart(curves: Curves): Chart | SkippedChart {
-  const title = 'Hit ratio against cache size';
-  return curves.skip === null ? { name: 'miss-ratio-curves', title, spec: missRatioChart(curves) } : { name: 'miss-ratio-curves', title, reason: curves.skip };
+/** A sweep's or a replay's hit-ratio curves (`sweep-hit-ratio`, `replay-hit-ratio`: what is plotted, and from what). */
+function curvesChart(name: 'sweep-hit-ratio' | 'replay-hit-ratio', curves: Curves): Chart | SkippedChart {
+  const title = curves.skip === null ? `Hit ratio against ${curves.against}` : 'Hit ratio against cache size';
+  return curves.skip === null ? { name, title, spec: hitRatioCurveChart(curves) } : { name, title, reason: curves.skip };
 }
 
 /**
@@ -29,9 +30,9 @@ export function chartSet(inputs: ChartInputs): (Chart | SkippedChart)[] {
         ? [{ name: 'strategies', title: 'Strategies compared', spec: strategyChart(inputs.compare) }]
         : [{ name: 'strategies', title: 'Strategies compared', reason: 'compare.json lists no strategy' }];
     case 'sweep':
-      return inputs.sweep ? [curvesChart(curvesFromSweep(inputs.sweep))] : [];
+      return inputs.sweep ? [curvesChart('sweep-hit-ratio', curvesFromSweep(inputs.sweep))] : [];
     case 'replay':
-      return inputs.replay ? [curvesChart(curvesFromReplay(inputs.replay))] : [];
+      return inputs.replay ? [curvesChart('replay-hit-ratio', curvesFromReplay(inputs.replay))] : [];
     case 'run': {
       if (summary === undefined) return [];
       const charts: (Chart | SkippedChart)[] = [];

@@ -3,6 +3,9 @@ import type { RegionRow } from './chartInputs.js';
 import { chartSpec } from './spec.js';
 import { COLOURS } from './theme.js';
 
+/** p50 … p99.9 in five Okabe–Ito hues that differ at a glance (five shades of one blue did not). */
+const PERCENTILE_COLOURS = ['#56B4E9', '#009E73', '#E69F00', '#D55E00', '#000000'];
+
 /**
  * Chart 2, latency by client region. Left: edge hits, the figure the service states per
  * region (spec 1.1), the stated range shaded, the mean as a point and p50–p95 as a bar.
@@ -53,7 +56,7 @@ export function regionLatencyChart(rows: readonly RegionRow[]): TopLevelSpec {
           { mark: { type: 'tick', thickness: 3, bandSize: 26 }, encoding: {
             y: { ...y, axis: null },
             x: { field: 'ms', type: 'quantitative', title: 'time to first byte (ms, log scale)', scale: { type: 'log' } },
-            color: { field: 'percentile', type: 'ordinal', title: 'percentile', sort: percentiles, scale: { range: ['#9ecae1', '#4292c6', '#2171b5', '#08519c', '#08306b'] } },
+            color: { field: 'percentile', type: 'ordinal', title: 'percentile', sort: percentiles, scale: { range: PERCENTILE_COLOURS } },
             tooltip: [{ field: 'region' }, { field: 'percentile' }, { field: 'ms', title: 'ms', format: '.1f' }, { field: 'requests', format: ',' }],
           } },
         ],

@@ -5,7 +5,7 @@ import type { TopLevelSpec } from 'vega-lite';
 import { readChartInputs, regionRowsFromSummary, statedBoundsOf, type ChartInputs } from '../../../src/report/charts/chartInputs.js';
 import { chartSet, isChart } from '../../../src/report/charts/chartSet.js';
 import { hitRatioTimeChart } from '../../../src/report/charts/hitRatioTimeChart.js';
-import { curvesFromReplay, curvesFromSweep, missRatioChart } from '../../../src/report/charts/missRatioChart.js';
+import { curvesFromReplay, curvesFromSweep, hitRatioCurveChart } from '../../../src/report/charts/hitRatioCurveChart.js';
 import { originLoadChart } from '../../../src/report/charts/originLoadChart.js';
 import { popCapacityChart } from '../../../src/report/charts/popCapacityChart.js';
 import { popMapChart } from '../../../src/report/charts/popMapChart.js';
@@ -30,6 +30,17 @@ const run = (): ChartInputs => readChartInputs(writeRunFixture(fixtureFolder('ru
 /** The data of a chart's (first) inline data set, or of the named layer's. */
 function values(spec: TopLevelSpec, path: (spec: Record<string, unknown>) => unknown = (s) => (s.data as { values: unknown[] }).values): Record<string, unknown>[] {
   return path(spec as unknown as Record<string, unknown>) as Record<string, unknown>[];
+}
+
+/** The parts of a Vega-Lite view these tests read. */
+interface ChartBody {
+  title?: unknown;
+  data: { values: Record<string, unknown>[] };
+  mark: { type: string };
+  /** any: the tests read nested encodings of several shapes. */
+  encoding: Record<string, any>;
+  layer: ChartBody[];
+  vconcat: ChartBody[];
 }
 
 function compilesCleanly(spec: TopLevelSpec): void {
@@ -77,37 +88,82 @@ describe('chart specifications (issue 15: Vega-Lite that compiles without warnin
     const summary = inputs.summary as Summary;
     const hit = hitRatioTimeChart(inputs.timeseries ?? [], summary.incidents, summary.warmup);
     compilesCleanly(hit);
-    const layers = (hit as unknown as { layer: { data: { values: { layer?: string; kind?: string }[] } }[] }).layer;
+    const layers = (hit as unknown as { layer: { mark: { type: string }; data: { values: { layer?: string; kind?: string }[] } }[] }).layer;
     expect(layers[0].data.values).toEqual([expect.objectContaining({ kind: 'outage', from: 240, to: 300 })]);
-    const lines = layers[layers.length - 1].data.values;
+    const lines = layers.find((layer) => layer.mark.type === 'line')!.data.values;
     expect(new Set(lines.map((row) => row.layer))).toEqual(new Set(['edge', 'regional', 'cdn (edge or regional)']));
     expect(lines).toHaveLength(30);
     compilesCleanly(originLoadChart(inputs.timeseries ?? [], summary.incidents, summary.warmup));
     compilesCleanly(hitRatioTimeChart(inputs.timeseries ?? [], [], undefined));
   });
 
-  it('chart 5, hit ratio against cache size: from a sweep (x: the size parameter, a curve per other value) and from replay rows', () => {
+  it('chart 5, hit ratio against cache size: from a sweep (x: the size parameter, a colour per layer, a dash per other value) and from replay rows', () => {
     const sweep = curvesFromSweep(readChartInputs(writeJsonFixture('sweep', 'sweep.json', fixtureSweep())).sweep!);
     expect(sweep.skip).toBeNull();
     expect(sweep.sizeTitle).toBe('edge.capacity (bytes, log scale)');
     expect(sweep.points).toHaveLength(6);
-    expect(sweep.points[0]).toEqual({ series: 'hitRatio.cdn, edge.policy=lru', size: 100_000_000, hitRatio: 0.3, low: 0.28, high: 0.32 });
-    compilesCleanly(missRatioChart(sweep));
+    expect(sweep.points[0]).toEqual({ panel: 'hit ratio', colour: 'cdn', dash: 'lru', figure: 'hitRatio.cdn', size: 100_000_000, hitRatio: 0.3, low: 0.28, high: 0.32 });
+    compilesCleanly(hitRatioCurveChart(sweep));
     const replay = curvesFromReplay(fixtureReplayRows() as never);
-    expect(replay.points[2]).toMatchObject({ series: 'lru', size: 1e8, hitRatio: 0.6 });
-    compilesCleanly(missRatioChart(replay));
+    expect(replay.points[4]).toMatchObject({ panel: 'hit ratio', colour: 'lru', size: 1e8, hitRatio: 0.6 });
+    expect(replay.points[5]).toMatchObject({ panel: 'byte hit ratio', colour: 'lru', size: 1e8, hitRatio: 0.55 });
+    compilesCleanly(hitRatioCurveChart(replay));
     expect(curvesFromReplay((fixtureReplayRows() as { cacheSize: number }[]).filter((row) => row.cacheSize === 1e6) as never).skip).toMatch(/1 cache size; a curve needs two or more/);
   });
 
-  it('chart 6, strategies: one labelled point per strategy (hit ratio against worst staleness) and p50/p95/p99 per strategy', () => {
+  it('chart 5 encodes what it says (issue 26): the x domain is the sizes swept, not widened to a power of ten; one colour per layer and one dash per other value, every series named in a legend', () => {
+    const spec = hitRatioCurveChart(curvesFromSweep(fixtureSweep() as never)) as unknown as ChartBody;
+    expect(spec.title).toMatchObject({ text: 'Hit ratio against edge.capacity' });
+    const [, line, points] = spec.layer;
+    expect(line.encoding.x.scale).toEqual({ type: 'log', domain: [1e8, 1e10], nice: false });
+    expect(line.encoding.color.scale.domain).toEqual(['cdn']);
+    expect(line.encoding.strokeDash).toMatchObject({ title: 'edge.policy', sort: ['lru', 's3fifo'] });
+    expect(line.encoding.strokeDash.legend).not.toBeNull();
+    // Coinciding curves: the second series is drawn smaller, inside the first.
+    expect(points.encoding.size.scale.range).toEqual([150, 30]);
+    expect(new Set(spec.data.values.map((value) => value.order))).toEqual(new Set([0, 1]));
+    // A replay with eleven policies: eleven distinct colours, not eight repeated.
+    const rows = ['lru', 'fifo', 'arc', 'clock', 'gdsf', 'lfu', 's3fifo', 's4lru', 'sieve', 'twoq', 'belady'].flatMap((policy) =>
+      [1e6, 1e7].map((cacheSize) => ({ policy, cacheSize, countMode: true, ttlSeconds: null, missRatio: 0.5, byteMissRatio: 0.5 })),
+    );
+    const many = hitRatioCurveChart(curvesFromReplay(rows)) as unknown as ChartBody;
+    expect(many.layer[0].encoding.color.scale).toEqual({ domain: rows.filter((_, i) => i % 2 === 0).map((row) => row.policy), scheme: 'tableau20' });
+    compilesCleanly(many as never);
+  });
+
+  it('chart 5 of a --target sweep draws the bound and each search\'s answer, and says them in the subtitle', () => {
+    const sweep = { ...fixtureSweep(), target: { figure: 'hitRatio.cdn', comparison: '>=', value: 0.6, minimize: 'edge.capacity', results: [{ values: { 'edge.policy': 'lru' }, value: '10GB' }, { values: { 'edge.policy': 's3fifo' }, value: '1GB' }] } };
+    const curves = curvesFromSweep(sweep as never);
+    expect(curves.target).toEqual({
+      panel: 'hit ratio',
+      text: 'hitRatio.cdn ≥ 60 %',
+      value: 0.6,
+      answers: [
+        { size: 1e10, dash: 'lru', label: '10GB', where: 'edge.policy=lru' },
+        { size: 1e9, dash: 's3fifo', label: '1GB', where: 'edge.policy=s3fifo' },
+      ],
+    });
+    const spec = hitRatioCurveChart(curves) as unknown as ChartBody;
+    expect(spec.title).toMatchObject({ subtitle: [expect.any(String), 'target hitRatio.cdn ≥ 60 %: met from 10GB, 1GB'] });
+    const texts = spec.layer.filter((layer) => layer.mark.type === 'text').map((layer) => layer.data?.values.map((value) => value.text));
+    expect(texts).toEqual([['target hitRatio.cdn ≥ 60 %'], ['10GB (edge.policy=lru)', '1GB (edge.policy=s3fifo)']]);
+    compilesCleanly(spec as never);
+  });
+
+  it('chart 6, strategies: one point per strategy (hit ratio against outdated share) named in a legend, and p50/p95/p99 per strategy', () => {
     const spec = strategyChart(fixtureCompare() as never);
     compilesCleanly(spec);
-    const [scatter, bars] = (spec as unknown as { hconcat: { data: { values: Record<string, unknown>[] } }[] }).hconcat;
+    const [scatter, bars] = (spec as unknown as { hconcat: ChartBody[] }).hconcat;
     expect(scatter.data.values.map((row) => [row.name, row.cdnHitRatio, row.worstStalenessS])).toEqual([
       ['baseline', 0.65, 0],
       ['stale-while-revalidate', 0.78, 86],
       ['long-ttl', 0.83, 3600],
     ]);
+    // No labels beside the points (they printed over each other): the legend names them, by colour and shape.
+    expect(scatter.mark.type).toBe('point');
+    expect(scatter.encoding.color.legend).not.toBeNull();
+    expect(scatter.encoding.shape.field).toBe('name');
+    expect(scatter.encoding.size.scale.range).toEqual([420, 240, 60]);
     expect(bars.data.values).toHaveLength(9);
   });
 
