@@ -154,13 +154,21 @@ export function parseFraction(input: unknown): Parsed {
     : { ok: false, expected: FRACTION_EXPECTED };
 }
 
-/** Formats bytes for people: 1.5 GB, 193 MiB stays decimal here (one convention in output). */
+/** Formats bytes for people in decimal units: 1.5 GB (the convention of every summary and table). */
 export function formatBytes(bytes: number): string {
-  const units = ['B', 'KB', 'MB', 'GB', 'TB', 'PB'];
+  return formatScaled(bytes, 1000, ['B', 'KB', 'MB', 'GB', 'TB', 'PB']);
+}
+
+/** Binary units, for output that echoes sizes a user gave in them: 100 MiB, 1.50 GiB. */
+export function formatBinaryBytes(bytes: number): string {
+  return formatScaled(bytes, 1024, ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB']);
+}
+
+function formatScaled(bytes: number, step: number, units: readonly string[]): string {
   let value = bytes;
   let unit = 0;
-  while (Math.abs(value) >= 1000 && unit < units.length - 1) {
-    value /= 1000;
+  while (Math.abs(value) >= step && unit < units.length - 1) {
+    value /= step;
     unit++;
   }
   return unit === 0 ? `${value} B` : `${value.toFixed(value < 10 ? 2 : value < 100 ? 1 : 0)} ${units[unit]}`;

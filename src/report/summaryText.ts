@@ -106,6 +106,16 @@ function byteLine(summary: Summary): string {
   );
 }
 
+/**
+ * Responses older than the origin's version: a count first, so a share that rounds to 0.00 %
+ * is not read as none ("0.000 % outdated, worst 10.8 s" looked contradictory).
+ */
+function outdatedLine(staleness: Summary['cdn']['staleness']): string {
+  if (staleness.responses === 0) return 'outdated responses: none (no response older than the origin\'s version)';
+  const share = staleness.share < 0.00005 ? 'under 0.01 %' : formatPercent(staleness.share);
+  return `outdated responses ${formatCount(staleness.responses)} (${share}), mean ${staleness.meanSeconds} s, worst ${staleness.maxSeconds} s behind the origin`;
+}
+
 /** What the nodes did on the clock: coalescing, revalidation, stale serves, errors, staleness, the origin. */
 function cdnLines(summary: Summary): string[] {
   const { cdn } = summary;
@@ -114,7 +124,7 @@ function cdnLines(summary: Summary): string[] {
       ` · coalesced ${formatCount(cdn.coalescedRequests.edge)} at edges, ${formatCount(cdn.coalescedRequests.regional)} at regional sites${cdn.coalescing ? '' : ' (coalescing off)'}`,
     `stale served: ${formatCount(cdn.staleServed.whileRevalidate)} while revalidating, ${formatCount(cdn.staleServed.originError)} on origin errors,` +
       ` ${formatCount(cdn.staleServed.originUnreachable)} with the origin unreachable · revalidated (304) ${formatCount(cdn.revalidatedRequests)}`,
-    `outdated responses ${formatPercent(cdn.staleness.share)} (mean ${cdn.staleness.meanSeconds} s, worst ${cdn.staleness.maxSeconds} s behind the origin)`,
+    outdatedLine(cdn.staleness),
     originLine(summary),
   ];
 }

@@ -178,6 +178,17 @@ describe('cdnsim replay (human output)', () => {
   });
 });
 
+describe('cdnsim replay: sizes printed as written (issue 26)', () => {
+  it('--cache-size 128MiB,1GiB prints 128 MiB and 1.00 GiB (not 134 MB and 1.07 GB); decimal sizes stay decimal', () => {
+    const binary = cdnsim(['replay', BIN, '--cache-size', '128MiB,1GiB', '--no-progress']);
+    expect(binary.status).toBe(0);
+    expect(binary.stdout).toMatch(/\nlru +128 MiB /);
+    expect(binary.stdout).toMatch(/\nlru +1\.00 GiB /);
+    const decimal = cdnsim(['replay', BIN, '--cache-size', '128MB', '--no-progress']);
+    expect(decimal.stdout).toMatch(/\nlru +128 MB /);
+  });
+});
+
 describe('cdnsim replay --format', () => {
   it('--format clf reads an access log whatever its name (here requests.txt, which by name would be a txt trace): the same rows as by name', () => {
     const renamed = join(folder, 'requests.txt');

@@ -38,6 +38,9 @@ describe('cdnsim topology', () => {
     expect(result.stdout).toMatch(/\nglobal\s+339\s+65\s+100\.0 %.*\s25\.45\s/);
     expect(result.stdout).toMatch(/\n {2}JNB {2}Johannesburg, Africa\s+17 PoPs: CPT DAR DUR/);
     expect(result.stdout).toContain('Layers (spec 4.9): edge hit 24.8 ms (stated 5–25)');
+    // DXB (Dubai) serves Cairo and is filed under Europe: the output says why (issue 26).
+    expect(result.stdout).toMatch(/\n {2}DXB {2}Dubai, Europe\s+30 PoPs: .*CAI/);
+    expect(result.stdout).toContain('the Middle East, Turkey and the Caucasus count as Europe');
   });
 
   it('--scenario FILE shows that scenario\'s network: its PoP selection, tier and origins, with traffic.regions as the demand', () => {

@@ -5,7 +5,7 @@ import { replay, type CacheSizeSpec, type ReplayConfig, type ReplayResult, type 
 import { formatCount, formatPercent, formatTable } from '../../report/consoleTable.js';
 import { writeFileAtomic } from '../../report/writeAtomic.js';
 import { nearest } from '../../suggest.js';
-import { formatBytes, parseCount, parseDuration, parseFraction, parseSize } from '../../units.js';
+import { formatBinaryBytes, formatBytes, parseCount, parseDuration, parseFraction, parseSize } from '../../units.js';
 import { echoValue, UserError } from '../../userError.js';
 import { TRACE_FORMATS, type TraceFormat, type TraceReaderOptions } from '../../workload/traces/traceReader.js';
 import { checkOutputFile, checkRunFolder, claimRunFolder } from '../outputPath.js';
@@ -107,7 +107,7 @@ async function executeReplay(args: ReplayArgs): Promise<void> {
     if (reportLine !== '') process.stderr.write(`${reportLine}\n`);
     return;
   }
-  process.stdout.write(`${replayText(result, wallSeconds)}\n${reportLine === '' ? '' : `${reportLine}\n`}`);
+  process.stdout.write(`${replayText(result, wallSeconds, /\d\s*[kmgtp]ib/i.test(args.cacheSize) ? formatBinaryBytes : formatBytes)}\n${reportLine === '' ? '' : `${reportLine}\n`}`);
 }
 
 /** --report: a folder like a run's, holding replay.json and, unless --no-charts, its charts and report.html (`cdnsim chart` redraws them). */
@@ -132,7 +132,8 @@ function refuseUnmeasured(result: ReplayResult): void {
   throw new UserError(`--warmup: the warm-up of ${formatCount(result.warmupRequests)} requests covers the whole trace (${formatCount(requests)} requests), so none is measured; use a smaller warm-up such as 20%`);
 }
 
-function replayText(result: ReplayResult, wallSeconds: number): string {
+/** `formatSize`: sizes written as the user wrote them (--cache-size 100MiB prints 100 MiB, not 105 MB). */
+function replayText(result: ReplayResult, wallSeconds: number, formatSize: (bytes: number) => string): string {
   const { trace } = result;
   const countMode = result.rows[0]?.countMode ?? false;
   const header = [
@@ -146,7 +147,7 @@ function replayText(result: ReplayResult, wallSeconds: number): string {
     ['policy', countMode ? 'cache (objects)' : 'cache size', 'of working set', 'ttl', 'miss ratio', 'byte miss ratio', 'hits'],
     result.rows.map((row) => [
       row.policy,
-      countMode ? formatCount(row.cacheSize) : formatBytes(row.cacheSize),
+      countMode ? formatCount(row.cacheSize) : formatSize(row.cacheSize),
       formatPercent(row.cacheSize / Math.max(1, countMode ? trace.objects : trace.distinctBytes), 1),
       row.ttlSeconds === null ? '—' : `${row.ttlSeconds} s`,
       row.missRatio.toFixed(4),

@@ -147,6 +147,9 @@ export function topologyText(topology: Topology): string {
   }
   out.push('');
   out.push(`PoPs per region: ${REGIONS.map((region) => `${region} ${pops.filter((pop) => pop.region === region).length}`).join(', ')}.`);
+  // "DXB Dubai, Europe" serving Cairo reads as a mistake without this.
+  out.push('Regions are the five of spec 1.1: the Middle East, Turkey and the Caucasus count as Europe;');
+  out.push('Mexico, Central America and the Caribbean as Latin America.');
   out.push('Data: data/pops.json (derived from a public PoP list, MIT; data/README.md). Model and calibration: docs/topology.md.');
   return `${out.join('\n')}\n`;
 }
