@@ -97,7 +97,8 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
     recorder.recordAny(done);
     // The run has ended and the last request in flight is back.
     if (!accepting && flow.requestsInFlight === 0) simulation.stop();
-    if (measuredFrom >= 0 && done.seq >= measuredFrom) {
+    // One definition of measured (docs/origin-accounting.md): seq ≥ the flow's measuredFromSeq, as the flow counts its work.
+    if (done.seq >= flow.measuredFromSeq) {
       // The timeline first: it may close an interval, which must not hold this request yet.
       timeline?.record(simulation.nowMs, done);
       recorder.record(done);
@@ -139,7 +140,7 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
       flow.measuredFromSeq = seq;
       timeline?.start(request.timeMs);
     }
-    if (measuredFrom >= 0 && request.firstChunk >= 0) {
+    if (seq >= flow.measuredFromSeq && request.firstChunk >= 0) {
       rangeRequests.requests++;
       rangeRequests.chunks += request.pieces;
     }
