@@ -54,7 +54,7 @@ export interface CompletedRequest {
   classId: number;
   objectId: number;
   sizeBytes: number;
-  /** The deepest flow layer that answered (index into `layers`). */
+  /** The deepest flow layer that answered (index into `layers.names`; src/cdn/runLayers.ts). */
   layer: number;
   /** Time to first byte at the client, ms: 0 for a browser hit. */
   latencyMs: number;
@@ -78,7 +78,7 @@ export interface CompletedRequest {
   servedBytes: Float64Array;
 }
 
-/** Counters the flow keeps per node layer (edge 0, regional 1), of the work measured requests caused (`measuredFromSeq`). */
+/** Counters the flow keeps per node layer (indexed by node kind: NODE_EDGE, NODE_REGIONAL), of the work measured requests caused (`measuredFromSeq`). */
 export interface LayerActivity {
   /** Requests that joined a fetch already in flight at a node of this layer. */
   coalesced: number;

@@ -1,7 +1,7 @@
 import { EDGE_DECISION, REGIONAL_DECISION } from '../policy/compile.js';
 
 /**
- * The layers of one run, worked out once (docs/architecture.md "Layers"). A run has up to four
+ * The layers of one run, worked out once (docs/topology.md "A run's layers"). A run has up to four
  * layers in the order a request meets them (spec 4.9): the client's browser cache (only with
  * `traffic.clients`), the edge PoP, the regional site (only with a regional tier) and the origin.
  * Three numberings meet here, and this module is the only place that relates them:
