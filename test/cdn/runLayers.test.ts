@@ -83,7 +83,7 @@ describe('the layers of a run (src/cdn/runLayers.ts)', () => {
     expect(CACHE_LAYERS[decisionLayerOf(NODE_REGIONAL)]).toBe('regional');
   });
 
-  it('spec 4.9: the flow reports each answer at the run\'s layer index: a browser hit at 0, an edge hit at 1, a regional answer at 2, a miss at 3', () => {
+  it('spec 4.9: the flow reports each answer at the run\'s layer index: a miss at 3 (origin), a browser hit at 0, an edge hit at 1', () => {
     // Tiered harness with browsers: request 0 misses to the origin (back at the PoP at 180 ms,
     // the client at 200); request 1 (client 0 again, at 300 ms) is a browser hit; request 2 (client 1) an edge hit.
     const { run, flow } = flowHarness({ headers: { 'cache-control': 'public, max-age=3600' }, browserClients: 4 });
