@@ -17,7 +17,7 @@ process.stdout.write(
   `${JSON.stringify({
     requests: run.totalRequests,
     peakRssMiB: (process.resourceUsage().maxRSS * 1024) / (1024 * 1024),
-    cdnHitRatio: run.metrics.hitRatios(run.cacheLayers, run.cacheLayers).requests.cdn,
+    cdnHitRatio: run.metrics.hitRatios(run.layers.nodeNames, run.layers.nodeNames).requests.cdn,
     edgeStoredGB: edgeBytes / 1e9,
   })}\n`,
 );

@@ -3,6 +3,7 @@ import { KEEP_QUERY, STRIP_TRACKING_QUERY, type QueryHandling } from '../policy/
 import type { AdaptiveTtl } from '../scenario/adaptiveSchema.js';
 import type { Simulation } from '../sim/simulation.js';
 import { classVerdict, nextTtlMs, type ClassVerdict, type TtlBounds, type VerdictLimits } from './adaptiveRule.js';
+import type { RunLayers } from './runLayers.js';
 
 /**
  * The adaptive controller of spec 1.2 item 6 on the simulated clock. Every `window` it reads
@@ -143,8 +144,8 @@ export interface AdaptiveControllerOptions {
   readonly settings: AdaptiveTtl;
   /** Content class names in class-id order. */
   readonly classNames: readonly string[];
-  /** The flow's layer names (browser?, edge, regional?, origin). */
-  readonly layers: readonly string[];
+  /** The run's layers: which finished requests reached the CDN and which a CDN layer answered. */
+  readonly layers: RunLayers;
   /** The run's per-class query handling, or null when no class has query strings. */
   readonly queryKeys: QueryHandlingTable | null;
 }
@@ -188,8 +189,8 @@ export class AdaptiveController {
     this.requests = new Float64Array(classNames.length);
     this.cdnHits = new Float64Array(classNames.length);
     this.outdated = new Float64Array(classNames.length);
-    this.edgeLayer = layers.indexOf('edge');
-    this.regionalLayer = layers.indexOf('regional');
+    this.edgeLayer = layers.edge;
+    this.regionalLayer = layers.regional;
     this.ttl = new TtlAction(table, this.classes);
     const { queryKeys } = options;
     this.actions = queryKeys === null || settings.queries === 'keep' ? [this.ttl] : [this.ttl, new QueryAction(queryKeys, this.classes)];

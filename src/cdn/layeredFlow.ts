@@ -10,10 +10,8 @@ import { InFlightIndex } from './inFlightIndex.js';
 import { ORIGIN_REFUSED, STATUS_OK, type OriginModel } from './origin.js';
 import type { CacheNode } from './cacheNode.js';
 import { purgedByVersion, purgeReachedDeployMs } from './purge.js';
+import { decisionLayerOf, NODE_EDGE, NODE_REGIONAL, type RunLayers } from './runLayers.js';
 
-/** The kind of node a fetch starts from. */
-const NODE_EDGE = 0;
-const NODE_REGIONAL = 1;
 /** The status a PoP answers with when the origin refused the connection and nothing stale may be served. */
 export const BAD_GATEWAY = 502;
 
@@ -56,7 +54,7 @@ export interface CompletedRequest {
   classId: number;
   objectId: number;
   sizeBytes: number;
-  /** The deepest flow layer that answered (index into `layers`). */
+  /** The deepest flow layer that answered (index into `layers.names`; src/cdn/runLayers.ts). */
   layer: number;
   /** Time to first byte at the client, ms: 0 for a browser hit. */
   latencyMs: number;
@@ -80,7 +78,7 @@ export interface CompletedRequest {
   servedBytes: Float64Array;
 }
 
-/** Counters the flow keeps per node layer (edge 0, regional 1), of the work measured requests caused (`measuredFromSeq`). */
+/** Counters the flow keeps per node layer (indexed by node kind: NODE_EDGE, NODE_REGIONAL), of the work measured requests caused (`measuredFromSeq`). */
 export interface LayerActivity {
   /** Requests that joined a fetch already in flight at a node of this layer. */
   coalesced: number;
@@ -169,6 +167,8 @@ export interface LayeredFlowOptions {
   /** How long a purge takes to reach every node, ms (spec 1.2 item 6). */
   readonly purgeDelayMs: number;
   readonly onComplete: (request: CompletedRequest) => void;
+  /** The run's layers (src/cdn/runLayers.ts): browser caches on when `browsers` is given, a tier when there are regionals. */
+  readonly layers: RunLayers;
 }
 
 /**
@@ -193,7 +193,7 @@ export interface LayeredFlowOptions {
  * 6. `finish`: the last piece is back: time to first byte, staleness, the browser stores it.
  */
 export class LayeredFlow {
-  readonly layers: readonly string[];
+  readonly layers: RunLayers;
   /**
    * Requests with seq ≥ this are measured (the run sets it when its warm-up ends); the
    * node-layer and origin counters count the work those requests cause, whenever it
@@ -213,6 +213,7 @@ export class LayeredFlow {
   };
   /** Requests reaching the origin per simulated second, warm-up included (the load around incidents). */
   readonly originArrivals = new PerSecondCounter();
+  private readonly browserLayer: number;
   private readonly edgeLayer: number;
   private readonly regionalLayer: number;
   private readonly originLayer: number;
@@ -235,12 +236,17 @@ export class LayeredFlow {
     const { network, edges, regionals, simulation } = options;
     if (edges.length !== network.edgeCount) throw new Error(`the network has ${network.edgeCount} PoPs but ${edges.length} edge caches were given`);
     if (regionals.length !== network.regionalCount) throw new Error(`the network has ${network.regionalCount} regional sites but ${regionals.length} regional caches were given`);
-    this.tiered = network.regionalCount > 0;
-    const cdnLayers = this.tiered ? ['edge', 'regional', 'origin'] : ['edge', 'origin'];
-    this.layers = options.browsers === null ? cdnLayers : ['browser', ...cdnLayers];
-    this.edgeLayer = options.browsers === null ? 0 : 1;
-    this.regionalLayer = this.tiered ? this.edgeLayer + 1 : -1;
-    this.originLayer = this.layers.length - 1;
+    const { layers } = options;
+    if (layers.tiered !== network.regionalCount > 0) throw new Error(`the run's layers ${layers.tiered ? 'have' : 'lack'} a regional tier but the network has ${network.regionalCount} regional sites`);
+    if (layers.browsers !== (options.browsers !== null)) throw new Error(`the run's layers ${layers.browsers ? 'have' : 'lack'} browser caches but ${options.browsers === null ? 'none were' : 'some were'} given`);
+    if (layers.names.length > LAYER_SLOTS) throw new Error(`${layers.names.length} layers, more than the ${LAYER_SLOTS} slots of a request's bytes per layer`);
+    this.layers = layers;
+    // Plain numeric fields: the hot path reads them per request.
+    this.tiered = layers.tiered;
+    this.browserLayer = layers.browser;
+    this.edgeLayer = layers.edge;
+    this.regionalLayer = layers.regional;
+    this.originLayer = layers.origin;
     this.arriveRegionalEvent = simulation.defineEvent('cdn.arriveRegional', (fetch) => this.arriveRegional(fetch));
     this.arriveOriginEvent = simulation.defineEvent('cdn.arriveOrigin', (fetch) => this.arriveOrigin(fetch));
     this.fetchDoneEvent = simulation.defineEvent('cdn.fetchDone', (fetch) => this.fetchDone(fetch));
@@ -362,7 +368,7 @@ export class LayeredFlow {
   private lookedUp(kind: number, index: number, local: number, key: number, objectId: number, bytes: number, c: number, nowMs: number, waiter: number): void {
     const { options } = this;
     const node = kind === NODE_EDGE ? options.edges[index] : options.regionals[index];
-    const decisionLayer = kind + EDGE_DECISION;
+    const decisionLayer = decisionLayerOf(kind);
     const servedLayer = kind === NODE_EDGE ? this.edgeLayer : this.regionalLayer;
     let validate = -1;
     if (local >= 0) {
@@ -535,7 +541,7 @@ export class LayeredFlow {
       const node = kind === NODE_EDGE ? options.edges[fetches.node[f]] : options.regionals[fetches.node[f]];
       this.inFlight.deleteIf(node.id, key, f);
       const c = fetches.classId[f];
-      const decisionLayer = kind + EDGE_DECISION;
+      const decisionLayer = decisionLayerOf(kind);
       const table = options.decisions;
       let local = node.store.storedLocalOf(key);
       // spec 1.2 item 6, by version: once a purge has reached the node, a copy the origin read
@@ -746,7 +752,7 @@ export class LayeredFlow {
   private completeBrowserHit(request: ClientRequest, seq: number, c: number): void {
     const done = this.done;
     this.describe(request, seq, c);
-    done.layer = 0;
+    done.layer = this.browserLayer;
     done.latencyMs = 0; // DESIGN "Metrics": a browser hit is 0 ms
     done.transferMs = -1;
     done.edge = -1;
@@ -754,7 +760,7 @@ export class LayeredFlow {
     done.status = STATUS_OK;
     done.outcome = 0;
     done.staleForMs = -1;
-    this.servedWholeBy(0, request.sizeBytes);
+    this.servedWholeBy(this.browserLayer, request.sizeBytes);
     this.options.onComplete(done);
   }
 

@@ -1,4 +1,5 @@
 import { AdaptiveController } from '../cdn/adaptiveController.js';
+import type { RunLayers } from '../cdn/runLayers.js';
 import type { Scenario } from '../scenario/schema.js';
 import type { Simulation } from '../sim/simulation.js';
 import type { QueryKeys } from '../workload/requests/queryKeys.js';
@@ -9,14 +10,14 @@ import type { ContentCaching } from './contentCaching.js';
  * (the `adaptive` strategy sets it), else null. It changes the run's own compiled decision
  * table, which the flow reads per request.
  *
- * @param flowLayers the flow's layer names in its order (browser first when clients have caches)
+ * @param layers the run's layers (browser first when clients have caches)
  * @param queryKeys the run's query keys (null: no class has query strings), whose handling it may switch
  */
 export function newAdaptiveController(
   scenario: Scenario,
   simulation: Simulation,
   contentCaching: ContentCaching,
-  flowLayers: readonly string[],
+  layers: RunLayers,
   queryKeys: QueryKeys | null,
 ): AdaptiveController | null {
   const settings = scenario.cdn.adaptiveTtl;
@@ -26,7 +27,7 @@ export function newAdaptiveController(
     table: contentCaching.table,
     settings,
     classNames: contentCaching.classes.map((klass) => klass.name),
-    layers: flowLayers,
+    layers,
     queryKeys,
   });
 }

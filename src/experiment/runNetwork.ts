@@ -24,8 +24,6 @@ export interface NodePlace {
 /** The caches and the network a scenario's topology model gives. */
 export interface RunNetwork {
   readonly network: FlowNetwork;
-  /** The flow's layers without the browser: edge, regional (with a tier), origin. */
-  readonly layerNames: readonly string[];
   readonly edges: readonly CacheNode[];
   readonly edgeNodes: readonly NodePlace[];
   readonly regionals: readonly CacheNode[];
@@ -51,7 +49,6 @@ export function buildRunNetwork(scenario: Scenario, streams: RandomStreams): Run
     const regionalSites = regionalTier.enabled ? regionalTier.sites : [];
     return {
       network: new TopologyNetwork(latency),
-      layerNames: regionalTier.enabled ? ['edge', 'regional', 'origin'] : ['edge', 'origin'],
       edges: pops.map((_, p) => createCacheNode(scenario.edge.policy, scenario.edge.capacity, p)),
       edgeNodes: pops.map((pop) => ({ name: pop.code, region: pop.region, latitude: pop.lat, longitude: pop.lon, uplinkBitsPerSecond: DEFAULT_UPLINK_BITS_PER_SECOND[pop.sizeClass] })),
       regionals: regionalSites.map((_, s) => createCacheNode(scenario.regional.policy, scenario.regional.capacity, pops.length + s)),
@@ -72,7 +69,6 @@ export function buildRunNetwork(scenario: Scenario, streams: RandomStreams): Run
   );
   return {
     network: new RegionNetwork(latency),
-    layerNames: ['edge', 'origin'],
     edges: latency.edgeNames.map((_, e) => createCacheNode(scenario.edge.policy, scenario.edge.capacity, e)),
     edgeNodes: latency.edgeNames.map((name) => (isRegion(name) ? { name, region: name } : { name })),
     regionals: [],

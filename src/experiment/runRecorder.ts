@@ -9,6 +9,7 @@ import {
   type CompletedRequest,
 } from '../cdn/layeredFlow.js';
 import type { CacheNode } from '../cdn/cacheNode.js';
+import type { RunLayers } from '../cdn/runLayers.js';
 import { CdnOutcomes } from '../metrics/cdnOutcomes.js';
 import { LatencyHistogram } from '../metrics/latencyHistogram.js';
 import { NodeCounters } from '../metrics/nodeCounters.js';
@@ -21,10 +22,8 @@ import type { NodePlace } from './runNetwork.js';
 
 /** The shape of the run the recorder counts for. */
 export interface RecorderLayout {
-  /** The flow's layers without the browser: edge, regional (with a tier), origin. */
-  readonly layerNames: readonly string[];
-  /** Whether clients have browser caches: the metrics' first layer is then `browser`. */
-  readonly browserLayer: boolean;
+  /** The run's layers: the metrics' layers are the flow's (browser first with browser caches). */
+  readonly layers: RunLayers;
   readonly edgeCount: number;
   readonly regionalCount: number;
   readonly classCount: number;
@@ -55,22 +54,25 @@ export class RunRecorder {
   private readonly classEdgeCounters: NodeCounters;
   private readonly classCdnCounters: NodeCounters;
   private readonly classBrowserCounters: NodeCounters | null;
-  /** Layer indices in the metrics' layer list. */
+  /** Flow layers (the metrics' layer indices), copied from RunLayers: read per request. */
+  private readonly browserLayer: number;
   private readonly edgeLayer: number;
   private readonly regionalLayer: number;
   private readonly originLayer: number;
 
   constructor(layout: RecorderLayout) {
-    this.metrics = new RequestMetrics(layout.browserLayer ? ['browser', ...layout.layerNames] : layout.layerNames, REGIONS);
-    this.edgeLayer = layout.browserLayer ? 1 : 0;
-    this.regionalLayer = this.edgeLayer + 1;
-    this.originLayer = this.metrics.layerNames.length - 1;
+    const { layers } = layout;
+    this.metrics = new RequestMetrics(layers.names, REGIONS);
+    this.browserLayer = layers.browser;
+    this.edgeLayer = layers.edge;
+    this.regionalLayer = layers.regional;
+    this.originLayer = layers.origin;
     this.windows = incidentWindows(layout.incidents);
     this.edgeCounters = new NodeCounters(layout.edgeCount);
     this.regionalCounters = new NodeCounters(layout.regionalCount);
     this.classEdgeCounters = new NodeCounters(layout.classCount);
     this.classCdnCounters = new NodeCounters(layout.classCount);
-    this.classBrowserCounters = layout.browserLayer ? new NodeCounters(layout.classCount) : null;
+    this.classBrowserCounters = layers.browsers ? new NodeCounters(layout.classCount) : null;
   }
 
   /** Every request, warm-up included: the incident windows cover the whole run. */
@@ -84,14 +86,14 @@ export class RunRecorder {
     const layer = done.layer;
     this.outcomes.record(done.outcome, done.status, done.staleForMs);
     const bytes = done.sizeBytes;
-    this.classBrowserCounters?.record(c, layer === 0, bytes, layer === 0 ? bytes : 0);
+    this.classBrowserCounters?.record(c, layer === this.browserLayer, bytes, layer === this.browserLayer ? bytes : 0);
     // Byte figures per chunk (spec 4.8): each layer is credited with the client bytes its pieces supplied.
     this.metrics.recordSplit(done.region, layer, done.latencyMs, done.servedBytes);
     if (layer < this.edgeLayer) return;
     if (done.transferMs >= 0) this.transfer.record(done.transferMs);
     const edgeBytes = done.servedBytes[this.edgeLayer];
     this.edgeCounters.record(done.edge, layer === this.edgeLayer, bytes, edgeBytes);
-    // The regional site was asked for the bytes the PoP did not hold.
+    // The regional site was asked for the bytes the PoP did not hold (done.regional ≥ 0 only with a tier, so regionalLayer is a real layer here).
     if (done.regional >= 0) this.regionalCounters.record(done.regional, layer === this.regionalLayer, bytes - edgeBytes, done.servedBytes[this.regionalLayer]);
     this.classEdgeCounters.record(c, layer === this.edgeLayer, bytes, edgeBytes);
     this.classCdnCounters.record(c, layer < this.originLayer, bytes, bytes - done.servedBytes[this.originLayer]);

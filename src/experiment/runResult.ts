@@ -7,6 +7,7 @@ import type { OutcomeFigures } from '../metrics/cdnOutcomes.js';
 import type { RequestMetrics } from '../metrics/requestMetrics.js';
 import type { CompiledDecision } from '../policy/compile.js';
 import type { LayerActivity, OriginActivity } from '../cdn/layeredFlow.js';
+import type { RunLayers } from '../cdn/runLayers.js';
 import type { Scenario } from '../scenario/schema.js';
 import type { Region } from '../topology/regions.js';
 import type { ClassCatalogueFacts } from './catalogueFacts.js';
@@ -100,10 +101,8 @@ export interface RunResult {
   metrics: RequestMetrics;
   /** Body transfer time through the PoP's uplink, after the first byte (model pops only). */
   transfer?: LatencySummary;
-  /** The CDN layers that cache, in request order (edge, and regional when the tier is on). */
-  cacheLayers: readonly string[];
-  /** Whether clients have browser caches (traffic.clients): the metrics' first layer is then `browser`. */
-  browserLayer: boolean;
+  /** The run's layers (browser caches? a regional tier?): the metrics' layer names and indices. */
+  layers: RunLayers;
   /** One per edge cache: a region's edge, or a PoP. */
   edges: NodeState[];
   /** One per regional site (empty without a regional tier). */

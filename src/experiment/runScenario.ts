@@ -7,6 +7,7 @@ import { RecordedWorkload } from '../workload/recordedWorkload.js';
 import type { ClientRequest } from '../workload/request.js';
 import { ShapedWorkload } from '../workload/shapedWorkload.js';
 import { BrowserCaches } from '../cdn/browserCaches.js';
+import { runLayers } from '../cdn/runLayers.js';
 import { catalogueFacts } from './catalogueFacts.js';
 import { compileErrorClasses } from './contentCaching.js';
 import { edgeTheory } from './edgeTheory.js';
@@ -71,6 +72,8 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
   const { catalogue, contentCaching, clients } = content;
   const network = buildRunNetwork(scenario, streams);
   const browsers = clients === null ? null : new BrowserCaches(clients.sampler.population.slots, clients.sampler.population.recentObjects);
+  // The run's layers, worked out here once and read by the flow, the recorder, the timeline, the controller and the summary.
+  const layers = runLayers(browsers !== null, network.regionals.length > 0);
   const replay = recording !== undefined && recorded?.use === 'replay';
   const workload = replay
     ? new RecordedWorkload({ traffic: recording, places: network.places, speed: recorded.speed }, catalogue, streams)
@@ -82,8 +85,7 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
   const classCount = contentCaching.classes.length;
   const startingCatalogue = catalogueFacts(catalogue, content.classCatalogue, classCount);
   const recorder = new RunRecorder({
-    layerNames: network.layerNames,
-    browserLayer: browsers !== null,
+    layers,
     edgeCount: network.edges.length,
     regionalCount: network.regionals.length,
     classCount,
@@ -95,7 +97,8 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
     recorder.recordAny(done);
     // The run has ended and the last request in flight is back.
     if (!accepting && flow.requestsInFlight === 0) simulation.stop();
-    if (measuredFrom >= 0 && done.seq >= measuredFrom) {
+    // One definition of measured (docs/origin-accounting.md): seq ≥ the flow's measuredFromSeq, as the flow counts its work.
+    if (done.seq >= flow.measuredFromSeq) {
       // The timeline first: it may close an interval, which must not hold this request yet.
       timeline?.record(simulation.nowMs, done);
       recorder.record(done);
@@ -103,7 +106,7 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
   };
   const errorClassOf = compileErrorClasses(contentCaching, scenario.incidents);
   // spec 1.2 item 6: null unless the scenario (or its strategy) turns the controller on.
-  const adaptive = newAdaptiveController(scenario, simulation, contentCaching, browsers === null ? network.layerNames : ['browser', ...network.layerNames], content.queryKeys);
+  const adaptive = newAdaptiveController(scenario, simulation, contentCaching, layers, content.queryKeys);
   const flow = new LayeredFlow({
     simulation,
     network: network.network,
@@ -119,10 +122,11 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
     cdnEnabled: scenario.deployment.cdn,
     purgeDelayMs: scenario.cdn.purgeDelayMs,
     onComplete: adaptive === null ? onComplete : adaptive.wrap(onComplete),
+    layers,
   });
   const cacheWarmup = cacheWarmupFor(scenario.run.warmup, { network: network.network, edges: network.edges, regionals: network.regionals, decisions: contentCaching.table, errorClassOf, classOf: catalogue.classOf, origin, browsers, cdnEnabled: scenario.deployment.cdn, purgeDelayMs: scenario.cdn.purgeDelayMs }, catalogue.size);
   let measuredFromMs = 0;
-  const timeline = options.timeline === false ? null : newTimeline(scenario, recorder.metrics, network.edges, flow.originActivity);
+  const timeline = options.timeline === false ? null : newTimeline(scenario, layers, recorder.metrics, network.edges, flow.originActivity);
   let total = 0;
   const rangeRequests = { requests: 0, chunks: 0 };
   const queryKeys = content.queryKeys;
@@ -136,7 +140,7 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
       flow.measuredFromSeq = seq;
       timeline?.start(request.timeMs);
     }
-    if (measuredFrom >= 0 && request.firstChunk >= 0) {
+    if (seq >= flow.measuredFromSeq && request.firstChunk >= 0) {
       rangeRequests.requests++;
       rangeRequests.chunks += request.pieces;
     }
@@ -194,8 +198,7 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
     if (simulation.run({ maxEvents: 1 }) === 'empty') break;
   }
 
-  const activity: Record<string, LayerActivity> = { edge: flow.layerActivity[0] };
-  if (network.regionals.length > 0) activity.regional = flow.layerActivity[1];
+  const activity: Record<string, LayerActivity> = Object.fromEntries(layers.nodeNames.map((name, kind) => [name, flow.layerActivity[kind]]));
   return {
     scenario,
     seed,
@@ -221,8 +224,7 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
       ...(horizonMs === Infinity ? {} : { durationMs: horizonMs }),
     },
     metrics: recorder.metrics,
-    cacheLayers: network.layerNames.filter((layer) => layer !== 'origin'),
-    browserLayer: browsers !== null,
+    layers,
     ...(recorder.transfer.count > 0 ? { transfer: recorder.transfer.summary() } : {}),
     edges,
     regionals,

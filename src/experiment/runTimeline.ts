@@ -1,17 +1,16 @@
 import { OUTCOME_STALE_ON_ERROR, OUTCOME_STALE_ON_REFUSED, OUTCOME_STALE_WHILE_REVALIDATE, type OriginActivity } from '../cdn/layeredFlow.js';
 import type { CacheNode } from '../cdn/cacheNode.js';
+import type { RunLayers } from '../cdn/runLayers.js';
 import type { RequestMetrics } from '../metrics/requestMetrics.js';
 import { RunTimeline, type TimelineFigures } from '../metrics/runTimeline.js';
 import type { Scenario } from '../scenario/schema.js';
 import type { NodeState } from './runResult.js';
 
-/** The time series and per-PoP capacity of the measured part, fed by the run's sink. */
-export function newTimeline(scenario: Scenario, metrics: RequestMetrics, edges: readonly CacheNode[], origin: OriginActivity): RunTimeline {
-  const { layerNames } = metrics;
-  const browser = layerNames.indexOf('browser');
+/** The time series and per-PoP capacity of the measured part, fed by the run's sink; `layers` are the run's (its absent layers −1, as the series expects). */
+export function newTimeline(scenario: Scenario, layers: RunLayers, metrics: RequestMetrics, edges: readonly CacheNode[], origin: OriginActivity): RunTimeline {
   return new RunTimeline({
     intervalMs: scenario.metrics.intervalMs,
-    layers: { browser, edge: browser + 1, regional: layerNames.indexOf('regional'), origin: layerNames.length - 1 },
+    layers,
     origin,
     latency: metrics.all,
     staleBits: OUTCOME_STALE_WHILE_REVALIDATE | OUTCOME_STALE_ON_ERROR | OUTCOME_STALE_ON_REFUSED,

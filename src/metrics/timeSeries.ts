@@ -36,12 +36,12 @@ export interface TimeSeriesRow {
   errorsServed: number;
 }
 
-/** The flow's layer indices as the sink sees them (−1: the run has no such layer). */
+/** The flow's layer indices as the sink sees them (−1: the run has no such layer); the run's RunLayers (src/cdn/runLayers.ts) is one. */
 export interface SeriesLayers {
-  browser: number;
-  edge: number;
-  regional: number;
-  origin: number;
+  readonly browser: number;
+  readonly edge: number;
+  readonly regional: number;
+  readonly origin: number;
 }
 
 /** The origin's running totals (the flow's counters of the measured part): read at each interval's end, so they cost nothing per request. */

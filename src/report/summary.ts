@@ -239,7 +239,7 @@ export function buildSummary(result: RunResult): Summary {
 function measuredSummary(result: RunResult): Omit<Summary, 'stated' | 'checks'> {
   const { metrics } = result;
   // The browser is a cache layer but not a CDN one: the CDN hit ratio starts at the edge (DESIGN "Metrics").
-  const ratios = metrics.hitRatios(result.browserLayer ? ['browser', ...result.cacheLayers] : result.cacheLayers, result.cacheLayers);
+  const ratios = metrics.hitRatios(result.layers.cacheNames, result.layers.nodeNames);
   const latency = metrics.latency();
   const clientBytes = metrics.reaching(0).bytes;
   const edges = result.edges.map(nodeRow);

@@ -4,6 +4,7 @@ import { SparseKeyStore } from '../../src/cache/sparseKeyStore.js';
 import type { FlowNetwork } from '../../src/cdn/flowNetwork.js';
 import { LayeredFlow, type CompletedRequest } from '../../src/cdn/layeredFlow.js';
 import { OriginModel } from '../../src/cdn/origin.js';
+import { runLayers, type RunLayers } from '../../src/cdn/runLayers.js';
 import { SharedCacheNode } from '../../src/cdn/sharedCacheNode.js';
 import { CompiledDecisionTable } from '../../src/policy/compile.js';
 import { RandomStreams } from '../../src/sim/random.js';
@@ -96,6 +97,8 @@ export interface HarnessOptions {
   serviceMs?: number;
   /** Clients with browser caches (spec 4.9 layer 1), each holding up to 255 keys; none by default. */
   browserClients?: number;
+  /** The run's layers given to the flow (default: those of browserClients and tiered); only to test that the flow refuses layers that do not match. */
+  layers?: RunLayers;
 }
 
 export interface SentRequest {
@@ -152,6 +155,7 @@ export function flowHarness(options: HarnessOptions) {
     purgeDelayMs: options.purgeDelayMs ?? 2_000,
     // servedBytes is reused with the record: each kept copy gets its own.
     onComplete: (done) => completed.push({ ...done, servedBytes: done.servedBytes.slice() }),
+    layers: options.layers ?? runLayers(options.browserClients !== undefined, tiered),
   });
   flow.measuredFromSeq = 0;
   const request = newClientRequest();

@@ -127,7 +127,7 @@ function compare(reference: ReferenceScenario, count: number) {
   const sent = requests(count);
   const { done, flow } = runFlow(reference, sent);
   const { records, counters } = runReference(reference, sent);
-  const flowRecord = (completed: CompletedRequest): ReferenceRecord => ({ ...completed, layer: flow.layers[completed.layer] });
+  const flowRecord = (completed: CompletedRequest): ReferenceRecord => ({ ...completed, layer: flow.layers.names[completed.layer] });
   const differences = sent.flatMap((request, i) => {
     const flowLine = describeRecord(flowRecord(done[i]));
     const referenceLine = describeRecord(records[i]);

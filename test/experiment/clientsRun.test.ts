@@ -77,7 +77,7 @@ describe('traffic.clients through a run (issue 6: clients and requests)', () => 
 
   it('without traffic.clients there is no browser layer and the keys are the object ids', () => {
     const result = runText(scenarioText('{}', IMAGES).replace('  clients: {}\n', ''));
-    expect(result.browserLayer).toBe(false);
+    expect(result.layers.browsers).toBe(false);
     expect(result.metrics.layerNames).toEqual(['edge', 'origin']);
     expect(result.edges[0].storedObjects).toBe(200);
   });

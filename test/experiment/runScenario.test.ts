@@ -152,7 +152,7 @@ describe('runScenario: the PoP model (src/topology) through a run', () => {
   it('spec 4.9 layers: every edge miss reaches a regional site, and every regional miss the origin; node counters add up', () => {
     const result = runScenario(scenario(`${SMALL}run: { requests: 60000, warmup: 10000 }\n`));
     const summary = buildSummary(result);
-    expect(result.cacheLayers).toEqual(['edge', 'regional']);
+    expect(result.layers.nodeNames).toEqual(['edge', 'regional']);
     expect(summary.edges).toHaveLength(339);
     expect(summary.regionals.map((site) => site.name)).toHaveLength(14);
     const sum = (rows: { requests: number }[]) => rows.reduce((total, row) => total + row.requests, 0);
