@@ -189,7 +189,9 @@ export class CacheWarmer {
         errorUntilMs = freshUntilMs(this.responseAtMs, errorLifetime);
         node.holdError(local, errorUntilMs);
       }
-      return this.answered(node, local, served, errorUntilMs);
+      // Inside stale-while-revalidate the copy answered before its revalidation failed (as in the
+      // flow), so it carries down only what was held then, not the error just heard (spec 7.1).
+      return staleServed ? this.answeredStale(served, staleVersion, staleVersionAtMs, staleResponseAtMs, staleErrorUntilMs) : this.answered(node, local, served, errorUntilMs);
     }
     if (errorLifetime >= 0 && storable) node.put(key, 0, this.versionAtMs, this.responseAtMs, freshUntilMs(this.responseAtMs, errorLifetime), this.version, this.status);
     // Inside stale-while-revalidate the stale copy was the answer whatever the revalidation heard.
