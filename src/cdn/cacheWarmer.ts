@@ -6,7 +6,7 @@ import { pieceBytes } from './layeredFlow.js';
 import { ORIGIN_REFUSED, STATUS_OK, type OriginModel } from './origin.js';
 import type { CacheNode } from './cacheNode.js';
 import { purgedByVersion, purgeReachedDeployMs } from './purge.js';
-import { answersFromStore, errorLifetimeMs, freshUntilMs, REUSE_CACHED_ERROR, REUSE_FRESH, REUSE_STALE_WHILE_REVALIDATE, reuseVerdictOf, storedAnswersFailure } from './reuseRule.js';
+import { answersFromStore, errorLifetimeMs, freshUntilMs, REUSE_CACHED_ERROR, REUSE_FRESH, REUSE_STALE_WHILE_REVALIDATE, reuseVerdictOf, storedAnswersFailure, storedIsFresh } from './reuseRule.js';
 
 /** What answered one piece of a request: a node of the CDN, or the origin. */
 const SERVED_EDGE = 0;
@@ -143,8 +143,12 @@ export class CacheWarmer {
     let staleResponseAtMs = 0;
     let staleErrorUntilMs = -Infinity;
     if (local >= 0) {
+      const status = node.statusOf(local);
+      const responseAtMs = node.responseAtOf(local);
+      // The common case first, as the flow's fast path: a fresh copy answers.
+      if (storedIsFresh(decisions, c, decisionLayer, status, responseAtMs, nowMs)) return this.answered(node, local, served, -Infinity);
       const errorUntilMs = node.errorUntilOf(local);
-      const verdict = reuseVerdictOf(decisions, errorClassOf, c, decisionLayer, node.statusOf(local), node.responseAtOf(local), errorUntilMs, nowMs);
+      const verdict = reuseVerdictOf(decisions, errorClassOf, c, decisionLayer, status, responseAtMs, errorUntilMs, nowMs);
       if (verdict === REUSE_STALE_WHILE_REVALIDATE) {
         // RFC 5861 §3: the stale copy answers; the background revalidation (no time here) goes upstream now.
         staleServed = true;
