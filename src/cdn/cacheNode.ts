@@ -35,6 +35,12 @@ export interface CacheNode {
   remove(key: number): void;
   responseAtOf(local: number): number;
   versionAtOf(local: number): number;
+  /**
+   * The end of freshness written by `put`/`renew`: src/cdn/reuseRule.ts's freshUntilMs with
+   * the lifetime in force when stored. For inspection and tests only: reuse decisions
+   * recompute it from `responseAtOf` and the lifetime in force now (the adaptive controller may
+   * have changed it, spec 1.2 item 6).
+   */
   freshUntilOf(local: number): number;
   versionOf(local: number): number;
   /** 200 for content; an origin error status (500) for a cached error (spec 7.1). */

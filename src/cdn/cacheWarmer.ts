@@ -1,4 +1,4 @@
-import { BROWSER_DECISION, EDGE_DECISION, FLAG_NEVER_STALE, FLAG_REVALIDATE_ALWAYS, FLAG_STORE, REGIONAL_DECISION, type CompiledDecisionTable } from '../policy/compile.js';
+import { BROWSER_DECISION, EDGE_DECISION, FLAG_STORE, REGIONAL_DECISION, type CompiledDecisionTable } from '../policy/compile.js';
 import { browserKeyOf, type ClientRequest } from '../workload/request.js';
 import type { BrowserCaches } from './browserCaches.js';
 import type { FlowNetwork } from './flowNetwork.js';
@@ -6,6 +6,7 @@ import { pieceBytes } from './layeredFlow.js';
 import { ORIGIN_REFUSED, STATUS_OK, type OriginModel } from './origin.js';
 import type { CacheNode } from './cacheNode.js';
 import { purgedByVersion, purgeReachedDeployMs } from './purge.js';
+import { answersFromStore, errorLifetimeMs, freshUntilMs, REUSE_CACHED_ERROR, REUSE_FRESH, REUSE_STALE_WHILE_REVALIDATE, reuseVerdictOf, storedAnswersFailure, storedIsFresh } from './reuseRule.js';
 
 /** What answered one piece of a request: a node of the CDN, or the origin. */
 const SERVED_EDGE = 0;
@@ -114,7 +115,7 @@ export class CacheWarmer {
     if (deepest === SERVED_EDGE) counts.edgeHits++;
     // The browser keeps the response for its lifetime less the age it arrives with (RFC 9111 §4.2.3).
     if (browsers !== null && browserKey >= 0 && ok && options.decisions.stores(c, BROWSER_DECISION)) {
-      const expiresAtMs = oldestResponseAtMs + options.decisions.ttlMsOf(c, BROWSER_DECISION);
+      const expiresAtMs = freshUntilMs(oldestResponseAtMs, options.decisions.ttlMsOf(c, BROWSER_DECISION));
       if (expiresAtMs > nowMs) browsers.insert(client, browserKey, expiresAtMs);
     }
   }
@@ -124,7 +125,7 @@ export class CacheWarmer {
    * returns which layer answered and leaves the answer's version, time and status in fields.
    */
   private fromNode(node: CacheNode, decisionLayer: number, edge: number, key: number, objectId: number, bytes: number, c: number, nowMs: number): number {
-    const { decisions } = this.options;
+    const { decisions, errorClassOf } = this.options;
     const served = decisionLayer === EDGE_DECISION ? SERVED_EDGE : SERVED_REGIONAL;
     // spec 1.2 item 6, by version, as LayeredFlow: once a purge has reached the node, a copy
     // the origin read before its deploy goes on lookup, and an answer read before it is not
@@ -135,37 +136,41 @@ export class CacheWarmer {
       node.remove(key);
       local = -1;
     }
-    const flags = decisions.flagsOf(c, decisionLayer);
+    // The reuse rule (src/cdn/reuseRule.ts), as LayeredFlow.lookedUp asks it.
     let staleServed = false;
     let staleVersion = 0;
     let staleVersionAtMs = 0;
     let staleResponseAtMs = 0;
-    if (local >= 0 && node.statusOf(local) === STATUS_OK) {
-      const freshUntil = node.freshUntilOf(local);
-      if ((flags & FLAG_REVALIDATE_ALWAYS) === 0 && nowMs < freshUntil) return this.answered(node, local, served);
-      const swrMs = decisions.staleWhileRevalidateMsOf(c, decisionLayer);
-      staleServed = (flags & FLAG_NEVER_STALE) === 0 && swrMs > 0 && nowMs <= freshUntil + swrMs;
-      staleVersion = node.versionOf(local);
-      staleVersionAtMs = node.versionAtOf(local);
-      staleResponseAtMs = node.responseAtOf(local);
-      // spec 7.1, as LayeredFlow.lookedUp: while an error is held beside the copy nothing goes
-      // upstream; the copy answers inside stale-while-revalidate or its 5xx window.
-      if (nowMs < node.errorUntilOf(local) && (staleServed || ((flags & FLAG_NEVER_STALE) === 0 && nowMs <= freshUntil + decisions.staleIfErrorMsOf(c, decisionLayer)))) {
-        return this.answered(node, local, served);
+    let staleErrorUntilMs = -Infinity;
+    if (local >= 0) {
+      const status = node.statusOf(local);
+      const responseAtMs = node.responseAtOf(local);
+      // The common case first, as the flow's fast path: a fresh copy answers.
+      if (storedIsFresh(decisions, c, decisionLayer, status, responseAtMs, nowMs)) return this.answered(node, local, served, -Infinity);
+      const errorUntilMs = node.errorUntilOf(local);
+      const verdict = reuseVerdictOf(decisions, errorClassOf, c, decisionLayer, status, responseAtMs, errorUntilMs, nowMs);
+      if (verdict === REUSE_STALE_WHILE_REVALIDATE) {
+        // RFC 5861 §3: the stale copy answers; the background revalidation (no time here) goes upstream now.
+        staleServed = true;
+        staleVersion = node.versionOf(local);
+        staleVersionAtMs = node.versionAtOf(local);
+        staleResponseAtMs = node.responseAtOf(local);
+        staleErrorUntilMs = errorUntilMs;
+      } else if (answersFromStore(verdict)) {
+        // Fresh, a cached error (spec 7.1), or a stale copy while an error is held beside it: nothing goes upstream.
+        return this.answered(node, local, served, verdict === REUSE_FRESH || verdict === REUSE_CACHED_ERROR ? -Infinity : errorUntilMs);
       }
-    } else if (local >= 0 && nowMs < node.freshUntilOf(local)) {
-      // spec 7.1: a cached error answers until its 5 s are over.
-      return this.answered(node, local, served);
     }
     const upstream =
       decisionLayer === EDGE_DECISION && this.options.regionals.length > 0
         ? this.fromNode(this.options.regionals[this.options.network.regionalOf(edge)], REGIONAL_DECISION, edge, key, objectId, bytes, c, nowMs)
         : this.fromOrigin(objectId, c, nowMs);
+    // Purged on arrival: never here, with hops of 0 ms, but both paths read alike.
+    const storable = !purgedByVersion(this.versionAtMs, purgeDeployMs);
     if (this.status === STATUS_OK) {
-      if ((flags & FLAG_STORE) !== 0) {
-        // Purged on arrival: never here, with hops of 0 ms, but both paths read alike.
-        if (!purgedByVersion(this.versionAtMs, purgeDeployMs)) {
-          const freshUntil = this.responseAtMs + decisions.ttlMsOf(c, decisionLayer);
+      if ((decisions.flagsOf(c, decisionLayer) & FLAG_STORE) !== 0) {
+        if (storable) {
+          const freshUntil = freshUntilMs(this.responseAtMs, decisions.ttlMsOf(c, decisionLayer));
           let stored = local;
           if (local >= 0 && node.statusOf(local) === STATUS_OK && node.versionOf(local) === this.version) node.renew(local, this.responseAtMs, freshUntil);
           else stored = node.put(key, bytes, this.versionAtMs, this.responseAtMs, freshUntil, this.version, STATUS_OK);
@@ -175,41 +180,45 @@ export class CacheWarmer {
       } else if (local >= 0) {
         node.remove(key);
       }
-      if (!staleServed) return upstream;
-      // Inside stale-while-revalidate the stale copy was the answer; the revalidation only refreshed the store.
-      this.version = staleVersion;
-      this.versionAtMs = staleVersionAtMs;
-      this.responseAtMs = staleResponseAtMs;
-      return served;
+      return staleServed ? this.answeredStale(served, staleVersion, staleVersionAtMs, staleResponseAtMs, staleErrorUntilMs) : upstream;
     }
-    // spec 4.7 row 1, RFC 5861 §4: the last good copy instead of the error, when the decision allows it
+    // spec 4.7 row 1, RFC 5861 §4: the last good copy instead of the error, when the rule allows it
     // (a 5xx: explicit permission only, RFC 9111 §4.2.4).
-    const refused = this.status === ORIGIN_REFUSED;
-    const staleWindowMs = refused ? decisions.staleIfUnreachableMsOf(c, decisionLayer) : decisions.staleIfErrorMsOf(c, decisionLayer);
-    const usable =
-      local >= 0 &&
-      node.statusOf(local) === STATUS_OK &&
-      ((nowMs < node.freshUntilOf(local) && (flags & FLAG_REVALIDATE_ALWAYS) === 0) ||
-        ((flags & FLAG_NEVER_STALE) === 0 && nowMs <= node.freshUntilOf(local) + staleWindowMs));
+    const usable = local >= 0 && storedAnswersFailure(decisions, c, decisionLayer, node.statusOf(local), node.responseAtOf(local), this.status, nowMs);
     // spec 7.1: an origin error without explicit freshness is cached 5 s from when it was made, or held beside a usable copy.
-    const errorClass = !refused && this.status >= 500 && this.status < 600 ? this.options.errorClassOf[this.status - 500] : -1;
-    const cachesError = errorClass >= 0 && (decisions.flagsOf(errorClass, decisionLayer) & FLAG_STORE) !== 0;
-    const errorUntil = cachesError ? this.responseAtMs + decisions.ttlMsOf(errorClass, decisionLayer) : -Infinity;
+    const errorLifetime = errorLifetimeMs(decisions, errorClassOf, this.status, decisionLayer);
     if (usable) {
-      if (cachesError) node.holdError(local, errorUntil);
-      return this.answered(node, local, served);
+      let errorUntilMs = -Infinity;
+      if (errorLifetime >= 0) {
+        errorUntilMs = freshUntilMs(this.responseAtMs, errorLifetime);
+        node.holdError(local, errorUntilMs);
+      }
+      // Inside stale-while-revalidate the copy answered before its revalidation failed (as in the
+      // flow), so it carries down only what was held then, not the error just heard (spec 7.1).
+      return staleServed ? this.answeredStale(served, staleVersion, staleVersionAtMs, staleResponseAtMs, staleErrorUntilMs) : this.answered(node, local, served, errorUntilMs);
     }
-    if (staleServed) return this.answered(node, local, served);
-    if (cachesError) node.put(key, 0, nowMs, this.responseAtMs, errorUntil, this.version, this.status);
-    return upstream;
+    if (errorLifetime >= 0 && storable) node.put(key, 0, this.versionAtMs, this.responseAtMs, freshUntilMs(this.responseAtMs, errorLifetime), this.version, this.status);
+    // Inside stale-while-revalidate the stale copy was the answer whatever the revalidation heard.
+    return staleServed ? this.answeredStale(served, staleVersion, staleVersionAtMs, staleResponseAtMs, staleErrorUntilMs) : upstream;
   }
 
-  private answered(node: CacheNode, local: number, served: number): number {
+  /** `node`'s entry answered, carrying `errorUntilMs`: the error held beside it, as the flow passes it down (−∞: none). */
+  private answered(node: CacheNode, local: number, served: number, errorUntilMs: number): number {
     this.version = node.versionOf(local);
     this.versionAtMs = node.versionAtOf(local);
     this.responseAtMs = node.responseAtOf(local);
     this.status = node.statusOf(local);
-    this.errorUntilMs = node.errorUntilOf(local);
+    this.errorUntilMs = errorUntilMs;
+    return served;
+  }
+
+  /** A stale copy read before the node's store changed answered (stale-while-revalidate, RFC 5861 §3). */
+  private answeredStale(served: number, version: number, versionAtMs: number, responseAtMs: number, errorUntilMs: number): number {
+    this.version = version;
+    this.versionAtMs = versionAtMs;
+    this.responseAtMs = responseAtMs;
+    this.status = STATUS_OK;
+    this.errorUntilMs = errorUntilMs;
     return served;
   }
 

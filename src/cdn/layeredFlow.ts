@@ -1,4 +1,4 @@
-import { BROWSER_DECISION, EDGE_DECISION, FLAG_NEVER_STALE, FLAG_REVALIDATE_ALWAYS, FLAG_STORE, type CompiledDecisionTable } from '../policy/compile.js';
+import { BROWSER_DECISION, EDGE_DECISION, FLAG_STORE, type CompiledDecisionTable } from '../policy/compile.js';
 import { CHUNK_SIZE_BYTES } from '../policy/ranges.js';
 import { PerSecondCounter } from '../metrics/perSecond.js';
 import type { Simulation } from '../sim/simulation.js';
@@ -11,6 +11,18 @@ import { ORIGIN_REFUSED, STATUS_OK, type OriginModel } from './origin.js';
 import type { CacheNode } from './cacheNode.js';
 import { purgedByVersion, purgeReachedDeployMs } from './purge.js';
 import { decisionLayerOf, NODE_EDGE, NODE_REGIONAL, type RunLayers } from './runLayers.js';
+import {
+  answersFromStore,
+  errorLifetimeMs,
+  freshUntilMs,
+  REUSE_CACHED_ERROR,
+  REUSE_FRESH,
+  REUSE_STALE_ON_HELD_ERROR,
+  REUSE_STALE_WHILE_REVALIDATE,
+  reuseVerdictOf,
+  storedAnswersFailure,
+  storedIsFresh,
+} from './reuseRule.js';
 
 /** The status a PoP answers with when the origin refused the connection and nothing stale may be served. */
 export const BAD_GATEWAY = 502;
@@ -288,7 +300,7 @@ export class LayeredFlow {
       edgeLocal = this.touch(node, request.key, c, nowMs);
       const measured = seq >= this.measuredFromSeq;
       if (measured) this.countLookup(NODE_EDGE, pieceBytes(request, 0));
-      if (edgeLocal >= 0 && node.statusOf(edgeLocal) === STATUS_OK && nowMs < this.freshUntil(node, edgeLocal, c, EDGE_DECISION) && (options.decisions.flagsOf(c, EDGE_DECISION) & FLAG_REVALIDATE_ALWAYS) === 0) {
+      if (edgeLocal >= 0 && storedIsFresh(options.decisions, c, EDGE_DECISION, node.statusOf(edgeLocal), node.responseAtOf(edgeLocal), nowMs)) {
         if (measured) this.countLookupHit(NODE_EDGE, pieceBytes(request, 0));
         this.completeEdgeHit(request, seq, c, edge, node, edgeLocal);
         return;
@@ -372,46 +384,27 @@ export class LayeredFlow {
     const servedLayer = kind === NODE_EDGE ? this.edgeLayer : this.regionalLayer;
     let validate = -1;
     if (local >= 0) {
-      if (node.statusOf(local) !== STATUS_OK) {
-        // spec 7.1: a cached origin error is served until its 5 s are over, then the origin is retried.
-        if (nowMs < node.freshUntilOf(local)) {
-          if (this.measuredWaiter(waiter) === 1) this.countLookupHit(kind, bytes);
-          this.answer(waiter, key, nowMs, servedLayer, node.statusOf(local), node.versionOf(local), node.versionAtOf(local), node.responseAtOf(local), OUTCOME_CACHED_ERROR, -Infinity);
-          return;
+      // The reuse rule (src/cdn/reuseRule.ts): fresh, stale-while-revalidate, stale beside a held
+      // error (spec 7.1, RFC 5861 §3–4), a cached error, or upstream.
+      const status = node.statusOf(local);
+      const errorUntil = node.errorUntilOf(local);
+      const verdict = reuseVerdictOf(options.decisions, options.errorClassOf, c, decisionLayer, status, node.responseAtOf(local), errorUntil, nowMs);
+      if (status === STATUS_OK) validate = options.validators ? node.versionOf(local) : -1;
+      if (answersFromStore(verdict)) {
+        // Read before answering: an answered request's record is released.
+        const measured = this.measuredWaiter(waiter);
+        if (measured === 1) this.countLookupHit(kind, bytes);
+        const outcome =
+          verdict === REUSE_FRESH ? 0 : verdict === REUSE_CACHED_ERROR ? OUTCOME_CACHED_ERROR : verdict === REUSE_STALE_ON_HELD_ERROR ? OUTCOME_STALE_ON_ERROR : OUTCOME_STALE_WHILE_REVALIDATE;
+        // A stale copy carries the error held beside it down to the node below (spec 7.1).
+        const carriedErrorUntil = verdict === REUSE_FRESH || verdict === REUSE_CACHED_ERROR ? -Infinity : errorUntil;
+        this.answer(waiter, key, nowMs, servedLayer, status, node.versionOf(local), node.versionAtOf(local), node.responseAtOf(local), outcome, carriedErrorUntil);
+        // RFC 5861 §3, spec 4.7 row 2: one background revalidation per node and key.
+        if (verdict === REUSE_STALE_WHILE_REVALIDATE && this.inFlight.get(node.id, key) < 0) {
+          if (measured === 1) this.layerActivity[kind].backgroundRevalidations++;
+          this.startFetch(kind, index, key, objectId, bytes, c, nowMs, NO_WAITER, validate, ORIGIN_CAUSE_BACKGROUND, measured);
         }
-      } else {
-        const table = options.decisions;
-        const flags = table.flagsOf(c, decisionLayer);
-        const freshUntil = this.freshUntil(node, local, c, decisionLayer);
-        if ((flags & FLAG_REVALIDATE_ALWAYS) === 0 && nowMs < freshUntil) {
-          if (this.measuredWaiter(waiter) === 1) this.countLookupHit(kind, bytes);
-          this.answer(waiter, key, nowMs, servedLayer, STATUS_OK, node.versionOf(local), node.versionAtOf(local), node.responseAtOf(local), 0, -Infinity);
-          return;
-        }
-        validate = options.validators ? node.versionOf(local) : -1;
-        // spec 7.1: while an origin error is held beside the copy, nothing goes upstream.
-        const errorUntil = node.errorUntilOf(local);
-        const held = nowMs < errorUntil;
-        // RFC 5861 §3, spec 4.7 row 2: served stale at once ("up to N seconds": inclusive, as the
-        // engine's reuseVerdict reads it); one background revalidation per node and key.
-        const swrMs = table.staleWhileRevalidateMsOf(c, decisionLayer);
-        if ((flags & FLAG_NEVER_STALE) === 0 && swrMs > 0 && nowMs <= freshUntil + swrMs) {
-          if (this.measuredWaiter(waiter) === 1) this.countLookupHit(kind, bytes);
-          // Read before answering: an answered request's record is released.
-          const measured = this.measuredWaiter(waiter);
-          this.answer(waiter, key, nowMs, servedLayer, STATUS_OK, node.versionOf(local), node.versionAtOf(local), node.responseAtOf(local), OUTCOME_STALE_WHILE_REVALIDATE, errorUntil);
-          if (!held && this.inFlight.get(node.id, key) < 0) {
-            if (measured === 1) this.layerActivity[kind].backgroundRevalidations++;
-            this.startFetch(kind, index, key, objectId, bytes, c, nowMs, NO_WAITER, validate, ORIGIN_CAUSE_BACKGROUND, measured);
-          }
-          return;
-        }
-        // RFC 5861 §4: inside its 5xx window the copy answers in the held error's place.
-        if (held && (flags & FLAG_NEVER_STALE) === 0 && nowMs <= freshUntil + table.staleIfErrorMsOf(c, decisionLayer)) {
-          if (this.measuredWaiter(waiter) === 1) this.countLookupHit(kind, bytes);
-          this.answer(waiter, key, nowMs, servedLayer, STATUS_OK, node.versionOf(local), node.versionAtOf(local), node.responseAtOf(local), OUTCOME_STALE_ON_ERROR, errorUntil);
-          return;
-        }
+        return;
       }
     }
     // Only a response this layer may store can answer other requests (RFC 9111 §3, §4): a
@@ -563,7 +556,7 @@ export class LayeredFlow {
         if ((table.flagsOf(c, decisionLayer) & FLAG_STORE) !== 0) {
           // Purged on arrival (not storable): the waiters still get it, it was on its way; the node keeps nothing.
           if (storable) {
-            const freshUntil = responseAtMs + table.ttlMsOf(c, decisionLayer);
+            const freshUntil = freshUntilMs(responseAtMs, table.ttlMsOf(c, decisionLayer));
             let stored = local;
             if (local >= 0 && node.statusOf(local) === STATUS_OK && node.versionOf(local) === version) node.renew(local, responseAtMs, freshUntil);
             else stored = node.put(key, fetches.bytes[f], versionAtMs, responseAtMs, freshUntil, version, STATUS_OK);
@@ -580,36 +573,29 @@ export class LayeredFlow {
           node.remove(key);
         }
       } else {
-        // The engine's mayServeStaleOnError: a fresh copy always; a stale one unless never-stale,
-        // within (inclusive) its 5xx window (explicit permission only, RFC 9111 §4.2.4) or, for a
-        // refused connection, its unreachable-origin window (spec 4.7 row 1).
+        // The reuse rule's storedAnswersFailure (the engine's mayServeStaleOnError): may the copy
+        // answer in place of this 5xx or refused connection (RFC 9111 §4.2.4, spec 4.7 row 1)?
         const refused = status === ORIGIN_REFUSED;
-        const flags = table.flagsOf(c, decisionLayer);
-        const staleWindowMs = refused ? table.staleIfUnreachableMsOf(c, decisionLayer) : table.staleIfErrorMsOf(c, decisionLayer);
-        const usable =
-          local >= 0 &&
-          node.statusOf(local) === STATUS_OK &&
-          ((nowMs < this.freshUntil(node, local, c, decisionLayer) && (flags & FLAG_REVALIDATE_ALWAYS) === 0) ||
-            ((flags & FLAG_NEVER_STALE) === 0 && nowMs <= this.freshUntil(node, local, c, decisionLayer) + staleWindowMs));
+        const usable = local >= 0 && storedAnswersFailure(table, c, decisionLayer, node.statusOf(local), node.responseAtOf(local), status, nowMs);
         // spec 7.1: an origin error without explicit freshness is cached for 5 s (less its age).
-        const errorClass = !refused && status >= 500 && status < 600 ? options.errorClassOf[status - 500] : -1;
-        const cachesError = errorClass >= 0 && (table.flagsOf(errorClass, decisionLayer) & FLAG_STORE) !== 0;
+        const errorLifetime = errorLifetimeMs(table, options.errorClassOf, status, decisionLayer);
         if (usable) {
           // spec 4.7 row 1, RFC 5861 §4: the last good version instead of the error; the error is
           // held beside it (spec 7.1: origin protection whichever answer clients get).
+          const errorResponseAtMs = responseAtMs;
           answerStatus = STATUS_OK;
           version = node.versionOf(local);
           versionAtMs = node.versionAtOf(local);
           responseAtMs = node.responseAtOf(local);
           servedLayer = kind === NODE_EDGE ? this.edgeLayer : this.regionalLayer;
           outcome = (outcome & ~OUTCOME_CACHED_ERROR) | (refused ? OUTCOME_STALE_ON_REFUSED : OUTCOME_STALE_ON_ERROR);
-          if (cachesError) {
-            // The error's own response time: its 5 s count from it, less nothing else (spec 7.1).
-            errorUntilMs = fetches.sentAtMs[f] - fetches.ageMs[f] + table.ttlMsOf(errorClass, decisionLayer);
+          if (errorLifetime >= 0) {
+            // The error's own response time: its 5 s count from it (spec 7.1).
+            errorUntilMs = freshUntilMs(errorResponseAtMs, errorLifetime);
             node.holdError(local, errorUntilMs);
           }
-        } else if (cachesError && storable) {
-          node.put(key, 0, versionAtMs, responseAtMs, responseAtMs + table.ttlMsOf(errorClass, decisionLayer), version, status);
+        } else if (errorLifetime >= 0 && storable) {
+          node.put(key, 0, versionAtMs, responseAtMs, freshUntilMs(responseAtMs, errorLifetime), version, status);
         }
       }
     } else if (status === STATUS_OK && fetches.measured[f] === 1) {
@@ -743,7 +729,7 @@ export class LayeredFlow {
     // PoP's age for it plus the time the browser waited (RFC 9111 §4.2.3 response_delay).
     const browsers = options.browsers;
     if (browsers !== null && key >= 0 && ok && options.decisions.stores(c, BROWSER_DECISION)) {
-      const expiresAtMs = responseAtMs - (doneAtMs - done.sendMs) + options.decisions.ttlMsOf(c, BROWSER_DECISION);
+      const expiresAtMs = freshUntilMs(responseAtMs - (doneAtMs - done.sendMs), options.decisions.ttlMsOf(c, BROWSER_DECISION));
       if (expiresAtMs > doneAtMs) browsers.insert(clientSlot, key, expiresAtMs);
     }
     options.onComplete(done);
@@ -783,16 +769,6 @@ export class LayeredFlow {
       const request = fetches.waiterOf(cell);
       if (request < 0) this.requests.outcome[-1 - request] |= bit;
     }
-  }
-
-  /**
-   * When a stored response (status 200) stops being fresh at this layer: its response time
-   * plus the lifetime in force now (RFC 9111 §4.2), not the one it was stored with, so a
-   * lifetime the adaptive controller changes (spec 1.2 item 6) applies to what the caches
-   * already hold. Without the controller the two are the same number.
-   */
-  private freshUntil(node: CacheNode, local: number, c: number, decisionLayer: number): number {
-    return node.responseAtOf(local) + this.options.decisions.ttlMsOf(c, decisionLayer);
   }
 
   /** Whether a purge (a deploy with purge, spec 1.2 item 6) that has reached the node by `nowMs` drops a copy the origin read at `versionAtMs` (src/cdn/purge.ts). */

@@ -52,7 +52,8 @@ export const FLAG_ERROR_CACHING = 16;
 /**
  * Compiled decisions for many response classes × the three layers, in typed arrays indexed
  * by `classId * 3 + layerIndex`. Decisions are taken at time 0 with `Date` equal to the
- * response time, so only relative lifetimes matter.
+ * response time, so only relative lifetimes matter: `ttlMs` is a lifetime counted from a
+ * copy's zero-age moment (RFC 9111 §4.2.3; the flow keeps that moment per entry), not a time.
  */
 /** Each layer's index among a class's slots in CompiledDecisionTable (CACHE_LAYERS order), for typed-array reads on the hot path. */
 export const BROWSER_DECISION = CACHE_LAYERS.indexOf('browser');
@@ -114,8 +115,9 @@ export class CompiledDecisionTable {
 
   /**
    * Changes one class's freshness lifetime at one layer while a run goes on (the adaptive
-   * controller, spec 1.2 item 6): stores and renewals from then on take it; entries already
-   * stored keep the lifetime they were stored with.
+   * controller, spec 1.2 item 6): every freshness check from then on reads it, for entries
+   * stored before the change too (src/cdn/reuseRule.ts: fresh until = the entry's zero-age
+   * moment + the lifetime in force now, RFC 9111 §4.2).
    */
   setTtlMs(classId: number, layerIndex: number, ttlMs: number): void {
     if (!(classId >= 0 && classId < this.classCount)) throw new RangeError(`no compiled class ${classId}`);

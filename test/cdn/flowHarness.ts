@@ -139,11 +139,13 @@ export function flowHarness(options: HarnessOptions) {
   const tiered = options.tiered ?? true;
   const network = new FixedNetwork(options.edges ?? 1, tiered, options.instantaneous ?? false, options.hops);
   const completed: CompletedRequest[] = [];
+  const edges = Array.from({ length: network.edgeCount }, node);
+  const regionals = tiered ? [node()] : [];
   const flow = new LayeredFlow({
     simulation,
     network,
-    edges: Array.from({ length: network.edgeCount }, node),
-    regionals: tiered ? [node()] : [],
+    edges,
+    regionals,
     decisions: table,
     errorClassOf,
     classOf: classHeaders.length === 1 ? null : Uint8Array.from({ length: 100 }, (_, o) => o % classHeaders.length),
@@ -180,6 +182,11 @@ export function flowHarness(options: HarnessOptions) {
     flow,
     /** The compiled decisions the flow reads (class 0 first). */
     table,
+    /** The simulated clock the flow runs on (to schedule a test's own events). */
+    simulation,
+    /** The flow's cache nodes, to compare what they hold. */
+    edges,
+    regionals,
     /** Sends the requests at their times and runs until every one is answered; returns them in send order. */
     run(requests: SentRequest[]): CompletedRequest[] {
       completed.length = 0;
