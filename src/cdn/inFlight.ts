@@ -6,6 +6,7 @@
  * - a fetch: one node asking the next layer for one key, with the requests and downstream
  *   fetches waiting for it (request coalescing) and, once answered, the response it carries.
  */
+import { addColumns, column, growColumns, newColumns, type Columns } from '../sim/columns.js';
 
 /** Doubles a typed array to at least `length`, keeping its contents. */
 function grown<T extends Float64Array | Int32Array | Int16Array | Uint8Array>(array: T, length: number): T {
@@ -44,37 +45,49 @@ class IdPool {
 /** Flow layers a request can be served from, at most: browser, edge, regional, origin (spec 4.9). */
 export const LAYER_SLOTS = 4;
 
+/** The columns of PendingRequests, one row per client request in flight (each declared here only). */
+export const PENDING_REQUEST_COLUMNS = {
+  sendMs: column(Float64Array),
+  clientLegMs: column(Float64Array),
+  /** When the last piece reached the PoP on its way back. */
+  doneAtMs: column(Float64Array),
+  /** Earliest moment the pieces' ages count from (their age-zero moment at the PoP, RFC 9111 §4.2.3). */
+  responseAtMs: column(Float64Array),
+  seq: column(Float64Array),
+  sizeBytes: column(Float64Array),
+  objectId: column(Int32Array),
+  /** The browser's key for the request (spec 4.9 layer 1: the URL as the client spelled it), −1 for none. */
+  key: column(Int32Array),
+  classId: column(Int32Array),
+  edge: column(Int32Array),
+  clientSlot: column(Int32Array),
+  piecesLeft: column(Int32Array),
+  /** Lowest content version among the pieces. */
+  version: column(Int32Array),
+  /** Deepest flow layer that answered a piece. */
+  layer: column(Int32Array),
+  /** OUTCOME_* bits of all pieces. */
+  outcome: column(Int32Array),
+  /** 200, or the error status a piece got. */
+  status: column(Int16Array),
+  region: column(Uint8Array),
+  /** The request's first key (piece i is key + i) and the first byte of its range, −1 for a whole object: what each piece's share of the client's bytes is computed from (spec 4.8). */
+  firstKey: column(Int32Array),
+  rangeStart: column(Float64Array),
+  /** Client bytes per flow layer, LAYER_SLOTS per request: each piece's share credited to the layer that served it. */
+  servedBytes: column(Float64Array, LAYER_SLOTS),
+};
+
+/** The fields below are PENDING_REQUEST_COLUMNS' (declaration merging: the class holds them, the spec lists them). */
+export interface PendingRequests extends Columns<typeof PENDING_REQUEST_COLUMNS> {}
+
 /** Client requests in flight: sent, not yet answered. */
 export class PendingRequests {
   private readonly ids = new IdPool(256);
-  sendMs = new Float64Array(256);
-  clientLegMs = new Float64Array(256);
-  /** When the last piece reached the PoP on its way back. */
-  doneAtMs = new Float64Array(256);
-  /** Earliest moment the pieces' ages count from (their age-zero moment at the PoP, RFC 9111 §4.2.3). */
-  responseAtMs = new Float64Array(256);
-  seq = new Float64Array(256);
-  sizeBytes = new Float64Array(256);
-  objectId = new Int32Array(256);
-  key = new Int32Array(256);
-  classId = new Int32Array(256);
-  edge = new Int32Array(256);
-  clientSlot = new Int32Array(256);
-  piecesLeft = new Int32Array(256);
-  /** Lowest content version among the pieces. */
-  version = new Int32Array(256);
-  /** Deepest flow layer that answered a piece. */
-  layer = new Int32Array(256);
-  /** OUTCOME_* bits of all pieces. */
-  outcome = new Int32Array(256);
-  /** 200, or the error status a piece got. */
-  status = new Int16Array(256);
-  region = new Uint8Array(256);
-  /** The request's first key (piece i is key + i) and the first byte of its range, −1 for a whole object: what each piece's share of the client's bytes is computed from (spec 4.8). */
-  firstKey = new Int32Array(256);
-  rangeStart = new Float64Array(256);
-  /** Client bytes per flow layer, LAYER_SLOTS per request: each piece's share credited to the layer that served it. */
-  servedBytes = new Float64Array(256 * LAYER_SLOTS);
+
+  constructor() {
+    addColumns(this, PENDING_REQUEST_COLUMNS, this.ids.capacity);
+  }
 
   get inFlight(): number {
     return this.ids.live;
@@ -85,33 +98,56 @@ export class PendingRequests {
   }
 
   /** Made once: a closure built at each take() would be an allocation per request. */
-  private readonly growTo = (n: number): void => {
-    this.sendMs = grown(this.sendMs, n);
-    this.clientLegMs = grown(this.clientLegMs, n);
-    this.doneAtMs = grown(this.doneAtMs, n);
-    this.responseAtMs = grown(this.responseAtMs, n);
-    this.seq = grown(this.seq, n);
-    this.sizeBytes = grown(this.sizeBytes, n);
-    this.objectId = grown(this.objectId, n);
-    this.key = grown(this.key, n);
-    this.classId = grown(this.classId, n);
-    this.edge = grown(this.edge, n);
-    this.clientSlot = grown(this.clientSlot, n);
-    this.piecesLeft = grown(this.piecesLeft, n);
-    this.version = grown(this.version, n);
-    this.layer = grown(this.layer, n);
-    this.outcome = grown(this.outcome, n);
-    this.status = grown(this.status, n);
-    this.region = grown(this.region, n);
-    this.firstKey = grown(this.firstKey, n);
-    this.rangeStart = grown(this.rangeStart, n);
-    this.servedBytes = grown(this.servedBytes, n * LAYER_SLOTS);
-  };
+  private readonly growTo = (n: number): void => growColumns(this, PENDING_REQUEST_COLUMNS, n);
 
   release(id: number): void {
     this.ids.release(id);
   }
 }
+
+/** The columns of FetchTable, one row per fetch in flight (each declared here only). */
+export const FETCH_COLUMNS = {
+  /** NODE_EDGE or NODE_REGIONAL: the layer of the node that fetches. */
+  nodeKind: column(Uint8Array),
+  node: column(Int32Array),
+  key: column(Int32Array),
+  objectId: column(Int32Array),
+  classId: column(Int32Array),
+  bytes: column(Float64Array),
+  /** One way of the hop to the next layer, ms: the response takes as long to come back. */
+  halfHopMs: column(Float64Array),
+  /** The version the fetching node holds and validates (a conditional request), −1 for none. */
+  haveVersion: column(Int32Array),
+  /** When the fetching node sent it: its request_time (RFC 9111 §4.2.3). */
+  sentAtMs: column(Float64Array),
+  waiterHead: column(Int32Array),
+  // The response, once the next layer has answered.
+  status: column(Int16Array),
+  version: column(Int32Array),
+  /** When the origin read that version (the request reached it): spec 1.2 item 6's purges compare it with their deploy. */
+  versionAtMs: column(Float64Array),
+  /** The answer's age when the next layer sent it, ms: 0 from the origin, the stored copy's age from a cache (its Age, RFC 9111 §5.1). */
+  ageMs: column(Float64Array),
+  /** The flow layer that answered. */
+  servedLayer: column(Int32Array),
+  /** OUTCOME_* bits the answer carries (stale served upstream, a cached error, …). */
+  outcome: column(Int32Array),
+  /** Why the node fetches (ORIGIN_CAUSE_* of layeredFlow.ts): what an origin request is counted under. */
+  cause: column(Uint8Array),
+  /** 1 when a measured request caused the fetch (its seq ≥ the flow's measuredFromSeq): only those are counted. */
+  measured: column(Uint8Array),
+  /** Until when the answering node holds an origin error beside the copy it sent (spec 7.1; −∞: none): the fetching node holds it too. */
+  errorUntilMs: column(Float64Array),
+};
+
+/** The waiter list cells of FetchTable: a waiter and the next cell of its fetch's list. */
+export const WAITER_COLUMNS = {
+  waiterTarget: column(Int32Array),
+  waiterNext: column(Int32Array),
+};
+
+/** The fields below are FETCH_COLUMNS' (declaration merging: the class holds them, the spec lists them). */
+export interface FetchTable extends Columns<typeof FETCH_COLUMNS> {}
 
 /**
  * Fetches in flight and who waits for each. A waiter is a pending request (encoded −1 − id)
@@ -119,45 +155,13 @@ export class PendingRequests {
  */
 export class FetchTable {
   private readonly ids = new IdPool(256);
-  /** NODE_EDGE or NODE_REGIONAL: the layer of the node that fetches. */
-  nodeKind = new Uint8Array(256);
-  node = new Int32Array(256);
-  key = new Int32Array(256);
-  objectId = new Int32Array(256);
-  classId = new Int32Array(256);
-  bytes = new Float64Array(256);
-  /** One way of the hop to the next layer, ms: the response takes as long to come back. */
-  halfHopMs = new Float64Array(256);
-  /** The version the fetching node holds and validates (a conditional request), −1 for none. */
-  haveVersion = new Int32Array(256);
-  /** When the fetching node sent it: its request_time (RFC 9111 §4.2.3). */
-  sentAtMs = new Float64Array(256);
-  waiterHead = new Int32Array(256);
-  // The response, once the next layer has answered.
-  status = new Int16Array(256);
-  version = new Int32Array(256);
-  /** When the origin read that version (the request reached it): spec 1.2 item 6's purges compare it with their deploy. */
-  versionAtMs = new Float64Array(256);
-  /** The answer's age when the next layer sent it, ms: 0 from the origin, the stored copy's age from a cache (its Age, RFC 9111 §5.1). */
-  ageMs = new Float64Array(256);
-  /** The flow layer that answered. */
-  servedLayer = new Int32Array(256);
-  /** OUTCOME_* bits the answer carries (stale served upstream, a cached error, …). */
-  outcome = new Int32Array(256);
-  /** Why the node fetches (ORIGIN_CAUSE_* of layeredFlow.ts): what an origin request is counted under. */
-  cause = new Uint8Array(256);
-  /** 1 when a measured request caused the fetch (its seq ≥ the flow's measuredFromSeq): only those are counted. */
-  measured = new Uint8Array(256);
-  /** Until when the answering node holds an origin error beside the copy it sent (spec 7.1; −∞: none): the fetching node holds it too. */
-  errorUntilMs = new Float64Array(256);
-
-  private waiterTarget = new Int32Array(1024);
-  private waiterNext = new Int32Array(1024);
   private readonly waiterIds = new IdPool(1024);
-  private readonly growWaitersTo = (n: number): void => {
-    this.waiterTarget = grown(this.waiterTarget, n);
-    this.waiterNext = grown(this.waiterNext, n);
-  };
+  private readonly waiters = newColumns(WAITER_COLUMNS, this.waiterIds.capacity);
+  private readonly growWaitersTo = (n: number): void => growColumns(this.waiters, WAITER_COLUMNS, n);
+
+  constructor() {
+    addColumns(this, FETCH_COLUMNS, this.ids.capacity);
+  }
 
   get inFlight(): number {
     return this.ids.live;
@@ -172,34 +176,14 @@ export class FetchTable {
   }
 
   /** Made once: a closure built at each take() would be an allocation per fetch. */
-  private readonly growTo = (n: number): void => {
-    this.nodeKind = grown(this.nodeKind, n);
-    this.node = grown(this.node, n);
-    this.key = grown(this.key, n);
-    this.objectId = grown(this.objectId, n);
-    this.classId = grown(this.classId, n);
-    this.bytes = grown(this.bytes, n);
-    this.halfHopMs = grown(this.halfHopMs, n);
-    this.haveVersion = grown(this.haveVersion, n);
-    this.sentAtMs = grown(this.sentAtMs, n);
-    this.waiterHead = grown(this.waiterHead, n);
-    this.status = grown(this.status, n);
-    this.version = grown(this.version, n);
-    this.versionAtMs = grown(this.versionAtMs, n);
-    this.ageMs = grown(this.ageMs, n);
-    this.servedLayer = grown(this.servedLayer, n);
-    this.outcome = grown(this.outcome, n);
-    this.cause = grown(this.cause, n);
-    this.measured = grown(this.measured, n);
-    this.errorUntilMs = grown(this.errorUntilMs, n);
-  };
+  private readonly growTo = (n: number): void => growColumns(this, FETCH_COLUMNS, n);
 
   /** Adds a waiter (−1 − request id, or a fetch id) to fetch `id`. Waiters are answered in the order they came. */
   addWaiter(id: number, waiter: number): void {
     const w = this.waiterIds.take(this.growWaitersTo);
-    this.waiterTarget[w] = waiter;
+    this.waiters.waiterTarget[w] = waiter;
     // Prepended here; takeWaiters reverses the list, so the first to come is answered first.
-    this.waiterNext[w] = this.waiterHead[id];
+    this.waiters.waiterNext[w] = this.waiterHead[id];
     this.waiterHead[id] = w;
   }
 
@@ -210,9 +194,10 @@ export class FetchTable {
   takeWaiters(id: number): number {
     let previous = -1;
     let cell = this.waiterHead[id];
+    const waiterNext = this.waiters.waiterNext;
     while (cell !== -1) {
-      const next = this.waiterNext[cell];
-      this.waiterNext[cell] = previous;
+      const next = waiterNext[cell];
+      waiterNext[cell] = previous;
       previous = cell;
       cell = next;
     }
@@ -226,15 +211,15 @@ export class FetchTable {
   }
 
   peekNext(cell: number): number {
-    return this.waiterNext[cell];
+    return this.waiters.waiterNext[cell];
   }
 
   waiterOf(cell: number): number {
-    return this.waiterTarget[cell];
+    return this.waiters.waiterTarget[cell];
   }
 
   nextWaiter(cell: number): number {
-    const next = this.waiterNext[cell];
+    const next = this.waiters.waiterNext[cell];
     this.waiterIds.release(cell);
     return next;
   }
