@@ -7,6 +7,7 @@
  *   fetches waiting for it (request coalescing) and, once answered, the response it carries.
  */
 import { addColumns, column, growColumns, newColumns, type Columns } from '../sim/columns.js';
+import type { ClassId, FetchId, KeyId, NodeIndex, ObjectId, SimMs } from '../sim/ids.js';
 
 /** Doubles a typed array to at least `length`, keeping its contents. */
 function grown<T extends Float64Array | Int32Array | Int16Array | Uint8Array>(array: T, length: number): T {
@@ -47,7 +48,7 @@ export const LAYER_SLOTS = 4;
 
 /** The columns of PendingRequests, one row per client request in flight (each declared here only). */
 export const PENDING_REQUEST_COLUMNS = {
-  sendMs: column(Float64Array),
+  sendMs: column<SimMs>(Float64Array),
   clientLegMs: column(Float64Array),
   /** When the last piece reached the PoP on its way back. */
   doneAtMs: column(Float64Array),
@@ -55,11 +56,11 @@ export const PENDING_REQUEST_COLUMNS = {
   responseAtMs: column(Float64Array),
   seq: column(Float64Array),
   sizeBytes: column(Float64Array),
-  objectId: column(Int32Array),
+  objectId: column<ObjectId>(Int32Array),
   /** The browser's key for the request (spec 4.9 layer 1: the URL as the client spelled it), −1 for none. */
   key: column(Int32Array),
-  classId: column(Int32Array),
-  edge: column(Int32Array),
+  classId: column<ClassId>(Int32Array),
+  edge: column<NodeIndex>(Int32Array),
   clientSlot: column(Int32Array),
   piecesLeft: column(Int32Array),
   /** Lowest content version among the pieces. */
@@ -72,7 +73,7 @@ export const PENDING_REQUEST_COLUMNS = {
   status: column(Int16Array),
   region: column(Uint8Array),
   /** The request's first key (piece i is key + i) and the first byte of its range, −1 for a whole object: what each piece's share of the client's bytes is computed from (spec 4.8). */
-  firstKey: column(Int32Array),
+  firstKey: column<KeyId>(Int32Array),
   rangeStart: column(Float64Array),
   /** Client bytes per flow layer, LAYER_SLOTS per request: each piece's share credited to the layer that served it. */
   servedBytes: column(Float64Array, LAYER_SLOTS),
@@ -109,17 +110,17 @@ export class PendingRequests {
 export const FETCH_COLUMNS = {
   /** NODE_EDGE or NODE_REGIONAL: the layer of the node that fetches. */
   nodeKind: column(Uint8Array),
-  node: column(Int32Array),
-  key: column(Int32Array),
-  objectId: column(Int32Array),
-  classId: column(Int32Array),
+  node: column<NodeIndex>(Int32Array),
+  key: column<KeyId>(Int32Array),
+  objectId: column<ObjectId>(Int32Array),
+  classId: column<ClassId>(Int32Array),
   bytes: column(Float64Array),
   /** One way of the hop to the next layer, ms: the response takes as long to come back. */
   halfHopMs: column(Float64Array),
   /** The version the fetching node holds and validates (a conditional request), −1 for none. */
   haveVersion: column(Int32Array),
   /** When the fetching node sent it: its request_time (RFC 9111 §4.2.3). */
-  sentAtMs: column(Float64Array),
+  sentAtMs: column<SimMs>(Float64Array),
   waiterHead: column(Int32Array),
   // The response, once the next layer has answered.
   status: column(Int16Array),
@@ -167,8 +168,8 @@ export class FetchTable {
     return this.ids.live;
   }
 
-  take(): number {
-    const id = this.ids.take(this.growTo);
+  take(): FetchId {
+    const id = this.ids.take(this.growTo) as FetchId;
     this.waiterHead[id] = -1;
     this.outcome[id] = 0;
     this.errorUntilMs[id] = -Infinity;
