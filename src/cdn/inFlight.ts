@@ -6,7 +6,7 @@
  * - a fetch: one node asking the next layer for one key, with the requests and downstream
  *   fetches waiting for it (request coalescing) and, once answered, the response it carries.
  */
-import { addColumns, column, growColumns, newColumns, type Columns } from '../sim/columns.js';
+import { column, growColumns } from '../sim/columns.js';
 import type { ClassId, FetchId, KeyId, NodeIndex, ObjectId, SimMs } from '../sim/ids.js';
 
 /** Doubles a typed array to at least `length`, keeping its contents. */
@@ -25,13 +25,13 @@ class IdPool {
 
   constructor(public capacity: number) {}
 
-  /** A free id; `grow` is called first when the pool must grow. */
-  take(grow: (capacity: number) => void): number {
+  /** A free id; `grow` is called first when the pool must grow (from its capacity to twice that). */
+  take(grow: (fromRows: number, toRows: number) => void): number {
     this.live++;
     if (this.freeCount > 0) return this.free[--this.freeCount];
     if (this.highWater === this.capacity) {
       this.capacity *= 2;
-      grow(this.capacity);
+      grow(this.capacity / 2, this.capacity);
     }
     return this.highWater++;
   }
@@ -46,49 +46,41 @@ class IdPool {
 /** Flow layers a request can be served from, at most: browser, edge, regional, origin (spec 4.9). */
 export const LAYER_SLOTS = 4;
 
-/** The columns of PendingRequests, one row per client request in flight (each declared here only). */
-export const PENDING_REQUEST_COLUMNS = {
-  sendMs: column<SimMs>(Float64Array),
-  clientLegMs: column(Float64Array),
-  /** When the last piece reached the PoP on its way back. */
-  doneAtMs: column(Float64Array),
-  /** Earliest moment the pieces' ages count from (their age-zero moment at the PoP, RFC 9111 §4.2.3). */
-  responseAtMs: column(Float64Array),
-  seq: column(Float64Array),
-  sizeBytes: column(Float64Array),
-  objectId: column<ObjectId>(Int32Array),
-  /** The browser's key for the request (spec 4.9 layer 1: the URL as the client spelled it), −1 for none. */
-  key: column(Int32Array),
-  classId: column<ClassId>(Int32Array),
-  edge: column<NodeIndex>(Int32Array),
-  clientSlot: column(Int32Array),
-  piecesLeft: column(Int32Array),
-  /** Lowest content version among the pieces. */
-  version: column(Int32Array),
-  /** Deepest flow layer that answered a piece. */
-  layer: column(Int32Array),
-  /** OUTCOME_* bits of all pieces. */
-  outcome: column(Int32Array),
-  /** 200, or the error status a piece got. */
-  status: column(Int16Array),
-  region: column(Uint8Array),
-  /** The request's first key (piece i is key + i) and the first byte of its range, −1 for a whole object: what each piece's share of the client's bytes is computed from (spec 4.8). */
-  firstKey: column<KeyId>(Int32Array),
-  rangeStart: column(Float64Array),
-  /** Client bytes per flow layer, LAYER_SLOTS per request: each piece's share credited to the layer that served it. */
-  servedBytes: column(Float64Array, LAYER_SLOTS),
-};
-
-/** The fields below are PENDING_REQUEST_COLUMNS' (declaration merging: the class holds them, the spec lists them). */
-export interface PendingRequests extends Columns<typeof PENDING_REQUEST_COLUMNS> {}
-
-/** Client requests in flight: sent, not yet answered. */
+/**
+ * Client requests in flight: sent, not yet answered. Every typed array it holds is a column,
+ * declared once below and grown by growColumns (src/sim/columns.ts).
+ */
 export class PendingRequests {
   private readonly ids = new IdPool(256);
-
-  constructor() {
-    addColumns(this, PENDING_REQUEST_COLUMNS, this.ids.capacity);
-  }
+  sendMs = column<SimMs>(Float64Array, 256);
+  clientLegMs = new Float64Array(256);
+  /** When the last piece reached the PoP on its way back. */
+  doneAtMs = new Float64Array(256);
+  /** Earliest moment the pieces' ages count from (their age-zero moment at the PoP, RFC 9111 §4.2.3). */
+  responseAtMs = new Float64Array(256);
+  seq = new Float64Array(256);
+  sizeBytes = new Float64Array(256);
+  objectId = column<ObjectId>(Int32Array, 256);
+  /** The browser's key for the request (spec 4.9 layer 1: the URL as the client spelled it), −1 for none. */
+  key = new Int32Array(256);
+  classId = column<ClassId>(Int32Array, 256);
+  edge = column<NodeIndex>(Int32Array, 256);
+  clientSlot = new Int32Array(256);
+  piecesLeft = new Int32Array(256);
+  /** Lowest content version among the pieces. */
+  version = new Int32Array(256);
+  /** Deepest flow layer that answered a piece. */
+  layer = new Int32Array(256);
+  /** OUTCOME_* bits of all pieces. */
+  outcome = new Int32Array(256);
+  /** 200, or the error status a piece got. */
+  status = new Int16Array(256);
+  region = new Uint8Array(256);
+  /** The request's first key (piece i is key + i) and the first byte of its range, −1 for a whole object: what each piece's share of the client's bytes is computed from (spec 4.8). */
+  firstKey = column<KeyId>(Int32Array, 256);
+  rangeStart = new Float64Array(256);
+  /** Client bytes per flow layer, LAYER_SLOTS per request: each piece's share credited to the layer that served it. */
+  servedBytes = new Float64Array(256 * LAYER_SLOTS);
 
   get inFlight(): number {
     return this.ids.live;
@@ -99,70 +91,56 @@ export class PendingRequests {
   }
 
   /** Made once: a closure built at each take() would be an allocation per request. */
-  private readonly growTo = (n: number): void => growColumns(this, PENDING_REQUEST_COLUMNS, n);
+  private readonly growTo = (fromRows: number, toRows: number): void => growColumns(this, fromRows, toRows);
 
   release(id: number): void {
     this.ids.release(id);
   }
 }
 
-/** The columns of FetchTable, one row per fetch in flight (each declared here only). */
-export const FETCH_COLUMNS = {
-  /** NODE_EDGE or NODE_REGIONAL: the layer of the node that fetches. */
-  nodeKind: column(Uint8Array),
-  node: column<NodeIndex>(Int32Array),
-  key: column<KeyId>(Int32Array),
-  objectId: column<ObjectId>(Int32Array),
-  classId: column<ClassId>(Int32Array),
-  bytes: column(Float64Array),
-  /** One way of the hop to the next layer, ms: the response takes as long to come back. */
-  halfHopMs: column(Float64Array),
-  /** The version the fetching node holds and validates (a conditional request), −1 for none. */
-  haveVersion: column(Int32Array),
-  /** When the fetching node sent it: its request_time (RFC 9111 §4.2.3). */
-  sentAtMs: column<SimMs>(Float64Array),
-  waiterHead: column(Int32Array),
-  // The response, once the next layer has answered.
-  status: column(Int16Array),
-  version: column(Int32Array),
-  /** When the origin read that version (the request reached it): spec 1.2 item 6's purges compare it with their deploy. */
-  versionAtMs: column(Float64Array),
-  /** The answer's age when the next layer sent it, ms: 0 from the origin, the stored copy's age from a cache (its Age, RFC 9111 §5.1). */
-  ageMs: column(Float64Array),
-  /** The flow layer that answered. */
-  servedLayer: column(Int32Array),
-  /** OUTCOME_* bits the answer carries (stale served upstream, a cached error, …). */
-  outcome: column(Int32Array),
-  /** Why the node fetches (ORIGIN_CAUSE_* of layeredFlow.ts): what an origin request is counted under. */
-  cause: column(Uint8Array),
-  /** 1 when a measured request caused the fetch (its seq ≥ the flow's measuredFromSeq): only those are counted. */
-  measured: column(Uint8Array),
-  /** Until when the answering node holds an origin error beside the copy it sent (spec 7.1; −∞: none): the fetching node holds it too. */
-  errorUntilMs: column(Float64Array),
-};
-
-/** The waiter list cells of FetchTable: a waiter and the next cell of its fetch's list. */
-export const WAITER_COLUMNS = {
-  waiterTarget: column(Int32Array),
-  waiterNext: column(Int32Array),
-};
-
-/** The fields below are FETCH_COLUMNS' (declaration merging: the class holds them, the spec lists them). */
-export interface FetchTable extends Columns<typeof FETCH_COLUMNS> {}
-
 /**
  * Fetches in flight and who waits for each. A waiter is a pending request (encoded −1 − id)
  * or a downstream fetch (its id ≥ 0): an edge's fetch waiting on its regional site's.
+ * Every typed array it holds is a column, declared once below and grown by growColumns
+ * (src/sim/columns.ts); the waiter cells, counted apart, are a table of their own.
  */
 export class FetchTable {
   private readonly ids = new IdPool(256);
-  private readonly waiterIds = new IdPool(1024);
-  private readonly waiters = newColumns(WAITER_COLUMNS, this.waiterIds.capacity);
-  private readonly growWaitersTo = (n: number): void => growColumns(this.waiters, WAITER_COLUMNS, n);
+  /** NODE_EDGE or NODE_REGIONAL: the layer of the node that fetches. */
+  nodeKind = new Uint8Array(256);
+  node = column<NodeIndex>(Int32Array, 256);
+  key = column<KeyId>(Int32Array, 256);
+  objectId = column<ObjectId>(Int32Array, 256);
+  classId = column<ClassId>(Int32Array, 256);
+  bytes = new Float64Array(256);
+  /** One way of the hop to the next layer, ms: the response takes as long to come back. */
+  halfHopMs = new Float64Array(256);
+  /** The version the fetching node holds and validates (a conditional request), −1 for none. */
+  haveVersion = new Int32Array(256);
+  /** When the fetching node sent it: its request_time (RFC 9111 §4.2.3). */
+  sentAtMs = column<SimMs>(Float64Array, 256);
+  waiterHead = new Int32Array(256);
+  // The response, once the next layer has answered.
+  status = new Int16Array(256);
+  version = new Int32Array(256);
+  /** When the origin read that version (the request reached it): spec 1.2 item 6's purges compare it with their deploy. */
+  versionAtMs = new Float64Array(256);
+  /** The answer's age when the next layer sent it, ms: 0 from the origin, the stored copy's age from a cache (its Age, RFC 9111 §5.1). */
+  ageMs = new Float64Array(256);
+  /** The flow layer that answered. */
+  servedLayer = new Int32Array(256);
+  /** OUTCOME_* bits the answer carries (stale served upstream, a cached error, …). */
+  outcome = new Int32Array(256);
+  /** Why the node fetches (ORIGIN_CAUSE_* of layeredFlow.ts): what an origin request is counted under. */
+  cause = new Uint8Array(256);
+  /** 1 when a measured request caused the fetch (its seq ≥ the flow's measuredFromSeq): only those are counted. */
+  measured = new Uint8Array(256);
+  /** Until when the answering node holds an origin error beside the copy it sent (spec 7.1; −∞: none): the fetching node holds it too. */
+  errorUntilMs = new Float64Array(256);
 
-  constructor() {
-    addColumns(this, FETCH_COLUMNS, this.ids.capacity);
-  }
+  private readonly waiters = new WaiterCells();
+  private readonly waiterIds = new IdPool(1024);
+  private readonly growWaitersTo = (fromRows: number, toRows: number): void => growColumns(this.waiters, fromRows, toRows);
 
   get inFlight(): number {
     return this.ids.live;
@@ -177,14 +155,14 @@ export class FetchTable {
   }
 
   /** Made once: a closure built at each take() would be an allocation per fetch. */
-  private readonly growTo = (n: number): void => growColumns(this, FETCH_COLUMNS, n);
+  private readonly growTo = (fromRows: number, toRows: number): void => growColumns(this, fromRows, toRows);
 
   /** Adds a waiter (−1 − request id, or a fetch id) to fetch `id`. Waiters are answered in the order they came. */
   addWaiter(id: number, waiter: number): void {
     const w = this.waiterIds.take(this.growWaitersTo);
-    this.waiters.waiterTarget[w] = waiter;
+    this.waiters.target[w] = waiter;
     // Prepended here; takeWaiters reverses the list, so the first to come is answered first.
-    this.waiters.waiterNext[w] = this.waiterHead[id];
+    this.waiters.next[w] = this.waiterHead[id];
     this.waiterHead[id] = w;
   }
 
@@ -195,10 +173,9 @@ export class FetchTable {
   takeWaiters(id: number): number {
     let previous = -1;
     let cell = this.waiterHead[id];
-    const waiterNext = this.waiters.waiterNext;
     while (cell !== -1) {
-      const next = waiterNext[cell];
-      waiterNext[cell] = previous;
+      const next = this.waiters.next[cell];
+      this.waiters.next[cell] = previous;
       previous = cell;
       cell = next;
     }
@@ -212,15 +189,15 @@ export class FetchTable {
   }
 
   peekNext(cell: number): number {
-    return this.waiters.waiterNext[cell];
+    return this.waiters.next[cell];
   }
 
   waiterOf(cell: number): number {
-    return this.waiters.waiterTarget[cell];
+    return this.waiters.target[cell];
   }
 
   nextWaiter(cell: number): number {
-    const next = this.waiters.waiterNext[cell];
+    const next = this.waiters.next[cell];
     this.waiterIds.release(cell);
     return next;
   }
@@ -228,4 +205,10 @@ export class FetchTable {
   release(id: number): void {
     this.ids.release(id);
   }
+}
+
+/** The cells of FetchTable's waiter lists, one row per waiter: who waits, and the next cell of its fetch's list. */
+class WaiterCells {
+  target = new Int32Array(1024);
+  next = new Int32Array(1024);
 }

@@ -2,7 +2,7 @@ import { CACHE_LAYERS, type CacheLayer, type Deployment, type PolicyOptions } fr
 import { decide, type CacheDecision } from './decision.js';
 import { normaliseHeaders, type HeaderInput } from './headers.js';
 import type { VariantRules } from './variants.js';
-import { column, growColumns, newColumns } from '../sim/columns.js';
+import { growColumns } from '../sim/columns.js';
 
 /**
  * A decision reduced to numbers and flags, so the simulator runs the real engine once per
@@ -60,18 +60,12 @@ export const BROWSER_DECISION = CACHE_LAYERS.indexOf('browser');
 export const EDGE_DECISION = CACHE_LAYERS.indexOf('edge');
 export const REGIONAL_DECISION = CACHE_LAYERS.indexOf('regional');
 
-/** The columns of CompiledDecisionTable, one row per (class, layer) slot (each declared here only). */
-export const DECISION_COLUMNS = {
-  ttlMs: column(Float64Array),
-  swrMs: column(Float64Array),
-  staleIfErrorMs: column(Float64Array),
-  staleIfUnreachableMs: column(Float64Array),
-  flags: column(Uint8Array),
-};
-
 export class CompiledDecisionTable {
-  private slotCapacity = 48;
-  private readonly columns = newColumns(DECISION_COLUMNS, this.slotCapacity);
+  private ttlMs = new Float64Array(48);
+  private swrMs = new Float64Array(48);
+  private staleIfErrorMs = new Float64Array(48);
+  private staleIfUnreachableMs = new Float64Array(48);
+  private flags = new Uint8Array(48);
   private classCount = 0;
 
   constructor(
@@ -93,11 +87,11 @@ export class CompiledDecisionTable {
     CACHE_LAYERS.forEach((layer, layerIndex) => {
       const compiled = compileDecision(decide({ request, response, layer, deployment: this.deployment, nowMs: 0, options: this.options, variants: this.variants }));
       const slot = id * CACHE_LAYERS.length + layerIndex;
-      this.columns.ttlMs[slot] = compiled.ttlMs;
-      this.columns.swrMs[slot] = compiled.staleWhileRevalidateMs;
-      this.columns.staleIfErrorMs[slot] = compiled.staleIfErrorMs;
-      this.columns.staleIfUnreachableMs[slot] = compiled.staleIfUnreachableMs;
-      this.columns.flags[slot] =
+      this.ttlMs[slot] = compiled.ttlMs;
+      this.swrMs[slot] = compiled.staleWhileRevalidateMs;
+      this.staleIfErrorMs[slot] = compiled.staleIfErrorMs;
+      this.staleIfUnreachableMs[slot] = compiled.staleIfUnreachableMs;
+      this.flags[slot] =
         (compiled.store ? FLAG_STORE : 0) |
         (compiled.revalidateAlways ? FLAG_REVALIDATE_ALWAYS : 0) |
         (compiled.neverServeStale ? FLAG_NEVER_STALE : 0) |
@@ -108,15 +102,15 @@ export class CompiledDecisionTable {
   }
 
   stores(classId: number, layerIndex: number): boolean {
-    return (this.columns.flags[classId * 3 + layerIndex] & FLAG_STORE) !== 0;
+    return (this.flags[classId * 3 + layerIndex] & FLAG_STORE) !== 0;
   }
 
   flagsOf(classId: number, layerIndex: number): number {
-    return this.columns.flags[classId * 3 + layerIndex];
+    return this.flags[classId * 3 + layerIndex];
   }
 
   ttlMsOf(classId: number, layerIndex: number): number {
-    return this.columns.ttlMs[classId * 3 + layerIndex];
+    return this.ttlMs[classId * 3 + layerIndex];
   }
 
   /**
@@ -127,33 +121,33 @@ export class CompiledDecisionTable {
   setTtlMs(classId: number, layerIndex: number, ttlMs: number): void {
     if (!(classId >= 0 && classId < this.classCount)) throw new RangeError(`no compiled class ${classId}`);
     if (!(ttlMs >= 0 && Number.isFinite(ttlMs))) throw new RangeError(`expected a TTL ≥ 0 ms, got ${ttlMs}`);
-    this.columns.ttlMs[classId * 3 + layerIndex] = ttlMs;
+    this.ttlMs[classId * 3 + layerIndex] = ttlMs;
   }
 
   staleWhileRevalidateMsOf(classId: number, layerIndex: number): number {
-    return this.columns.swrMs[classId * 3 + layerIndex];
+    return this.swrMs[classId * 3 + layerIndex];
   }
 
   /** How long after expiry a stored copy may answer in place of a 5xx (explicit permission only, RFC 9111 §4.2.4). */
   staleIfErrorMsOf(classId: number, layerIndex: number): number {
-    return this.columns.staleIfErrorMs[classId * 3 + layerIndex];
+    return this.staleIfErrorMs[classId * 3 + layerIndex];
   }
 
   /** How long after expiry a stored copy answers when the origin refuses the connection (spec 4.7 row 1). */
   staleIfUnreachableMsOf(classId: number, layerIndex: number): number {
-    return this.columns.staleIfUnreachableMs[classId * 3 + layerIndex];
+    return this.staleIfUnreachableMs[classId * 3 + layerIndex];
   }
 
   /** The compiled decision as a record (for reports and tests; the hot path reads the arrays). */
   get(classId: number, layer: CacheLayer): CompiledDecision {
     const slot = classId * 3 + CACHE_LAYERS.indexOf(layer);
-    const flags = this.columns.flags[slot];
+    const flags = this.flags[slot];
     return {
       store: (flags & FLAG_STORE) !== 0,
-      ttlMs: this.columns.ttlMs[slot],
-      staleWhileRevalidateMs: this.columns.swrMs[slot],
-      staleIfErrorMs: this.columns.staleIfErrorMs[slot],
-      staleIfUnreachableMs: this.columns.staleIfUnreachableMs[slot],
+      ttlMs: this.ttlMs[slot],
+      staleWhileRevalidateMs: this.swrMs[slot],
+      staleIfErrorMs: this.staleIfErrorMs[slot],
+      staleIfUnreachableMs: this.staleIfUnreachableMs[slot],
       revalidateAlways: (flags & FLAG_REVALIDATE_ALWAYS) !== 0,
       neverServeStale: (flags & FLAG_NEVER_STALE) !== 0,
       immutable: (flags & FLAG_IMMUTABLE) !== 0,
@@ -161,9 +155,10 @@ export class CompiledDecisionTable {
     };
   }
 
+  /** Every typed array the table holds is a column of one slot per (class, layer), grown together (src/sim/columns.ts). */
   private ensureCapacity(slots: number): void {
-    if (slots <= this.slotCapacity) return;
-    this.slotCapacity = Math.max(slots, this.slotCapacity * 2);
-    growColumns(this.columns, DECISION_COLUMNS, this.slotCapacity);
+    const capacity = this.flags.length;
+    if (slots <= capacity) return;
+    growColumns(this, capacity, Math.max(slots, capacity * 2));
   }
 }
