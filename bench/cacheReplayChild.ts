@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { join, resolve } from 'node:path';
 import { OP_LOOKUP, OP_PUT, OP_REMOVE, OP_RENEW, OP_STORED_LOCAL, readCacheTrace } from './cacheTrace.js';
+import type { KeyId, SimMs } from '../src/sim/ids.js';
 
 /**
  * One timed replay for bench/cacheReplay.ts, in a process of its own, with the cache code of
@@ -42,10 +43,11 @@ function replay(from: number, to: number): number {
   let checksum = 0;
   for (let i = from; i < to; i++) {
     const node = nodes[nodeOf[i]];
-    const key = keys[i];
+    // The trace's keys and op numbers become a node's ids and clock here (src/sim/ids.ts).
+    const key = keys[i] as KeyId;
     switch (ops[i]) {
       case OP_LOOKUP: {
-        const local = node.lookup(key, i);
+        const local = node.lookup(key, i as SimMs);
         if (local >= 0) checksum += 1 + node.statusOf(local) + node.responseAtOf(local) + node.versionAtOf(local) + node.versionOf(local);
         break;
       }

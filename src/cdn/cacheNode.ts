@@ -1,3 +1,5 @@
+import type { KeyId, SimMs } from '../sim/ids.js';
+
 /**
  * What the layered flow and the cache warmer ask of one shared cache node (a PoP's edge
  * cache or a regional site, spec 4.9 layers 2–3). Two implementations: SharedCacheNode
@@ -13,7 +15,7 @@ export interface CacheNode {
   readonly id: number;
   readonly store: CacheNodeStore;
   /** The handle of `key`'s entry if stored (recency updated, as a request does), else −1. */
-  lookup(key: number, nowMs: number): number;
+  lookup(key: KeyId, nowMs: SimMs): number;
   /**
    * Stores a response for `key`, replacing what was there; `versionAtMs` is when the origin
    * read the version it sent (the request reached it: what a purge compares with its deploy,
@@ -21,7 +23,7 @@ export interface CacheNode {
    * corrected_initial_age: the node's request time less the age the answer came with). The
    * entry's handle, or −1 when larger than the cache.
    */
-  put(key: number, bytes: number, versionAtMs: number, responseAtMs: number, freshUntilMs: number, version: number, status: number): number;
+  put(key: KeyId, bytes: number, versionAtMs: number, responseAtMs: number, freshUntilMs: number, version: number, status: number): number;
   /** A 304 (RFC 9111 §4.3.4): the entry is fresh again from a new response time, body unchanged; a held error ends. */
   renew(local: number, responseAtMs: number, freshUntilMs: number): void;
   /**

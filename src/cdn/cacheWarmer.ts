@@ -7,6 +7,7 @@ import { ORIGIN_REFUSED, STATUS_OK, type OriginModel } from './origin.js';
 import type { CacheNode } from './cacheNode.js';
 import { purgedByVersion, purgeReachedDeployMs } from './purge.js';
 import { answersFromStore, errorLifetimeMs, freshUntilMs, REUSE_CACHED_ERROR, REUSE_FRESH, REUSE_STALE_WHILE_REVALIDATE, reuseVerdictOf, storedAnswersFailure, storedIsFresh } from './reuseRule.js';
+import type { KeyId, SimMs } from '../sim/ids.js';
 
 /** What answered one piece of a request: a node of the CDN, or the origin. */
 const SERVED_EDGE = 0;
@@ -87,7 +88,7 @@ export class CacheWarmer {
   /** Applies one client request, sent at `request.timeMs`, to the caches. */
   warm(request: ClientRequest): void {
     const { options, counts } = this;
-    const nowMs = request.timeMs;
+    const nowMs = request.timeMs as SimMs;
     const c = options.classOf === null ? 0 : options.classOf[request.objectId];
     const client = request.clientSlot;
     counts.requests++;
@@ -105,7 +106,7 @@ export class CacheWarmer {
     let oldestResponseAtMs = Infinity;
     let ok = true;
     for (let i = 0; i < request.pieces; i++) {
-      const served = this.fromNode(options.edges[edge], EDGE_DECISION, edge, request.key + i, request.objectId, pieceBytes(request, i), c, nowMs);
+      const served = this.fromNode(options.edges[edge], EDGE_DECISION, edge, (request.key + i) as KeyId, request.objectId, pieceBytes(request, i), c, nowMs);
       if (served > deepest) deepest = served;
       if (this.responseAtMs < oldestResponseAtMs) oldestResponseAtMs = this.responseAtMs;
       if (this.status !== STATUS_OK) ok = false;
@@ -124,7 +125,7 @@ export class CacheWarmer {
    * `key` asked of `node` (an edge at decision layer EDGE_DECISION, or a regional site):
    * returns which layer answered and leaves the answer's version, time and status in fields.
    */
-  private fromNode(node: CacheNode, decisionLayer: number, edge: number, key: number, objectId: number, bytes: number, c: number, nowMs: number): number {
+  private fromNode(node: CacheNode, decisionLayer: number, edge: number, key: KeyId, objectId: number, bytes: number, c: number, nowMs: SimMs): number {
     const { decisions, errorClassOf } = this.options;
     const served = decisionLayer === EDGE_DECISION ? SERVED_EDGE : SERVED_REGIONAL;
     // spec 1.2 item 6, by version, as LayeredFlow: once a purge has reached the node, a copy

@@ -6,6 +6,8 @@
  * - a fetch: one node asking the next layer for one key, with the requests and downstream
  *   fetches waiting for it (request coalescing) and, once answered, the response it carries.
  */
+import { column, growColumns } from '../sim/columns.js';
+import type { ClassId, FetchId, KeyId, NodeIndex, ObjectId, SimMs } from '../sim/ids.js';
 
 /** Doubles a typed array to at least `length`, keeping its contents. */
 function grown<T extends Float64Array | Int32Array | Int16Array | Uint8Array>(array: T, length: number): T {
@@ -23,13 +25,13 @@ class IdPool {
 
   constructor(public capacity: number) {}
 
-  /** A free id; `grow` is called first when the pool must grow. */
-  take(grow: (capacity: number) => void): number {
+  /** A free id; `grow` is called first when the pool must grow (from its capacity to twice that). */
+  take(grow: (fromRows: number, toRows: number) => void): number {
     this.live++;
     if (this.freeCount > 0) return this.free[--this.freeCount];
     if (this.highWater === this.capacity) {
       this.capacity *= 2;
-      grow(this.capacity);
+      grow(this.capacity / 2, this.capacity);
     }
     return this.highWater++;
   }
@@ -44,10 +46,13 @@ class IdPool {
 /** Flow layers a request can be served from, at most: browser, edge, regional, origin (spec 4.9). */
 export const LAYER_SLOTS = 4;
 
-/** Client requests in flight: sent, not yet answered. */
+/**
+ * Client requests in flight: sent, not yet answered. Every typed array it holds is a column,
+ * declared once below and grown by growColumns (src/sim/columns.ts).
+ */
 export class PendingRequests {
   private readonly ids = new IdPool(256);
-  sendMs = new Float64Array(256);
+  sendMs = column<SimMs>(Float64Array, 256);
   clientLegMs = new Float64Array(256);
   /** When the last piece reached the PoP on its way back. */
   doneAtMs = new Float64Array(256);
@@ -55,10 +60,11 @@ export class PendingRequests {
   responseAtMs = new Float64Array(256);
   seq = new Float64Array(256);
   sizeBytes = new Float64Array(256);
-  objectId = new Int32Array(256);
+  objectId = column<ObjectId>(Int32Array, 256);
+  /** The browser's key for the request (spec 4.9 layer 1: the URL as the client spelled it), −1 for none. */
   key = new Int32Array(256);
-  classId = new Int32Array(256);
-  edge = new Int32Array(256);
+  classId = column<ClassId>(Int32Array, 256);
+  edge = column<NodeIndex>(Int32Array, 256);
   clientSlot = new Int32Array(256);
   piecesLeft = new Int32Array(256);
   /** Lowest content version among the pieces. */
@@ -71,7 +77,7 @@ export class PendingRequests {
   status = new Int16Array(256);
   region = new Uint8Array(256);
   /** The request's first key (piece i is key + i) and the first byte of its range, −1 for a whole object: what each piece's share of the client's bytes is computed from (spec 4.8). */
-  firstKey = new Int32Array(256);
+  firstKey = column<KeyId>(Int32Array, 256);
   rangeStart = new Float64Array(256);
   /** Client bytes per flow layer, LAYER_SLOTS per request: each piece's share credited to the layer that served it. */
   servedBytes = new Float64Array(256 * LAYER_SLOTS);
@@ -85,28 +91,7 @@ export class PendingRequests {
   }
 
   /** Made once: a closure built at each take() would be an allocation per request. */
-  private readonly growTo = (n: number): void => {
-    this.sendMs = grown(this.sendMs, n);
-    this.clientLegMs = grown(this.clientLegMs, n);
-    this.doneAtMs = grown(this.doneAtMs, n);
-    this.responseAtMs = grown(this.responseAtMs, n);
-    this.seq = grown(this.seq, n);
-    this.sizeBytes = grown(this.sizeBytes, n);
-    this.objectId = grown(this.objectId, n);
-    this.key = grown(this.key, n);
-    this.classId = grown(this.classId, n);
-    this.edge = grown(this.edge, n);
-    this.clientSlot = grown(this.clientSlot, n);
-    this.piecesLeft = grown(this.piecesLeft, n);
-    this.version = grown(this.version, n);
-    this.layer = grown(this.layer, n);
-    this.outcome = grown(this.outcome, n);
-    this.status = grown(this.status, n);
-    this.region = grown(this.region, n);
-    this.firstKey = grown(this.firstKey, n);
-    this.rangeStart = grown(this.rangeStart, n);
-    this.servedBytes = grown(this.servedBytes, n * LAYER_SLOTS);
-  };
+  private readonly growTo = (fromRows: number, toRows: number): void => growColumns(this, fromRows, toRows);
 
   release(id: number): void {
     this.ids.release(id);
@@ -116,22 +101,24 @@ export class PendingRequests {
 /**
  * Fetches in flight and who waits for each. A waiter is a pending request (encoded −1 − id)
  * or a downstream fetch (its id ≥ 0): an edge's fetch waiting on its regional site's.
+ * Every typed array it holds is a column, declared once below and grown by growColumns
+ * (src/sim/columns.ts); the waiter cells, counted apart, are a table of their own.
  */
 export class FetchTable {
   private readonly ids = new IdPool(256);
   /** NODE_EDGE or NODE_REGIONAL: the layer of the node that fetches. */
   nodeKind = new Uint8Array(256);
-  node = new Int32Array(256);
-  key = new Int32Array(256);
-  objectId = new Int32Array(256);
-  classId = new Int32Array(256);
+  node = column<NodeIndex>(Int32Array, 256);
+  key = column<KeyId>(Int32Array, 256);
+  objectId = column<ObjectId>(Int32Array, 256);
+  classId = column<ClassId>(Int32Array, 256);
   bytes = new Float64Array(256);
   /** One way of the hop to the next layer, ms: the response takes as long to come back. */
   halfHopMs = new Float64Array(256);
   /** The version the fetching node holds and validates (a conditional request), −1 for none. */
   haveVersion = new Int32Array(256);
   /** When the fetching node sent it: its request_time (RFC 9111 §4.2.3). */
-  sentAtMs = new Float64Array(256);
+  sentAtMs = column<SimMs>(Float64Array, 256);
   waiterHead = new Int32Array(256);
   // The response, once the next layer has answered.
   status = new Int16Array(256);
@@ -151,20 +138,16 @@ export class FetchTable {
   /** Until when the answering node holds an origin error beside the copy it sent (spec 7.1; −∞: none): the fetching node holds it too. */
   errorUntilMs = new Float64Array(256);
 
-  private waiterTarget = new Int32Array(1024);
-  private waiterNext = new Int32Array(1024);
+  private readonly waiters = new WaiterCells();
   private readonly waiterIds = new IdPool(1024);
-  private readonly growWaitersTo = (n: number): void => {
-    this.waiterTarget = grown(this.waiterTarget, n);
-    this.waiterNext = grown(this.waiterNext, n);
-  };
+  private readonly growWaitersTo = (fromRows: number, toRows: number): void => growColumns(this.waiters, fromRows, toRows);
 
   get inFlight(): number {
     return this.ids.live;
   }
 
-  take(): number {
-    const id = this.ids.take(this.growTo);
+  take(): FetchId {
+    const id = this.ids.take(this.growTo) as FetchId;
     this.waiterHead[id] = -1;
     this.outcome[id] = 0;
     this.errorUntilMs[id] = -Infinity;
@@ -172,34 +155,14 @@ export class FetchTable {
   }
 
   /** Made once: a closure built at each take() would be an allocation per fetch. */
-  private readonly growTo = (n: number): void => {
-    this.nodeKind = grown(this.nodeKind, n);
-    this.node = grown(this.node, n);
-    this.key = grown(this.key, n);
-    this.objectId = grown(this.objectId, n);
-    this.classId = grown(this.classId, n);
-    this.bytes = grown(this.bytes, n);
-    this.halfHopMs = grown(this.halfHopMs, n);
-    this.haveVersion = grown(this.haveVersion, n);
-    this.sentAtMs = grown(this.sentAtMs, n);
-    this.waiterHead = grown(this.waiterHead, n);
-    this.status = grown(this.status, n);
-    this.version = grown(this.version, n);
-    this.versionAtMs = grown(this.versionAtMs, n);
-    this.ageMs = grown(this.ageMs, n);
-    this.servedLayer = grown(this.servedLayer, n);
-    this.outcome = grown(this.outcome, n);
-    this.cause = grown(this.cause, n);
-    this.measured = grown(this.measured, n);
-    this.errorUntilMs = grown(this.errorUntilMs, n);
-  };
+  private readonly growTo = (fromRows: number, toRows: number): void => growColumns(this, fromRows, toRows);
 
   /** Adds a waiter (−1 − request id, or a fetch id) to fetch `id`. Waiters are answered in the order they came. */
   addWaiter(id: number, waiter: number): void {
     const w = this.waiterIds.take(this.growWaitersTo);
-    this.waiterTarget[w] = waiter;
+    this.waiters.target[w] = waiter;
     // Prepended here; takeWaiters reverses the list, so the first to come is answered first.
-    this.waiterNext[w] = this.waiterHead[id];
+    this.waiters.next[w] = this.waiterHead[id];
     this.waiterHead[id] = w;
   }
 
@@ -211,8 +174,8 @@ export class FetchTable {
     let previous = -1;
     let cell = this.waiterHead[id];
     while (cell !== -1) {
-      const next = this.waiterNext[cell];
-      this.waiterNext[cell] = previous;
+      const next = this.waiters.next[cell];
+      this.waiters.next[cell] = previous;
       previous = cell;
       cell = next;
     }
@@ -226,15 +189,15 @@ export class FetchTable {
   }
 
   peekNext(cell: number): number {
-    return this.waiterNext[cell];
+    return this.waiters.next[cell];
   }
 
   waiterOf(cell: number): number {
-    return this.waiterTarget[cell];
+    return this.waiters.target[cell];
   }
 
   nextWaiter(cell: number): number {
-    const next = this.waiterNext[cell];
+    const next = this.waiters.next[cell];
     this.waiterIds.release(cell);
     return next;
   }
@@ -242,4 +205,10 @@ export class FetchTable {
   release(id: number): void {
     this.ids.release(id);
   }
+}
+
+/** The cells of FetchTable's waiter lists, one row per waiter: who waits, and the next cell of its fetch's list. */
+class WaiterCells {
+  target = new Int32Array(1024);
+  next = new Int32Array(1024);
 }

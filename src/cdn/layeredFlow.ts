@@ -23,6 +23,7 @@ import {
   storedAnswersFailure,
   storedIsFresh,
 } from './reuseRule.js';
+import type { ClassId, FetchId, KeyId, NodeIndex, ObjectId, SimMs } from '../sim/ids.js';
 
 /** The status a PoP answers with when the origin refused the connection and nothing stale may be served. */
 export const BAD_GATEWAY = 502;
@@ -277,8 +278,10 @@ export class LayeredFlow {
   /** A client sends `request` now (its timeMs); `seq` is its arrival order. */
   serve(request: ClientRequest, seq: number): void {
     const { options } = this;
-    const nowMs = request.timeMs;
-    const c = options.classOf === null ? 0 : options.classOf[request.objectId];
+    // The request's ids and time take their brands here, at the CDN's door (src/sim/ids.ts).
+    const nowMs = request.timeMs as SimMs;
+    const c = (options.classOf === null ? 0 : options.classOf[request.objectId]) as ClassId;
+    const objectId = request.objectId as ObjectId;
     const client = request.clientSlot;
     // spec 4.9 layer 1: the client's own browser first. Ranges bypass it (players keep
     // their own buffer, not the browser's HTTP cache).
@@ -290,14 +293,14 @@ export class LayeredFlow {
         return;
       }
     }
-    const edge = options.network.route(request);
+    const edge = options.network.route(request) as NodeIndex;
     // The common case, a whole object fresh at the PoP, is answered at once, with no record
     // in flight; its lookup (which counts as the request's, for the eviction policy) is
     // handed on otherwise.
     let edgeLocal = -1;
     if (request.pieces === 1 && options.cdnEnabled) {
       const node = options.edges[edge];
-      edgeLocal = this.touch(node, request.key, c, nowMs);
+      edgeLocal = this.touch(node, request.key as KeyId, c, nowMs);
       const measured = seq >= this.measuredFromSeq;
       if (measured) this.countLookup(NODE_EDGE, pieceBytes(request, 0));
       if (edgeLocal >= 0 && storedIsFresh(options.decisions, c, EDGE_DECISION, node.statusOf(edgeLocal), node.responseAtOf(edgeLocal), nowMs)) {
@@ -314,7 +317,7 @@ export class LayeredFlow {
     pending.responseAtMs[r] = Infinity;
     pending.seq[r] = seq;
     pending.sizeBytes[r] = request.sizeBytes;
-    pending.objectId[r] = request.objectId;
+    pending.objectId[r] = objectId;
     pending.key[r] = client >= 0 && request.firstChunk < 0 ? browserKeyOf(request) : -1;
     pending.classId[r] = c;
     pending.edge[r] = edge;
@@ -325,7 +328,7 @@ export class LayeredFlow {
     pending.outcome[r] = 0;
     pending.status[r] = STATUS_OK;
     pending.region[r] = request.region;
-    pending.firstKey[r] = request.key;
+    pending.firstKey[r] = request.key as KeyId;
     pending.rangeStart[r] = request.rangeStart;
     const at = r * LAYER_SLOTS;
     for (let l = 0; l < LAYER_SLOTS; l++) pending.servedBytes[at + l] = 0;
@@ -333,9 +336,10 @@ export class LayeredFlow {
     // answered when the last one arrives.
     for (let i = 0; i < request.pieces; i++) {
       const bytes = pieceBytes(request, i);
-      if (!options.cdnEnabled) this.startFetch(NODE_EDGE, edge, request.key + i, request.objectId, bytes, c, nowMs, -1 - r, -1, ORIGIN_CAUSE_MISS, seq >= this.measuredFromSeq ? 1 : 0);
-      else if (request.pieces === 1) this.lookedUp(NODE_EDGE, edge, edgeLocal, request.key, request.objectId, bytes, c, nowMs, -1 - r);
-      else this.lookup(NODE_EDGE, edge, request.key + i, request.objectId, bytes, c, nowMs, -1 - r);
+      const key = (request.key + i) as KeyId;
+      if (!options.cdnEnabled) this.startFetch(NODE_EDGE, edge, key, objectId, bytes, c, nowMs, -1 - r, -1, ORIGIN_CAUSE_MISS, seq >= this.measuredFromSeq ? 1 : 0);
+      else if (request.pieces === 1) this.lookedUp(NODE_EDGE, edge, edgeLocal, key, objectId, bytes, c, nowMs, -1 - r);
+      else this.lookup(NODE_EDGE, edge, key, objectId, bytes, c, nowMs, -1 - r);
     }
   }
 
@@ -343,7 +347,7 @@ export class LayeredFlow {
    * A request (waiter −1 − id) or a PoP's fetch (waiter ≥ 0) reaches a cache node for `key`.
    * What the node answers, the PoP compares with what it holds (its 304) when the answer arrives.
    */
-  private lookup(kind: number, index: number, key: number, objectId: number, bytes: number, c: number, nowMs: number, waiter: number): void {
+  private lookup(kind: number, index: NodeIndex, key: KeyId, objectId: ObjectId, bytes: number, c: ClassId, nowMs: SimMs, waiter: number): void {
     const node = kind === NODE_EDGE ? this.options.edges[index] : this.options.regionals[index];
     const local = this.touch(node, key, c, nowMs);
     if (this.measuredWaiter(waiter) === 1) this.countLookup(kind, bytes);
@@ -365,7 +369,7 @@ export class LayeredFlow {
   }
 
   /** The node's lookup of `key` (the eviction policy sees a request): its stored entry's local id, or −1; a purged entry is dropped. */
-  private touch(node: CacheNode, key: number, c: number, nowMs: number): number {
+  private touch(node: CacheNode, key: KeyId, c: ClassId, nowMs: SimMs): number {
     const local = node.lookup(key, nowMs);
     this.droppedByPurge = false;
     if (local >= 0 && this.purged(node.versionAtOf(local), c, nowMs)) {
@@ -377,7 +381,7 @@ export class LayeredFlow {
   }
 
   /** What a node does with a request for `key` once it has looked it up (`local`: its entry, or −1). */
-  private lookedUp(kind: number, index: number, local: number, key: number, objectId: number, bytes: number, c: number, nowMs: number, waiter: number): void {
+  private lookedUp(kind: number, index: NodeIndex, local: number, key: KeyId, objectId: ObjectId, bytes: number, c: ClassId, nowMs: SimMs, waiter: number): void {
     const { options } = this;
     const node = kind === NODE_EDGE ? options.edges[index] : options.regionals[index];
     const decisionLayer = decisionLayerOf(kind);
@@ -443,7 +447,7 @@ export class LayeredFlow {
    * holds (a conditional request) or −1; `cause` an ORIGIN_CAUSE_*; `measured` 1 when a
    * measured request caused it. Returns the fetch.
    */
-  private startFetch(kind: number, index: number, key: number, objectId: number, bytes: number, c: number, nowMs: number, waiter: number, validate: number, cause: number, measured: number): number {
+  private startFetch(kind: number, index: NodeIndex, key: KeyId, objectId: ObjectId, bytes: number, c: ClassId, nowMs: SimMs, waiter: number, validate: number, cause: number, measured: number): FetchId {
     const { options, fetches } = this;
     const f = fetches.take();
     fetches.nodeKind[f] = kind;
@@ -479,7 +483,7 @@ export class LayeredFlow {
   /** A PoP's fetch reaches its regional site. */
   private arriveRegional(f: number): void {
     const { fetches } = this;
-    const site = this.options.network.regionalOf(fetches.node[f]);
+    const site = this.options.network.regionalOf(fetches.node[f]) as NodeIndex;
     this.lookup(NODE_REGIONAL, site, fetches.key[f], fetches.objectId[f], fetches.bytes[f], fetches.classId[f], this.options.simulation.nowMs, f);
   }
 
@@ -616,7 +620,7 @@ export class LayeredFlow {
    * and `errorUntilMs`: until when the node holds an origin error beside the copy it answers
    * with, −∞ for none).
    */
-  private answer(waiter: number, key: number, nowMs: number, servedLayer: number, status: number, version: number, versionAtMs: number, responseAtMs: number, outcome: number, errorUntilMs: number): void {
+  private answer(waiter: number, key: KeyId, nowMs: SimMs, servedLayer: number, status: number, version: number, versionAtMs: number, responseAtMs: number, outcome: number, errorUntilMs: number): void {
     if (waiter === NO_WAITER) return;
     if (waiter >= 0) {
       // Only PoPs' fetches wait at a regional site; a body goes down unless the PoP holds this version (a 304).

@@ -2,6 +2,7 @@ import { CACHE_LAYERS, type CacheLayer, type Deployment, type PolicyOptions } fr
 import { decide, type CacheDecision } from './decision.js';
 import { normaliseHeaders, type HeaderInput } from './headers.js';
 import type { VariantRules } from './variants.js';
+import { growColumns } from '../sim/columns.js';
 
 /**
  * A decision reduced to numbers and flags, so the simulator runs the real engine once per
@@ -156,18 +157,10 @@ export class CompiledDecisionTable {
     };
   }
 
+  /** Every typed array the table holds is a column of one slot per (class, layer), grown together (src/sim/columns.ts). */
   private ensureCapacity(slots: number): void {
-    if (slots <= this.flags.length) return;
-    const length = Math.max(slots, this.flags.length * 2);
-    const grow = <T extends Float64Array | Uint8Array>(array: T, make: (n: number) => T): T => {
-      const next = make(length);
-      next.set(array);
-      return next;
-    };
-    this.ttlMs = grow(this.ttlMs, (n) => new Float64Array(n));
-    this.swrMs = grow(this.swrMs, (n) => new Float64Array(n));
-    this.staleIfErrorMs = grow(this.staleIfErrorMs, (n) => new Float64Array(n));
-    this.staleIfUnreachableMs = grow(this.staleIfUnreachableMs, (n) => new Float64Array(n));
-    this.flags = grow(this.flags, (n) => new Uint8Array(n));
+    const capacity = this.flags.length;
+    if (slots <= capacity) return;
+    growColumns(this, capacity, Math.max(slots, capacity * 2));
   }
 }

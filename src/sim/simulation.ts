@@ -1,5 +1,6 @@
 import { EventHeap } from './eventHeap.js';
 import { EventQueue } from './eventQueue.js';
+import type { SimMs } from './ids.js';
 
 /** Handles one event; the two arguments are whatever the scheduler passed. */
 export type EventHandler = (arg0: number, arg1: number) => void;
@@ -50,9 +51,9 @@ export class Simulation {
     this.queue = new EventQueue(initialQueueCapacity);
   }
 
-  /** Current simulated time in ms. */
-  get nowMs(): number {
-    return this.clockMs;
+  /** Current simulated time in ms: the clock's reading, branded as such (src/sim/ids.ts). */
+  get nowMs(): SimMs {
+    return this.clockMs as SimMs;
   }
 
   /** Events processed since the simulation was created. */

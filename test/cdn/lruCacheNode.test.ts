@@ -6,6 +6,7 @@ import type { CacheNode } from '../../src/cdn/cacheNode.js';
 import { createCacheNode } from '../../src/cdn/createCacheNode.js';
 import { LruCacheNode } from '../../src/cdn/lruCacheNode.js';
 import { SharedCacheNode } from '../../src/cdn/sharedCacheNode.js';
+import type { KeyId } from '../../src/sim/ids.js';
 
 /** What a node answers for `key` now: −1, or its entry's fields (the handle itself may differ between nodes). */
 function entryOf(node: CacheNode, local: number): number[] | null {
@@ -52,7 +53,7 @@ describe('LruCacheNode: an LRU node in one table (spec 4.9 layers 2–3)', () =>
             const theirs = shared.lookup(op.key, time);
             expect(entryOf(slotted, mine)).toEqual(entryOf(shared, theirs));
             if (mine < 0) {
-              const put = (node: CacheNode) => node.put(op.key, op.size, time, time - 1, time + 100, op.version, op.status);
+              const put = (node: CacheNode) => node.put(op.key as KeyId, op.size, time, time - 1, time + 100, op.version, op.status);
               expect(entryOf(slotted, put(slotted))).toEqual(entryOf(shared, put(shared)));
             }
           }

@@ -13,6 +13,7 @@ import { decide } from '../../src/policy/decision.js';
 import { CACHE_LAYERS, DEFAULT_POLICY_OPTIONS, type CacheLayer, type Deployment } from '../../src/policy/deployment.js';
 import { normaliseHeaders, type HeaderInput } from '../../src/policy/headers.js';
 import { HEADER_PROFILES } from '../../src/policy/profiles.js';
+import { columnsOf } from '../../src/sim/columns.js';
 
 const NOW = Date.UTC(2026, 0, 1);
 const FULL_STACK: Deployment = { kind: 'full-stack', framework: 'next', cdnEnabled: true };
@@ -168,6 +169,15 @@ describe('CompiledDecisionTable (DESIGN: one decision per distinct header profil
         });
       }
     }
+  });
+
+  it('DESIGN: every typed array the table holds is a column (5), grown with the others: 100 classes need 300 slots', () => {
+    const table = new CompiledDecisionTable(FULL_STACK);
+    expect(columnsOf(table).length).toBe(5);
+    for (let i = 0; i < 100; i++) table.add({ url: `/asset-${i}.css`, status: 200, headers: { 'Cache-Control': `max-age=${i + 1}` } });
+    // 48 slots, doubled to 96, 192, 384: the first power-of-two multiple of 48 that holds 300.
+    for (const [name, array] of columnsOf(table)) expect({ name, length: array.length }).toEqual({ name, length: 384 });
+    expect(columnsOf(table).length).toBe(5);
   });
 
   it('spec 7.1: the table passes its options to decide (a 502 is error-cached when configured)', () => {

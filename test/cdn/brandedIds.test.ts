@@ -1,0 +1,71 @@
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import type { CacheNode } from '../../src/cdn/cacheNode.js';
+import { FetchTable, PendingRequests } from '../../src/cdn/inFlight.js';
+import type { LayeredFlow } from '../../src/cdn/layeredFlow.js';
+import type { Simulation } from '../../src/sim/simulation.js';
+import type { ClassId, FetchId, KeyId, NodeIndex, ObjectId, SimMs } from '../../src/sim/ids.js';
+
+/**
+ * Never called: `npm run typecheck` (tsc over test/) checks these bodies, and each
+ * `@ts-expect-error` must find a type error on its line, or tsc fails with an unused
+ * directive. The unmarked calls are the right order and must compile, so the marked ones
+ * fail for the swap and not for the access (bracket access reaches the flow's private
+ * methods in TypeScript).
+ */
+export function swappedArgumentsDoNotCompile(flow: LayeredFlow, node: CacheNode, key: KeyId, objectId: ObjectId, c: ClassId, index: NodeIndex, nowMs: SimMs, responseAtMs: number): void {
+  flow['lookedUp'](0, index, -1, key, objectId, 1_000, c, nowMs, -1);
+  // @ts-expect-error issue 24: key and objectId swapped (a hit ratio of the wrong entries)
+  flow['lookedUp'](0, index, -1, objectId, key, 1_000, c, nowMs, -1);
+  // @ts-expect-error issue 24: the node's index and its entry handle swapped
+  flow['lookedUp'](0, -1, index, key, objectId, 1_000, c, nowMs, -1);
+
+  flow['lookup'](0, index, key, objectId, 1_000, c, nowMs, -1);
+  // @ts-expect-error issue 24: key and objectId swapped
+  flow['lookup'](0, index, objectId, key, 1_000, c, nowMs, -1);
+  // @ts-expect-error issue 24: class and bytes swapped
+  flow['lookup'](0, index, key, objectId, c, 1_000, nowMs, -1);
+
+  const fetch: FetchId = flow['startFetch'](0, index, key, objectId, 1_000, c, nowMs, -1, -1, 0, 1);
+  expect(fetch).toBeTypeOf('number');
+  // @ts-expect-error issue 24: key and objectId swapped
+  flow['startFetch'](0, index, objectId, key, 1_000, c, nowMs, -1, -1, 0, 1);
+
+  flow['answer'](-1, key, nowMs, 1, 200, 1, 0, responseAtMs, 0, -Infinity);
+  // @ts-expect-error issue 24: nowMs and responseAtMs swapped (ages counted from the wrong moment)
+  flow['answer'](-1, key, responseAtMs, 1, 200, 1, 0, nowMs, 0, -Infinity);
+
+  node.lookup(key, nowMs);
+  // @ts-expect-error issue 24: a derived instant where the clock's reading goes
+  node.lookup(key, responseAtMs);
+  // @ts-expect-error issue 24: an object id where the cache key goes
+  node.lookup(objectId, nowMs);
+  node.put(key, 1_000, 0, responseAtMs, responseAtMs + 60_000, 1, 200);
+  // @ts-expect-error issue 24: key and bytes swapped
+  node.put(1_000, key, 0, responseAtMs, responseAtMs + 60_000, 1, 200);
+}
+
+describe('branded ids (issue 24: nine-number parameter lists; src/sim/ids.ts)', () => {
+  it('the flow, the cache nodes and the in-flight tables take and give branded ids', () => {
+    expectTypeOf<Parameters<CacheNode['lookup']>>().toEqualTypeOf<[key: KeyId, nowMs: SimMs]>();
+    expectTypeOf<Parameters<CacheNode['put']>[0]>().toEqualTypeOf<KeyId>();
+    expectTypeOf<Simulation['nowMs']>().toEqualTypeOf<SimMs>();
+    expectTypeOf<FetchTable['key'][number]>().toEqualTypeOf<KeyId>();
+    expectTypeOf<FetchTable['objectId'][number]>().toEqualTypeOf<ObjectId>();
+    expectTypeOf<FetchTable['classId'][number]>().toEqualTypeOf<ClassId>();
+    expectTypeOf<FetchTable['node'][number]>().toEqualTypeOf<NodeIndex>();
+    expectTypeOf<FetchTable['sentAtMs'][number]>().toEqualTypeOf<SimMs>();
+    expectTypeOf<ReturnType<FetchTable['take']>>().toEqualTypeOf<FetchId>();
+    expectTypeOf<PendingRequests['firstKey'][number]>().toEqualTypeOf<KeyId>();
+    expectTypeOf<PendingRequests['edge'][number]>().toEqualTypeOf<NodeIndex>();
+    expectTypeOf(swappedArgumentsDoNotCompile).toBeFunction();
+  });
+
+  it('a brand costs nothing at run time: a branded column is the typed array, its ids plain numbers', () => {
+    const fetches = new FetchTable();
+    const f = fetches.take();
+    fetches.key[f] = 41 as KeyId;
+    expect(fetches.key).toBeInstanceOf(Int32Array);
+    expect(f).toBe(0);
+    expect(fetches.key[f] + 1).toBe(42);
+  });
+});
