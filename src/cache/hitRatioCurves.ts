@@ -65,15 +65,15 @@ export class CurveLayer {
     this.counts = new Float64Array(nodeCount * CURVE_BUCKETS * 2);
   }
 
-  /** Node `node` looks `key` up now (every lookup, measured or not: the recency state). */
-  reference(node: number, key: number): void {
+  /** Node `node` looks `key` up (every lookup, measured or not: the recency state); `hit`: the node holds it (and moves it up). */
+  reference(node: number, key: number, hit: boolean): void {
     this.lastNode = node;
-    this.lastBucket = curveBucketOf(this.recorders[node].reference(key));
+    this.lastBucket = curveBucketOf(this.recorders[node].reference(key, hit));
   }
 
   /** Node `node` stores `bytes` for `key`. */
-  sized(node: number, key: number, bytes: number): void {
-    this.recorders[node].sized(key, bytes);
+  stored(node: number, key: number, bytes: number): void {
+    this.recorders[node].stored(key, bytes);
   }
 
   /** The lookup just referenced was a measured request's, for `bytes`. */

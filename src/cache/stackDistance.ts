@@ -10,7 +10,13 @@
  * (for C at least the largest object: the project's LRU refuses an object larger than the
  * cache, see docs/curves.md and test/cache/stackDistance.test.ts).
  *
- * Method: every reference takes the next slot of a time axis; a Fenwick tree over the axis
+ * On the simulated clock a fetch takes time, and the node's LRU moves a missed key to the
+ * head when the answer is stored, not when it was looked up: the recorder follows the node's
+ * own moves (a lookup it hit, a store), so at the node's capacity it is the node's LRU itself
+ * and elsewhere it is an estimate; without fetch time (cache-only warm-up, zero latency) both
+ * orders are one and the curve is exact at every capacity (docs/curves.md).
+ *
+ * Method: every move takes the next slot of a time axis; a Fenwick tree over the axis
  * holds each key's size at the slot of its last reference, so the distance is the sum over
  * the slots after the key's previous one (O(log n)). When the axis fills, the live keys are
  * renumbered in order (compaction, amortised O(1)). Typed arrays only: no allocation per
@@ -55,21 +61,35 @@ export class StackDistanceRecorder {
   }
 
   /**
-   * `key` is referenced (looked up) now: returns its byte stack distance (Infinity on a first
-   * reference or while its size is unknown) and moves it to the top of the stack.
+   * `key` is looked up now: returns its byte stack distance (Infinity on a first reference or
+   * while its size is unknown). `touch`: the lookup moves it to the top of the stack, as an
+   * LRU hit does; a lookup the node missed does not (the key moves up when it is stored).
    */
-  reference(key: number): number {
+  reference(key: number, touch = true): number {
     const entry = this.entryOf(key);
-    let size = -1;
-    let distance = Infinity;
+    if (entry < 0) {
+      if (touch) this.moveToTop(-1, key, -1);
+      return Infinity;
+    }
+    const slot = this.map[2 * entry + 1];
+    const size = this.sizeAt[slot];
+    const distance = size < 0 ? Infinity : this.total - this.prefix(slot + 1) + size;
+    if (touch) this.moveToTop(entry, key, size);
+    return distance;
+  }
+
+  /** The cache stores `bytes` for `key` now: its size from now on, and the top of the stack (an LRU links what it stores at the head). */
+  stored(key: number, bytes: number): void {
+    this.moveToTop(this.entryOf(key), key, bytes);
+    if (bytes > this.largestBytes) this.largestBytes = bytes;
+  }
+
+  /** `key` (map entry `entry`, or −1 when new) takes the next time slot with `size` (−1: unknown). */
+  private moveToTop(entry: number, key: number, size: number): void {
     if (entry >= 0) {
-      const slot = this.map[2 * entry + 1];
-      size = this.sizeAt[slot];
-      if (size >= 0) {
-        distance = this.total - this.prefix(slot + 1) + size;
-        this.add(slot, -size);
-      }
-      this.keyAt[slot] = EMPTY_KEY;
+      const old = this.map[2 * entry + 1];
+      if (this.sizeAt[old] > 0) this.add(old, -this.sizeAt[old]);
+      this.keyAt[old] = EMPTY_KEY;
       this.live--;
     }
     if (this.clock === this.keyAt.length) this.compact();
@@ -80,18 +100,6 @@ export class StackDistanceRecorder {
     this.live++;
     if (entry >= 0) this.map[2 * entry + 1] = slot;
     else this.insertEntry(key, slot);
-    return distance;
-  }
-
-  /** The cache stores `bytes` for `key` (its size from now on; a key not referenced yet is ignored). */
-  sized(key: number, bytes: number): void {
-    const entry = this.entryOf(key);
-    if (entry < 0) return;
-    const slot = this.map[2 * entry + 1];
-    const old = this.sizeAt[slot];
-    this.add(slot, bytes - (old > 0 ? old : 0));
-    this.sizeAt[slot] = bytes;
-    if (bytes > this.largestBytes) this.largestBytes = bytes;
   }
 
   /** Sum of the sizes at slots 0 … count − 1. */

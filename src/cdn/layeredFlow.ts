@@ -10,6 +10,7 @@ import { InFlightIndex } from './inFlightIndex.js';
 import { ORIGIN_REFUSED, STATUS_OK, type OriginModel } from './origin.js';
 import type { CacheNode } from './cacheNode.js';
 import { purgedByVersion, purgeReachedDeployMs } from './purge.js';
+import type { CurveLayer } from '../cache/hitRatioCurves.js';
 
 /** The kind of node a fetch starts from. */
 const NODE_EDGE = 0;
@@ -168,6 +169,8 @@ export interface LayeredFlowOptions {
   readonly cdnEnabled: boolean;
   /** How long a purge takes to reach every node, ms (spec 1.2 item 6). */
   readonly purgeDelayMs: number;
+  /** Hit-ratio curves (docs/curves.md): per node layer (edge, regional), the layer whose nodes record stack distances, or null. */
+  readonly curves?: readonly (CurveLayer | null)[];
   readonly onComplete: (request: CompletedRequest) => void;
 }
 
@@ -221,6 +224,7 @@ export class LayeredFlow {
   private readonly fetches = new FetchTable();
   /** (node, key) → the fetch in flight there. */
   private readonly inFlight = new InFlightIndex();
+  private readonly curveLayers: readonly (CurveLayer | null)[];
   /** Whether the last `touch` dropped a purged copy: the fetch that follows is ORIGIN_CAUSE_PURGED. */
   private droppedByPurge = false;
   private readonly done: CompletedRequest = {
@@ -236,6 +240,7 @@ export class LayeredFlow {
     if (edges.length !== network.edgeCount) throw new Error(`the network has ${network.edgeCount} PoPs but ${edges.length} edge caches were given`);
     if (regionals.length !== network.regionalCount) throw new Error(`the network has ${network.regionalCount} regional sites but ${regionals.length} regional caches were given`);
     this.tiered = network.regionalCount > 0;
+    this.curveLayers = options.curves ?? [null, null];
     const cdnLayers = this.tiered ? ['edge', 'regional', 'origin'] : ['edge', 'origin'];
     this.layers = options.browsers === null ? cdnLayers : ['browser', ...cdnLayers];
     this.edgeLayer = options.browsers === null ? 0 : 1;
@@ -337,6 +342,9 @@ export class LayeredFlow {
     const activity = this.layerActivity[kind];
     activity.lookups++;
     activity.lookupBytes += bytes;
+    // The node's lookup just handed its stack distance to the layer's curve (docs/curves.md).
+    const curve = this.curveLayers[kind];
+    if (curve !== null) curve.countLast(bytes);
   }
 
   /** The lookup was answered from what the node held. */

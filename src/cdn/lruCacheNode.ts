@@ -95,8 +95,8 @@ export class LruCacheNode implements CacheNode, CacheNodeStore {
   }
 
   lookup(key: number, _nowMs: number): number {
-    if (this.curve !== null) this.curve.reference(this.curveNode, key);
     const slot = this.find(key);
+    if (this.curve !== null) this.curve.reference(this.curveNode, key, slot >= 0);
     if (slot >= 0 && this.head !== slot) {
       this.unlink(slot);
       this.linkAtHead(slot);
@@ -111,7 +111,7 @@ export class LruCacheNode implements CacheNode, CacheNodeStore {
   put(key: number, bytes: number, versionAtMs: number, responseAtMs: number, freshUntilMs: number, version: number, status: number): number {
     if (!(bytes >= 0)) throw new RangeError(`object size must be ≥ 0 bytes, got ${bytes}`);
     // The curve learns the size even when the object is refused: docs/curves.md, objects larger than the cache.
-    if (this.curve !== null) this.curve.sized(this.curveNode, key, bytes);
+    if (this.curve !== null) this.curve.stored(this.curveNode, key, bytes);
     // The old version goes even when the new one is refused (as LruStore.insert).
     const present = this.find(key);
     if (present >= 0) this.forget(present);

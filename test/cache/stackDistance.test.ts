@@ -18,15 +18,15 @@ function naiveDistances(keys: readonly number[], sizeOf: (key: number) => number
   });
 }
 
-/** The recorder fed as LruCacheNode feeds it: a reference on every lookup, the size when the node stores. */
+/** The recorder fed as an unbounded LruCacheNode feeds it: a lookup that hits moves the key up, a miss stores it. */
 function recorded(keys: readonly number[], sizeOf: (key: number) => number): number[] {
   const recorder = new StackDistanceRecorder();
   const seen = new Set<number>();
   return keys.map((key) => {
-    const distance = recorder.reference(key);
+    const distance = recorder.reference(key, seen.has(key));
     if (!seen.has(key)) {
       seen.add(key);
-      recorder.sized(key, sizeOf(key));
+      recorder.stored(key, sizeOf(key));
     }
     return distance;
   });
@@ -68,13 +68,18 @@ describe('byte stack distances (Mattson et al. 1970)', () => {
     );
   });
 
-  it('a key referenced but not stored yet (its fetch in flight) has an infinite distance', () => {
+  it('a key looked up but not stored yet (its fetch in flight) has an infinite distance; a store moves it to the top', () => {
     const recorder = new StackDistanceRecorder();
-    expect(recorder.reference(7)).toBe(Infinity);
-    expect(recorder.reference(7)).toBe(Infinity);
-    recorder.sized(7, 40);
-    recorder.reference(8);
-    recorder.sized(8, 2);
+    expect(recorder.reference(7, false)).toBe(Infinity);
+    expect(recorder.reference(7, false)).toBe(Infinity);
+    recorder.stored(7, 40);
+    expect(recorder.reference(8, false)).toBe(Infinity);
+    recorder.stored(8, 2);
+    expect(recorder.reference(7)).toBe(42);
+    // A miss (the node evicted 8) does not move 8 up: 7's next distance still leaves 8 below it.
+    expect(recorder.reference(8, false)).toBe(42);
+    expect(recorder.reference(7)).toBe(40);
+    recorder.stored(8, 2);
     expect(recorder.reference(7)).toBe(42);
   });
 
