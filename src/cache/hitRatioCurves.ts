@@ -47,15 +47,14 @@ export interface NodeCurveHistogram {
 /**
  * One layer's curves: a recorder per node (the recency state, built through the whole run,
  * cache-only warm-up included) and the histogram of measured lookups. The node's lookup hands
- * its distance here (`lastNode`, `lastBucket`); the flow then counts it when the lookup is a
- * measured request's (`countLast`), right after, with no allocation.
+ * its key here (`lastNode`); the flow then counts its distance when the lookup is a measured
+ * request's (`countLast`), right after, with no allocation.
  */
 export class CurveLayer {
   readonly recorders: StackDistanceRecorder[];
   /** [node × CURVE_BUCKETS + bucket] × 2: lookups, bytes. */
   private readonly counts: Float64Array;
   private lastNode = 0;
-  private lastBucket = BEYOND;
 
   constructor(
     readonly layer: string,
@@ -68,7 +67,7 @@ export class CurveLayer {
   /** Node `node` looks `key` up (every lookup, measured or not: the recency state); `hit`: the node holds it (and moves it up). */
   reference(node: number, key: number, hit: boolean): void {
     this.lastNode = node;
-    this.lastBucket = curveBucketOf(this.recorders[node].reference(key, hit));
+    this.recorders[node].reference(key, hit);
   }
 
   /** Node `node` stores `bytes` for `key`. */
@@ -76,9 +75,10 @@ export class CurveLayer {
     this.recorders[node].stored(key, bytes);
   }
 
-  /** The lookup just referenced was a measured request's, for `bytes`. */
+  /** The lookup just referenced was a measured request's, for `bytes`: its distance is summed and counted. */
   countLast(bytes: number): void {
-    const at = (this.lastNode * CURVE_BUCKETS + this.lastBucket) * 2;
+    const bucket = curveBucketOf(this.recorders[this.lastNode].lastDistance());
+    const at = (this.lastNode * CURVE_BUCKETS + bucket) * 2;
     this.counts[at]++;
     this.counts[at + 1] += bytes;
   }

@@ -43,6 +43,11 @@ export class StackDistanceRecorder {
   private map: Int32Array;
   private mapMask: number;
   private mapShift: number;
+  /** The last reference's old slot (−1: an infinite distance), its size, and its distance when summed before a compaction. */
+  private pendingSlot = -1;
+  private pendingSize = 0;
+  private pendingReady = false;
+  private pendingDistance = 0;
   /** The largest size stored so far (the curve is exact from this capacity up). */
   largestBytes = 0;
 
@@ -61,21 +66,43 @@ export class StackDistanceRecorder {
   }
 
   /**
-   * `key` is looked up now: returns its byte stack distance (Infinity on a first reference or
-   * while its size is unknown). `touch`: the lookup moves it to the top of the stack, as an
-   * LRU hit does; a lookup the node missed does not (the key moves up when it is stored).
+   * `key` is looked up now; `lastDistance` then gives its byte stack distance (Infinity on a
+   * first lookup or while its size is unknown). `touch`: the lookup moves it to the top of the
+   * stack, as an LRU hit does; a lookup the node missed does not (the key moves up when it
+   * is stored). The distance is summed only when asked for: most lookups (a warm-up's) are
+   * not counted, and the move leaves the sum over later slots as it was.
    */
-  reference(key: number, touch = true): number {
+  reference(key: number, touch = true): void {
     const entry = this.entryOf(key);
     if (entry < 0) {
+      this.pendingSlot = -1;
       if (touch) this.moveToTop(-1, key, -1);
-      return Infinity;
+      return;
     }
     const slot = this.map[2 * entry + 1];
     const size = this.sizeAt[slot];
-    const distance = size < 0 ? Infinity : this.total - this.prefix(slot + 1) + size;
-    if (touch) this.moveToTop(entry, key, size);
-    return distance;
+    this.pendingSlot = size < 0 ? -1 : slot;
+    this.pendingSize = size;
+    this.pendingReady = false;
+    if (!touch) return;
+    // A compaction renumbers the slots: the distance is summed before it.
+    if (size >= 0 && this.clock === this.keyAt.length) {
+      this.pendingDistance = this.total - this.prefix(slot + 1) + size;
+      this.pendingReady = true;
+    }
+    this.moveToTop(entry, key, size);
+  }
+
+  /**
+   * The byte stack distance of the last `reference` (before any other call): the sizes after
+   * its slot, plus its own, whether the key has moved to the top since (the same sum) or not.
+   */
+  lastDistance(): number {
+    const slot = this.pendingSlot;
+    if (slot < 0) return Infinity;
+    if (this.pendingReady) return this.pendingDistance;
+    // Moved: the old slot holds 0 and the top slot its size; not moved: the old slot holds it.
+    return this.keyAt[slot] === EMPTY_KEY ? this.total - this.prefix(slot + 1) : this.total - this.prefix(slot + 1) + this.pendingSize;
   }
 
   /** The cache stores `bytes` for `key` now: its size from now on, and the top of the stack (an LRU links what it stores at the head). */

@@ -18,12 +18,18 @@ function naiveDistances(keys: readonly number[], sizeOf: (key: number) => number
   });
 }
 
+/** A lookup's distance, as the curve layer reads it: the reference, then its distance. */
+function look(recorder: StackDistanceRecorder, key: number, touch = true): number {
+  recorder.reference(key, touch);
+  return recorder.lastDistance();
+}
+
 /** The recorder fed as an unbounded LruCacheNode feeds it: a lookup that hits moves the key up, a miss stores it. */
 function recorded(keys: readonly number[], sizeOf: (key: number) => number): number[] {
   const recorder = new StackDistanceRecorder();
   const seen = new Set<number>();
   return keys.map((key) => {
-    const distance = recorder.reference(key, seen.has(key));
+    const distance = look(recorder, key, seen.has(key));
     if (!seen.has(key)) {
       seen.add(key);
       recorder.stored(key, sizeOf(key));
@@ -70,17 +76,17 @@ describe('byte stack distances (Mattson et al. 1970)', () => {
 
   it('a key looked up but not stored yet (its fetch in flight) has an infinite distance; a store moves it to the top', () => {
     const recorder = new StackDistanceRecorder();
-    expect(recorder.reference(7, false)).toBe(Infinity);
-    expect(recorder.reference(7, false)).toBe(Infinity);
+    expect(look(recorder, 7, false)).toBe(Infinity);
+    expect(look(recorder, 7, false)).toBe(Infinity);
     recorder.stored(7, 40);
-    expect(recorder.reference(8, false)).toBe(Infinity);
+    expect(look(recorder, 8, false)).toBe(Infinity);
     recorder.stored(8, 2);
-    expect(recorder.reference(7)).toBe(42);
+    expect(look(recorder, 7)).toBe(42);
     // A miss (the node evicted 8) does not move 8 up: 7's next distance still leaves 8 below it.
-    expect(recorder.reference(8, false)).toBe(42);
-    expect(recorder.reference(7)).toBe(40);
+    expect(look(recorder, 8, false)).toBe(42);
+    expect(look(recorder, 7)).toBe(40);
     recorder.stored(8, 2);
-    expect(recorder.reference(7)).toBe(42);
+    expect(look(recorder, 7)).toBe(42);
   });
 
   it('inclusion: the LRU node and LruStore hit exactly when the distance ≤ capacity, for every capacity at least the largest object', () => {
