@@ -93,4 +93,13 @@ describe('hit-ratio curves from one run against runs at each capacity (issue 25 
     // Flat from there: every finite distance is a hit, the rest are first references.
     expect(Number(last?.[3])).toBeLessThan(1);
   });
+
+  it('another eviction policy: no curve for its layer, and a sentence saying why', () => {
+    const text = scenarioText('100MB', '0ms', true).replace('  requests: 150000\n  warmup: 30000', '  requests: 2000').replace('edge:\n', 'edge:\n  policy: s3fifo\n');
+    const result = runScenario(parseScenarioText(text, 'curves.yaml'));
+    expect(result.curves?.nodes).toEqual([]);
+    expect(result.curves?.unavailable).toEqual([
+      'edge.policy is s3fifo: no edge curve (a curve is read off byte stack distances, which give the hits of LRU alone; docs/curves.md). Sweep edge.capacity instead.',
+    ]);
+  });
 });
