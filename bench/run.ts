@@ -24,6 +24,7 @@ import { runTimelineBenchmarks } from './timelineBench.js';
 import { runSweepBenchmarks } from './sweepBench.js';
 import { runAdaptiveBenchmarks } from './adaptiveBench.js';
 import { runIncidentBenchmarks } from './incidentBench.js';
+import { runCurvesBenchmarks } from './curvesBench.js';
 
 /**
  * `npm run bench`: one JSON line per benchmark. Rates are operations per second (best
@@ -216,6 +217,7 @@ runReplayBenchmarks(wanted);
 runSparseBenchmarks(wanted);
 runTimelineBenchmarks(wanted);
 runIncidentBenchmarks(wanted);
+runCurvesBenchmarks(wanted);
 runMemoryBenchmarks(wanted);
 runWarmupBenchmarks(wanted);
 await runSweepBenchmarks(wanted);

@@ -24,6 +24,7 @@ import {
   storedIsFresh,
 } from './reuseRule.js';
 import type { ClassId, FetchId, KeyId, NodeIndex, ObjectId, SimMs } from '../sim/ids.js';
+import type { CurveLayer } from '../cache/hitRatioCurves.js';
 
 /** The status a PoP answers with when the origin refused the connection and nothing stale may be served. */
 export const BAD_GATEWAY = 502;
@@ -179,6 +180,8 @@ export interface LayeredFlowOptions {
   readonly cdnEnabled: boolean;
   /** How long a purge takes to reach every node, ms (spec 1.2 item 6). */
   readonly purgeDelayMs: number;
+  /** Hit-ratio curves (docs/curves.md): per node layer (edge, regional), the layer whose nodes record stack distances, or null. */
+  readonly curves?: readonly (CurveLayer | null)[];
   readonly onComplete: (request: CompletedRequest) => void;
   /** The run's layers (src/cdn/runLayers.ts): browser caches on when `browsers` is given, a tier when there are regionals. */
   readonly layers: RunLayers;
@@ -235,6 +238,7 @@ export class LayeredFlow {
   private readonly fetches = new FetchTable();
   /** (node, key) → the fetch in flight there. */
   private readonly inFlight = new InFlightIndex();
+  private readonly curveLayers: readonly (CurveLayer | null)[];
   /** Whether the last `touch` dropped a purged copy: the fetch that follows is ORIGIN_CAUSE_PURGED. */
   private droppedByPurge = false;
   private readonly done: CompletedRequest = {
@@ -260,6 +264,7 @@ export class LayeredFlow {
     this.edgeLayer = layers.edge;
     this.regionalLayer = layers.regional;
     this.originLayer = layers.origin;
+    this.curveLayers = options.curves ?? [null, null];
     this.arriveRegionalEvent = simulation.defineEvent('cdn.arriveRegional', (fetch) => this.arriveRegional(fetch));
     this.arriveOriginEvent = simulation.defineEvent('cdn.arriveOrigin', (fetch) => this.arriveOrigin(fetch));
     this.fetchDoneEvent = simulation.defineEvent('cdn.fetchDone', (fetch) => this.fetchDone(fetch));
@@ -359,6 +364,9 @@ export class LayeredFlow {
     const activity = this.layerActivity[kind];
     activity.lookups++;
     activity.lookupBytes += bytes;
+    // The node's lookup just handed its stack distance to the layer's curve (docs/curves.md).
+    const curve = this.curveLayers[kind];
+    if (curve !== null) curve.countLast(bytes);
   }
 
   /** The lookup was answered from what the node held. */

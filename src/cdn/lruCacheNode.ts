@@ -1,3 +1,4 @@
+import type { CurveLayer } from '../cache/hitRatioCurves.js';
 import { statusIn, versionIn, versionStatusOf, type CacheNode, type CacheNodeStore } from './cacheNode.js';
 
 const EMPTY = 0;
@@ -59,6 +60,9 @@ export class LruCacheNode implements CacheNode, CacheNodeStore {
   private tail = NIL;
   private used = 0;
   private count = 0;
+  /** Hit-ratio curves (docs/curves.md): the layer recording this node's stack distances, or null (runs without curves pay one test). */
+  private curve: CurveLayer | null = null;
+  private curveNode = 0;
 
   constructor(
     /** Bytes. */
@@ -84,8 +88,15 @@ export class LruCacheNode implements CacheNode, CacheNodeStore {
     return this.count;
   }
 
+  /** Records this node's byte stack distances in `layer` as node `node` from now on (the flow and the cache-only warm-up both look keys up here). */
+  recordCurve(layer: CurveLayer, node: number): void {
+    this.curve = layer;
+    this.curveNode = node;
+  }
+
   lookup(key: number, _nowMs: number): number {
     const slot = this.find(key);
+    if (this.curve !== null) this.curve.reference(this.curveNode, key, slot >= 0);
     if (slot >= 0 && this.head !== slot) {
       this.unlink(slot);
       this.linkAtHead(slot);
@@ -99,6 +110,8 @@ export class LruCacheNode implements CacheNode, CacheNodeStore {
 
   put(key: number, bytes: number, versionAtMs: number, responseAtMs: number, freshUntilMs: number, version: number, status: number): number {
     if (!(bytes >= 0)) throw new RangeError(`object size must be ≥ 0 bytes, got ${bytes}`);
+    // The curve learns the size even when the object is refused: docs/curves.md, objects larger than the cache.
+    if (this.curve !== null) this.curve.stored(this.curveNode, key, bytes);
     // The old version goes even when the new one is refused (as LruStore.insert).
     const present = this.find(key);
     if (present >= 0) this.forget(present);

@@ -6,6 +6,7 @@ import { runScenario, type RunProgress, type RunResult } from '../experiment/run
 import { buildSummary, summaryJson, type Summary } from '../report/summary.js';
 import { summaryText } from '../report/summaryText.js';
 import { outsideLines, statedCsv } from '../report/statedTable.js';
+import { curvesCsv } from '../report/curvesCsv.js';
 import { runCsvFiles, type CsvFile } from '../report/runCsvFiles.js';
 import { loadScenarioFile } from '../scenario/load.js';
 import type { Scenario } from '../scenario/schema.js';
@@ -26,6 +27,8 @@ export interface RunWorkerInput {
   warmup?: Warmup;
   /** --strategy: a TTL strategy applied to the scenario (its scenario.json is the result). */
   strategy?: string;
+  /** --curves: sets run.curves (curves.csv, docs/curves.md). */
+  curves?: boolean;
 }
 
 export type RunWorkerMessage =
@@ -52,6 +55,8 @@ export type RunWorkerMessage =
       cacheWarmupRequests: number;
       /** summary.json `warmup.warning`: a warm-up until steady that stopped at its cap still rising. */
       warmupWarning?: string;
+      /** run.curves: the layers without a curve, and why. */
+      curvesWarnings: string[];
       events: number;
     }
   | { type: 'error'; userError: boolean; message: string; stack?: string };
@@ -68,7 +73,8 @@ function asRun(scenario: Scenario, result: RunResult, scenarioFile: string): Sce
 }
 
 async function work(input: RunWorkerInput, post: (message: RunWorkerMessage) => void): Promise<void> {
-  const loaded = withWarmup(loadScenarioFile(input.scenarioFile), input.warmup);
+  const file = withWarmup(loadScenarioFile(input.scenarioFile), input.warmup);
+  const loaded = input.curves === true ? { ...file, run: { ...file.run, curves: true } } : file;
   const scenario = input.strategy === undefined ? loaded : withStrategy(loaded, input.strategy);
   const recording = scenario.content.recorded ? await loadScenarioRecording(scenario.content.recorded, input.scenarioFile) : undefined;
   let lastPost = 0;
@@ -90,7 +96,7 @@ async function work(input: RunWorkerInput, post: (message: RunWorkerMessage) => 
     summaryJson: summaryJson(summary),
     summaryText: summaryText(summary),
     statedCsv: statedCsv(summary.stated),
-    csvFiles: runCsvFiles(summary, result.timeline, result.adaptive),
+    csvFiles: [...runCsvFiles(summary, result.timeline, result.adaptive), ...(result.curves && result.curves.nodes.length > 0 ? [{ name: 'curves.csv', text: curvesCsv(result.curves.nodes) }] : [])],
     outside: outsideLines(summary.stated),
     checks: summary.checks,
     // The scenario as it ran (defaults filled, units resolved, overrides applied), so the run
@@ -102,6 +108,7 @@ async function work(input: RunWorkerInput, post: (message: RunWorkerMessage) => 
     totalRequests: result.totalRequests,
     cacheWarmupRequests: result.warmup.method === 'caches' ? result.warmup.requests : 0,
     ...(summary.warmup.warning === undefined ? {} : { warmupWarning: summary.warmup.warning }),
+    curvesWarnings: result.curves?.unavailable ?? [],
     events: result.events,
   });
 }

@@ -2,6 +2,7 @@ import type { AdaptiveFigures } from '../cdn/adaptiveController.js';
 import type { PopCapacityFigures } from '../metrics/popCapacity.js';
 import type { TimelineFigures } from '../metrics/runTimeline.js';
 import type { LatencySummary } from '../metrics/latencyHistogram.js';
+import type { RunCurves } from './runCurves.js';
 import type { NodeFigures } from '../metrics/nodeCounters.js';
 import type { OutcomeFigures } from '../metrics/cdnOutcomes.js';
 import type { RequestMetrics } from '../metrics/requestMetrics.js';
@@ -130,5 +131,7 @@ export interface RunResult {
   timeline?: TimelineFigures;
   /** The adaptive TTL controller's windows and adjustments (spec 1.2 item 6); absent when it is off. */
   adaptive?: AdaptiveFigures;
+  /** run.curves: every LRU node's stack-distance histogram (curves.csv, docs/curves.md). */
+  curves?: RunCurves;
   events: number;
 }

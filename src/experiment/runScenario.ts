@@ -20,6 +20,7 @@ import { cacheWarmupFor, flowWarmupFacts } from './cacheWarmup.js';
 import { newTimeline, withCapacity } from './runTimeline.js';
 import { newAdaptiveController } from './adaptiveRun.js';
 import { runLength } from './runLength.js';
+import { runCurves, setUpCurves } from './runCurves.js';
 
 export type { CdnActivity, ClassChurn, ClassFigures, EdgeTheory, NodeState, RecordingFacts, RunResult } from './runResult.js';
 
@@ -81,6 +82,7 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
   const { warmupCount, warmupUntilMs } = resolveWarmup(scenario.run.warmup, requestLimit, horizonMs);
 
   const simulation = new Simulation();
+  const curves = setUpCurves(scenario, network);
   const { origin, churn } = buildOriginTimeline(scenario, content, workload instanceof ShapedWorkload ? workload : null, network.network, simulation, streams);
   const classCount = contentCaching.classes.length;
   const startingCatalogue = catalogueFacts(catalogue, content.classCatalogue, classCount);
@@ -121,6 +123,7 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
     validators: scenario.cdn.validators,
     cdnEnabled: scenario.deployment.cdn,
     purgeDelayMs: scenario.cdn.purgeDelayMs,
+    ...(curves === null ? {} : { curves: curves.layers }),
     onComplete: adaptive === null ? onComplete : adaptive.wrap(onComplete),
     layers,
   });
@@ -237,6 +240,7 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
     errorCaching: [...errorClassOf].flatMap((id, i) => (id < 0 ? [] : [{ status: 500 + i, edge: contentCaching.table.get(id, 'edge') }])),
     ...(timelineFigures ? { timeline: timelineFigures } : {}),
     ...(adaptive ? { adaptive: adaptive.figures() } : {}),
+    ...(curves === null ? {} : { curves: runCurves(curves, network) }),
     events,
   };
 }

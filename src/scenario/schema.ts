@@ -99,11 +99,16 @@ const runSection = z
       .optional(),
     duration: duration('stop at this simulated time').optional(),
     warmup: warmupSchema.default({ kind: 'requests', requests: 0 }),
+    curves: z
+      .boolean()
+      .default(false)
+      .meta({ description: "write curves.csv: every LRU edge and regional cache's hit ratio at every capacity, from byte stack distances (docs/curves.md; `cdnsim run --curves`)" }),
   })
   .transform((run) => ({
     requests: run.requests ?? (run.duration === undefined ? DEFAULT_RUN_REQUESTS : undefined),
     durationMs: run.duration,
     warmup: run.warmup,
+    curves: run.curves,
   }));
 
 const trafficSection = z.strictObject({

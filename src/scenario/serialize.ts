@@ -27,6 +27,7 @@ export function scenarioToInput(scenario: Scenario): ScenarioInput {
       ...(scenario.run.requests === undefined ? {} : { requests: scenario.run.requests }),
       ...(scenario.run.durationMs === undefined ? {} : { duration: ms(scenario.run.durationMs) }),
       warmup: warmupToInput(scenario.run.warmup),
+      ...(scenario.run.curves ? { curves: true } : {}),
     },
     traffic: {
       rate: scenario.traffic.rate,

@@ -376,7 +376,7 @@ describe('valid scenarios', () => {
     expect(scenario).toEqual({
       name: 'bad',
       seed: 1,
-      run: { requests: 1_000_000, durationMs: undefined, warmup: { kind: 'requests', requests: 0 } },
+      run: { requests: 1_000_000, durationMs: undefined, warmup: { kind: 'requests', requests: 0 }, curves: false },
       traffic: { rate: 5000, regions: DEFAULT_REGIONS, ...DEFAULT_ARRIVALS },
       deployment: { kind: 'full-stack', framework: 'next', cdn: true },
       content: {
@@ -418,7 +418,7 @@ describe('valid scenarios', () => {
     expect(scenario).toEqual({
       name: 'eu-heavy',
       seed: 7,
-      run: { requests: undefined, durationMs: 3_600_000, warmup: { kind: 'fraction', fraction: 0.1 } },
+      run: { requests: undefined, durationMs: 3_600_000, warmup: { kind: 'fraction', fraction: 0.1 }, curves: false },
       traffic: { rate: 20_000, regions: { 'North America': 0, Europe: 0.6, 'Asia-Pacific': 0, 'Latin America': 0, Africa: 0.4 }, ...DEFAULT_ARRIVALS },
       deployment: { kind: 'full-stack', framework: 'next', cdn: true },
       content: {
@@ -449,6 +449,7 @@ describe('valid scenarios', () => {
       requests: 5000,
       durationMs: undefined,
       warmup: { kind: 'requests', requests: 500 },
+      curves: false,
     });
     expect(parseScenarioText('run:\n  warmup: 1m30s\n', YAML_FILE).run.warmup).toEqual({ kind: 'time', ms: 90_000 });
   });

@@ -35,6 +35,7 @@ interface RunArgs {
   progress: boolean;
   check: boolean;
   charts: boolean;
+  curves: boolean;
 }
 
 /** `--check`: a row of the stated table is outside its stated value or the scenario's expectation. */
@@ -69,6 +70,11 @@ export function runCommand(yargs: Argv): Argv {
         .option('json', { type: 'boolean', default: false, describe: 'print the summary JSON on stdout and nothing else' })
         .option('progress', { type: 'boolean', default: true, describe: 'progress bar on a terminal (--no-progress to hide)' })
         .option('charts', { type: 'boolean', default: true, describe: 'draw charts/*.svg, charts/*.png and report.html into the run folder (--no-charts to skip)' })
+        .option('curves', {
+          type: 'boolean',
+          default: false,
+          describe: 'sets run.curves: write curves.csv, every LRU edge and regional cache\'s hit ratio at every capacity from this one run (docs/curves.md)',
+        })
         .option('check', {
           type: 'boolean',
           default: false,
@@ -140,7 +146,7 @@ async function executeRun(args: RunArgs): Promise<void> {
   let done: Extract<RunWorkerMessage, { type: 'done' }>;
   try {
     done = await runInWorker(
-      { scenarioFile: args.scenario, overrides, ...(warmup === undefined ? {} : { warmup }), ...(args.strategy === undefined ? {} : { strategy: args.strategy }) },
+      { scenarioFile: args.scenario, overrides, ...(warmup === undefined ? {} : { warmup }), ...(args.strategy === undefined ? {} : { strategy: args.strategy }), ...(args.curves ? { curves: true } : {}) },
       (p) => progress.update(p),
       folder,
     );
@@ -182,6 +188,7 @@ async function executeRun(args: RunArgs): Promise<void> {
   }
   // The text report has it under its first line; with --json, stdout is the JSON alone (docs/warmup.md).
   if (args.json && done.warmupWarning !== undefined) process.stderr.write(`warning: ${done.warmupWarning}\n`);
+  for (const note of done.curvesWarnings) process.stderr.write(`warning: ${note}\n`);
   const written = `written: ${relative(process.cwd(), join(folder, 'summary.json')) || folder}, scenario.json, stated.csv, ${done.csvFiles.map((file) => file.name).join(', ')}, run.json (${runInfo.wallSeconds} s wall${
     done.cacheWarmupRequests > 0
       ? `: ${done.cacheWarmupRequests.toLocaleString('en-US')} requests warming the caches alone, then ${done.totalRequests.toLocaleString('en-US')} through the flow`

@@ -58,6 +58,15 @@ export interface PopRow {
   longitude: number | null;
 }
 
+/** A row of curves.csv: a node's hit ratio at a grid capacity. */
+export interface CurveRow {
+  layer: string;
+  node: string;
+  capacityBytes: number;
+  hitRatio: number;
+  byteHitRatio: number;
+}
+
 export interface RegionRow {
   region: string;
   requests: number;
@@ -138,6 +147,8 @@ export interface ChartInputs {
   pops?: PopRow[];
   regions?: RegionRow[];
   layers?: LayerRow[];
+  /** curves.csv (run.curves, docs/curves.md). */
+  curves?: CurveRow[];
   compare?: CompareFile;
   sweep?: SweepFile;
   replay?: ReplayRow[];
@@ -165,6 +176,7 @@ const REGION_COLUMNS = {
     'edge_hit_p95_ms', 'stated_edge_hit_min_ms', 'stated_edge_hit_max_ms',
   ],
 } as const;
+const CURVE_COLUMNS = { text: ['layer', 'node'], numbers: ['capacityBytes', 'hitRatio', 'byteHitRatio'] } as const;
 const LAYER_COLUMNS = { text: ['layer'], numbers: ['requests', 'share', 'hit_ratio', 'byte_hit_ratio', 'mean_ms', 'p50_ms', 'p95_ms', 'p99_ms'] } as const;
 
 /** The result files a folder may hold, by kind; the first one present decides the kind. */
@@ -226,6 +238,7 @@ export function readChartInputs(folder: string): ChartInputs {
     inputs.pops = readCsv<PopRow>(folder, 'pops.csv', POP_COLUMNS);
     inputs.regions = readCsv<RegionRow>(folder, 'regions.csv', REGION_COLUMNS);
     inputs.layers = readCsv<LayerRow>(folder, 'layers.csv', LAYER_COLUMNS);
+    inputs.curves = readCsv<CurveRow>(folder, 'curves.csv', CURVE_COLUMNS);
   } else if (kind === 'compare') {
     inputs.compare = readJson(file, expectKeys(['scenario', 'seed', 'strategies'])) as CompareFile;
   } else if (kind === 'sweep') {

@@ -1,5 +1,6 @@
 import type { ChartInputs } from './chartInputs.js';
 import { regionRowsFromSummary } from './chartInputs.js';
+import { cacheCurvesChart } from './cacheCurvesChart.js';
 import { hitRatioTimeChart } from './hitRatioTimeChart.js';
 import { curvesFromReplay, curvesFromSweep, hitRatioCurveChart, type Curves } from './hitRatioCurveChart.js';
 import { originLoadChart } from './originLoadChart.js';
@@ -72,6 +73,8 @@ export function chartSet(inputs: ChartInputs): (Chart | SkippedChart)[] {
           ? { name: 'pop-map', title: 'PoPs on the map', spec: popMapChart(placed) }
           : { name: 'pop-map', title: 'PoPs on the map', reason: pops ? 'pops.csv has no PoP with a location (the regions model has none)' : noPops },
       );
+      // Drawn only when the run wrote curves (run.curves); not listed as skipped otherwise.
+      if (inputs.curves && inputs.curves.length > 0) charts.push({ name: 'cache-curves', title: 'Hit ratio against capacity, every cache', spec: cacheCurvesChart(inputs.curves) });
       return charts;
     }
   }
