@@ -1,9 +1,8 @@
 import { BROWSER_DECISION, EDGE_DECISION, FLAG_STORE, REGIONAL_DECISION, type CompiledDecisionTable } from '../policy/compile.js';
 import { browserKeyOf, type ClientRequest } from '../workload/request.js';
-import type { BrowserCaches } from './browserCaches.js';
-import type { FlowNetwork } from './flowNetwork.js';
+import type { FlowWiring } from './flowWiring.js';
 import { pieceBytes } from './layeredFlow.js';
-import { ORIGIN_REFUSED, STATUS_OK, type OriginModel } from './origin.js';
+import { ORIGIN_REFUSED, STATUS_OK } from './origin.js';
 import type { CacheNode } from './cacheNode.js';
 import { purgedByVersion, purgeReachedDeployMs } from './purge.js';
 import { answersFromStore, errorLifetimeMs, freshUntilMs, REUSE_CACHED_ERROR, REUSE_FRESH, REUSE_STALE_WHILE_REVALIDATE, reuseVerdictOf, storedAnswersFailure, storedIsFresh } from './reuseRule.js';
@@ -14,22 +13,8 @@ const SERVED_EDGE = 0;
 const SERVED_REGIONAL = 1;
 const SERVED_ORIGIN = 2;
 
-export interface CacheWarmerOptions {
-  readonly network: FlowNetwork;
-  readonly edges: readonly CacheNode[];
-  /** One per regional site; empty without a regional tier. */
-  readonly regionals: readonly CacheNode[];
-  readonly decisions: CompiledDecisionTable;
-  /** Per error status (index status − 500): its class in `decisions` (a 5xx without headers, spec 7.1), −1 when not compiled. */
-  readonly errorClassOf: Int32Array;
-  /** Class id per object id; null: every object is class 0. */
-  readonly classOf: Uint8Array | null;
-  readonly origin: OriginModel;
-  readonly browsers: BrowserCaches | null;
-  readonly cdnEnabled: boolean;
-  /** How long a purge takes to reach every node, ms (spec 1.2 item 6). */
-  readonly purgeDelayMs: number;
-}
+/** The same wiring as the layered flow's (one object in runScenario): the warm-up acts on the caches the run measures. */
+export type CacheWarmerOptions = FlowWiring;
 
 /** Counts of the requests warmed since the last `resetCounts`. */
 export interface WarmCounts {

@@ -3,11 +3,10 @@ import { CHUNK_SIZE_BYTES } from '../policy/ranges.js';
 import { PerSecondCounter } from '../metrics/perSecond.js';
 import type { Simulation } from '../sim/simulation.js';
 import { browserKeyOf, type ClientRequest } from '../workload/request.js';
-import type { BrowserCaches } from './browserCaches.js';
-import type { FlowNetwork } from './flowNetwork.js';
+import type { FlowWiring } from './flowWiring.js';
 import { FetchTable, LAYER_SLOTS, PendingRequests } from './inFlight.js';
 import { InFlightIndex } from './inFlightIndex.js';
-import { ORIGIN_REFUSED, STATUS_OK, type OriginModel } from './origin.js';
+import { ORIGIN_REFUSED, STATUS_OK } from './origin.js';
 import type { CacheNode } from './cacheNode.js';
 import { purgedByVersion, purgeReachedDeployMs } from './purge.js';
 import { decisionLayerOf, NODE_EDGE, NODE_REGIONAL, type RunLayers } from './runLayers.js';
@@ -157,29 +156,13 @@ export interface OriginCauses {
   backgroundRevalidation: number;
 }
 
-export interface LayeredFlowOptions {
+/** The flow's wiring (shared with the cache-only warm-up) and what only the timed flow has. */
+export interface LayeredFlowOptions extends FlowWiring {
   readonly simulation: Simulation;
-  readonly network: FlowNetwork;
-  readonly edges: readonly CacheNode[];
-  /** One per regional site; empty without a regional tier. */
-  readonly regionals: readonly CacheNode[];
-  /** The policy engine's compiled decisions per content class and layer. */
-  readonly decisions: CompiledDecisionTable;
-  /** Per error status (index status − 500): its class in `decisions` (a 5xx without headers, spec 7.1), −1 when not compiled. */
-  readonly errorClassOf: Int32Array;
-  /** Class id per object id; null: every object is class 0. */
-  readonly classOf: Uint8Array | null;
-  readonly origin: OriginModel;
-  /** Clients' browser caches (spec 4.9 layer 1), or null when requests come from anonymous clients. */
-  readonly browsers: BrowserCaches | null;
   /** Requests for a key already being fetched at a node wait for that fetch (default on). */
   readonly coalescing: boolean;
   /** The origin sends validators (ETag), so a stale copy is revalidated with a conditional request. */
   readonly validators: boolean;
-  /** spec 1.3: false sends every request straight to the origin (a container deployment without the CDN). */
-  readonly cdnEnabled: boolean;
-  /** How long a purge takes to reach every node, ms (spec 1.2 item 6). */
-  readonly purgeDelayMs: number;
   /** Hit-ratio curves (docs/curves.md): per node layer (edge, regional), the layer whose nodes record stack distances, or null. */
   readonly curves?: readonly (CurveLayer | null)[];
   readonly onComplete: (request: CompletedRequest) => void;

@@ -1,10 +1,9 @@
-import { LayeredFlow, type CompletedRequest, type LayerActivity } from '../cdn/layeredFlow.js';
+import type { LayerActivity, LayeredFlowOptions } from '../cdn/layeredFlow.js';
 import type { Scenario, Warmup } from '../scenario/schema.js';
 import { RandomStreams } from '../sim/random.js';
 import { Simulation } from '../sim/simulation.js';
 import type { RecordedTraffic } from '../workload/realTraffic/trafficCatalogue.js';
 import { RecordedWorkload } from '../workload/recordedWorkload.js';
-import type { ClientRequest } from '../workload/request.js';
 import { ShapedWorkload } from '../workload/shapedWorkload.js';
 import { BrowserCaches } from '../cdn/browserCaches.js';
 import { runLayers } from '../cdn/runLayers.js';
@@ -16,7 +15,8 @@ import { buildRunContent } from './runContent.js';
 import { buildRunNetwork } from './runNetwork.js';
 import { RunRecorder } from './runRecorder.js';
 import type { RunResult } from './runResult.js';
-import { cacheWarmupFor, flowWarmupFacts } from './cacheWarmup.js';
+import { cacheWarmupFor } from './cacheWarmup.js';
+import { RunLifecycle, type RunProgress } from './runLifecycle.js';
 import { newTimeline, withCapacity } from './runTimeline.js';
 import { newAdaptiveController } from './adaptiveRun.js';
 import { runLength } from './runLength.js';
@@ -38,12 +38,7 @@ export interface RunInputs {
   recording?: RecordedTraffic;
 }
 
-export interface RunProgress {
-  simulatedMs: number;
-  requests: number;
-  /** Share of the run done, 0..1, by whichever limit is closer. */
-  fraction: number;
-}
+export type { RunProgress } from './runLifecycle.js';
 
 export interface RunOptions extends RunOverrides, RunInputs {
   onProgress?: (progress: RunProgress) => void;
@@ -79,7 +74,6 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
   const workload = replay
     ? new RecordedWorkload({ traffic: recording, places: network.places, speed: recorded.speed }, catalogue, streams)
     : new ShapedWorkload({ ratePerSecond: scenario.traffic.rate, shape: scenario.traffic, places: network.places }, catalogue, streams, clients);
-  const { warmupCount, warmupUntilMs } = resolveWarmup(scenario.run.warmup, requestLimit, horizonMs);
 
   const simulation = new Simulation();
   const curves = setUpCurves(scenario, network);
@@ -93,23 +87,11 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
     classCount,
     incidents: scenario.incidents,
   });
-  let measuredFrom = -1;
-  let accepting = true;
-  const onComplete = (done: CompletedRequest): void => {
-    recorder.recordAny(done);
-    // The run has ended and the last request in flight is back.
-    if (!accepting && flow.requestsInFlight === 0) simulation.stop();
-    // One definition of measured (docs/origin-accounting.md): seq ≥ the flow's measuredFromSeq, as the flow counts its work.
-    if (done.seq >= flow.measuredFromSeq) {
-      // The timeline first: it may close an interval, which must not hold this request yet.
-      timeline?.record(simulation.nowMs, done);
-      recorder.record(done);
-    }
-  };
   const errorClassOf = compileErrorClasses(contentCaching, scenario.incidents);
   // spec 1.2 item 6: null unless the scenario (or its strategy) turns the controller on.
   const adaptive = newAdaptiveController(scenario, simulation, contentCaching, layers, content.queryKeys);
-  const flow = new LayeredFlow({
+  // One object for the flow and the cache-only warm-up: both act on the same wiring (FlowWiring).
+  const flowOptions: Omit<LayeredFlowOptions, 'onComplete'> = {
     simulation,
     network: network.network,
     edges: network.edges,
@@ -124,90 +106,52 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
     cdnEnabled: scenario.deployment.cdn,
     purgeDelayMs: scenario.cdn.purgeDelayMs,
     ...(curves === null ? {} : { curves: curves.layers }),
-    onComplete: adaptive === null ? onComplete : adaptive.wrap(onComplete),
     layers,
-  });
-  const cacheWarmup = cacheWarmupFor(scenario.run.warmup, { network: network.network, edges: network.edges, regionals: network.regionals, decisions: contentCaching.table, errorClassOf, classOf: catalogue.classOf, origin, browsers, cdnEnabled: scenario.deployment.cdn, purgeDelayMs: scenario.cdn.purgeDelayMs }, catalogue.size);
-  let measuredFromMs = 0;
-  const timeline = options.timeline === false ? null : newTimeline(scenario, layers, recorder.metrics, network.edges, flow.originActivity);
-  let total = 0;
-  const rangeRequests = { requests: 0, chunks: 0 };
-  const queryKeys = content.queryKeys;
-  workload.attach(simulation, (request: ClientRequest) => {
-    queryKeys?.keyRequest(request);
-    if (!accepting || cacheWarmup?.accept(request)) return;
-    const seq = total++;
-    if (measuredFrom < 0 && seq >= warmupCount && request.timeMs >= warmupUntilMs) {
-      measuredFrom = seq;
-      measuredFromMs = request.timeMs;
-      flow.measuredFromSeq = seq;
-      timeline?.start(request.timeMs);
-    }
-    if (seq >= flow.measuredFromSeq && request.firstChunk >= 0) {
-      rangeRequests.requests++;
-      rangeRequests.chunks += request.pieces;
-    }
-    flow.serve(request, seq);
-    if (total >= requestLimit) {
-      accepting = false;
-      simulation.closeArrivals();
-      simulation.stop();
-    }
+  };
+  const lifecycle = new RunLifecycle({
+    simulation,
+    workload,
+    flow: flowOptions,
+    recorder,
+    timeline: options.timeline === false ? null : (originActivity) => newTimeline(scenario, layers, recorder.metrics, network.edges, originActivity),
+    cacheWarmup: cacheWarmupFor(scenario.run.warmup, flowOptions, catalogue.size),
+    adaptive,
+    queryKeys: content.queryKeys,
+    bounds: {
+      requestLimit,
+      horizonMs,
+      ...resolveWarmup(scenario.run.warmup, requestLimit, horizonMs),
+      limitIsRecordingEnd: replay && requestLimit < scenarioRequestLimit,
+    },
   });
 
-  const progressEvery = options.progressEvery ?? 100_000;
-  // A cache-only warm-up comes before the run: the run's duration counts from its end.
-  const warmedMs = cacheWarmup?.run(simulation, (simulatedMs) => options.onProgress?.({ simulatedMs, requests: 0, fraction: 0 })) ?? 0;
-  adaptive?.start(warmedMs);
-  let stopReason: RunResult['stopReason'] = 'duration';
-  for (;;) {
-    const result = simulation.run({ untilMs: warmedMs + horizonMs, maxEvents: progressEvery });
-    options.onProgress?.({
-      simulatedMs: simulation.nowMs,
-      requests: total,
-      fraction: Math.min(1, Math.max(total / requestLimit, (simulation.nowMs - warmedMs) / horizonMs)),
-    });
-    if (result === 'event-budget') continue;
-    const recordingEnded = replay && total === recording.requestObjects.length && total < scenarioRequestLimit;
-    stopReason = recordingEnded ? 'recording' : result === 'stopped' ? 'requests' : 'duration';
-    break;
-  }
-  const simulatedMs = simulation.nowMs;
-  timeline?.endRun(simulatedMs);
-  adaptive?.stop();
-  // Requests sent before the end are answered: the clock runs on, taking no new ones, until the last is back.
-  accepting = false;
-  simulation.closeArrivals();
-  while (flow.requestsInFlight > 0) {
-    if (simulation.run() !== 'stopped') break;
-  }
-  const timelineFigures = timeline?.finish(simulation.nowMs);
-  // What the caches hold and the churn are read as the last request is back, before the
-  // background revalidations still on their way finish (they would store what they fetch).
-  const edges = withCapacity(recorder.edgeStates(network.edges, network.edgeNodes), timelineFigures);
-  const regionals = recorder.regionalStates(network.regionals, network.regionalNodes);
-  const classes = recorder.classFigures(classCount, (c) => ({
-    ...startingCatalogue[c],
-    newObjects: churn?.newObjectCount[c] ?? 0,
-    oneHitWonders: churn?.oneHitWonderCount[c] ?? 0,
-    updates: churn?.updateCount[c] ?? 0,
-  }));
-  const incidents = recorder.incidentFigures(simulatedMs, (fromMs, toMs) => flow.originArrivals.between(fromMs, toMs));
-  const events = simulation.eventsProcessed;
-  // docs/origin-accounting.md: the origin requests measured requests caused are all counted,
-  // the background revalidations the last ones started included, so the clock runs on until
-  // every fetch is back (an event at a time: nothing else is read after this).
-  while (flow.fetchesInFlight > 0) {
-    if (simulation.run({ maxEvents: 1 }) === 'empty') break;
-  }
+  const { stopReason, simulatedMs, events, timeline: timelineFigures, held } = lifecycle.run(
+    // What the caches hold and the churn are read as the last request is back, before the
+    // background revalidations still on their way finish (they would store what they fetch).
+    (end) => ({
+      edges: withCapacity(recorder.edgeStates(network.edges, network.edgeNodes), end.timeline),
+      regionals: recorder.regionalStates(network.regionals, network.regionalNodes),
+      classes: recorder.classFigures(classCount, (c) => ({
+        ...startingCatalogue[c],
+        newObjects: churn?.newObjectCount[c] ?? 0,
+        oneHitWonders: churn?.oneHitWonderCount[c] ?? 0,
+        updates: churn?.updateCount[c] ?? 0,
+      })),
+      incidents: recorder.incidentFigures(end.simulatedMs, (fromMs, toMs) => lifecycle.flow.originArrivals.between(fromMs, toMs)),
+    }),
+    options.onProgress,
+    options.progressEvery,
+  );
+  const { edges, regionals, classes, incidents } = held;
+  const flow = lifecycle.flow;
 
   const activity: Record<string, LayerActivity> = Object.fromEntries(layers.nodeNames.map((name, kind) => [name, flow.layerActivity[kind]]));
   return {
     scenario,
     seed,
-    totalRequests: total,
-    warmupRequests: measuredFrom < 0 ? total : measuredFrom,
-    warmup: cacheWarmup?.facts() ?? flowWarmupFacts(measuredFrom < 0 ? total : measuredFrom, measuredFrom < 0 ? simulatedMs : measuredFromMs),
+    totalRequests: lifecycle.requests,
+    warmupRequests: lifecycle.warmupRequests,
+    warmup: lifecycle.warmupFacts(),
     simulatedMs,
     stopReason,
     ...(recording && recorded
@@ -236,7 +180,7 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
     theory: network.theoryApplies && content.singleClass ? edgeTheory(scenario, content.singleClass, contentCaching.classes[0], simulatedMs) : undefined,
     cdn: { coalescing: scenario.cdn.coalescing, validators: scenario.cdn.validators, layers: activity, origin: { ...flow.originActivity }, outcomes: recorder.outcomes.figures() },
     incidents,
-    rangeRequests,
+    rangeRequests: lifecycle.rangeRequests,
     errorCaching: [...errorClassOf].flatMap((id, i) => (id < 0 ? [] : [{ status: 500 + i, edge: contentCaching.table.get(id, 'edge') }])),
     ...(timelineFigures ? { timeline: timelineFigures } : {}),
     ...(adaptive ? { adaptive: adaptive.figures() } : {}),
