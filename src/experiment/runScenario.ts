@@ -234,6 +234,7 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
     rangeRequests,
     errorCaching: [...errorClassOf].flatMap((id, i) => (id < 0 ? [] : [{ status: 500 + i, edge: contentCaching.table.get(id, 'edge') }])),
     ...(timelineFigures ? { timeline: timelineFigures } : {}),
+    upstream: flow.upstreamLoad.figures(),
     ...(adaptive ? { adaptive: adaptive.figures() } : {}),
     events,
   };
