@@ -21,8 +21,8 @@ content:
   recorded: { file: peaks.log, use: replay }
 `;
 
-async function summary(): Promise<Summary> {
-  const scenario = parseScenarioText(TEXT, SCENARIO);
+async function summary(extra = ''): Promise<Summary> {
+  const scenario = parseScenarioText(TEXT + extra, SCENARIO);
   if (!scenario.content.recorded) throw new Error('expected content.recorded');
   const recording = await loadScenarioRecording(scenario.content.recorded, SCENARIO);
   return buildSummary(runScenario(scenario, { recording }));
@@ -66,5 +66,24 @@ describe('capacity figures on a hand-timed load (docs/capacity.md)', () => {
     // The regions model has no uplinks (no shares) and no regional tier.
     expect(s.capacity?.regionals).toBeUndefined();
     expect(s.checks.failed).toEqual([]);
+  });
+
+  it('expect: holds a run to capacity figures by their path: the origin\'s 20 requests in one second are outside a 10/s bound, its 0.016 Gbit/s within 0.02', async () => {
+    const s = await summary(`expect:
+  capacity.origin.peakRequestsPerSecond1s: { max: 10/s }
+  capacity.origin.peakGbps1s: { max: 0.02 }
+  capacity.pops.maxUplinkShare1s: { max: 80% }
+`);
+    const rows = Object.fromEntries(s.stated.map((row) => [row.id, row]));
+    expect(rows['capacity.origin.peakRequestsPerSecond1s']).toMatchObject({ simulated: 20, unit: 'perSecond', verdict: 'outside', stated: 'at most 10/s (scenario expect)' });
+    expect(rows['capacity.origin.peakGbps1s']).toMatchObject({ simulated: 0.016, unit: 'gbps', verdict: 'within' });
+    // The regions model has no uplinks: the figure is absent, the row says why.
+    expect(rows['capacity.pops.maxUplinkShare1s']).toMatchObject({ simulated: null, verdict: 'not-applicable' });
+    // Rows appear only when expect names them.
+    expect((await summary()).stated.some((row) => row.id.startsWith('capacity.'))).toBe(false);
+  });
+
+  it('expect: a capacity bound in the wrong unit is a scenario error at its key', () => {
+    expect(() => parseScenarioText(`${TEXT}expect:\n  capacity.origin.peakGbps1s: { max: fast }\n`, SCENARIO)).toThrow(/capacity\.origin\.peakGbps1s.*expected Gbit\/s as a number/s);
   });
 });
