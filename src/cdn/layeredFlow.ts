@@ -1,6 +1,7 @@
 import { BROWSER_DECISION, EDGE_DECISION, FLAG_STORE, type CompiledDecisionTable } from '../policy/compile.js';
 import { CHUNK_SIZE_BYTES } from '../policy/ranges.js';
 import { PerSecondCounter } from '../metrics/perSecond.js';
+import { UpstreamLoad } from '../metrics/upstreamLoad.js';
 import type { Simulation } from '../sim/simulation.js';
 import { browserKeyOf, type ClientRequest } from '../workload/request.js';
 import type { FlowWiring } from './flowWiring.js';
@@ -212,6 +213,8 @@ export class LayeredFlow {
   };
   /** Requests reaching the origin per simulated second, warm-up included (the load around incidents). */
   readonly originArrivals = new PerSecondCounter();
+  /** The origin's and each regional site's load per second from measured requests' work (docs/capacity.md). */
+  readonly upstreamLoad: UpstreamLoad;
   private readonly browserLayer: number;
   private readonly edgeLayer: number;
   private readonly regionalLayer: number;
@@ -248,6 +251,7 @@ export class LayeredFlow {
     this.regionalLayer = layers.regional;
     this.originLayer = layers.origin;
     this.curveLayers = options.curves ?? [null, null];
+    this.upstreamLoad = new UpstreamLoad(network.regionalCount);
     this.arriveRegionalEvent = simulation.defineEvent('cdn.arriveRegional', (fetch) => this.arriveRegional(fetch));
     this.arriveOriginEvent = simulation.defineEvent('cdn.arriveOrigin', (fetch) => this.arriveOrigin(fetch));
     this.fetchDoneEvent = simulation.defineEvent('cdn.fetchDone', (fetch) => this.fetchDone(fetch));
@@ -475,6 +479,7 @@ export class LayeredFlow {
   private arriveRegional(f: number): void {
     const { fetches } = this;
     const site = this.options.network.regionalOf(fetches.node[f]) as NodeIndex;
+    if (fetches.measured[f] === 1) this.upstreamLoad.regionals.record(this.options.simulation.nowMs, site, 1, 0);
     this.lookup(NODE_REGIONAL, site, fetches.key[f], fetches.objectId[f], fetches.bytes[f], fetches.classId[f], this.options.simulation.nowMs, f);
   }
 
@@ -491,6 +496,7 @@ export class LayeredFlow {
     if (fetches.measured[f] === 1) {
       const activity = this.originActivity;
       activity.requests++;
+      this.upstreamLoad.origin.record(nowMs, 0, 1, status === STATUS_OK && fetches.haveVersion[f] !== version ? fetches.bytes[f] : 0);
       activity.serviceMs += origin.serviceMs;
       if (status === ORIGIN_REFUSED) activity.refused++;
       else if (status !== STATUS_OK) activity.errors++;
@@ -616,6 +622,7 @@ export class LayeredFlow {
     if (waiter >= 0) {
       // Only PoPs' fetches wait at a regional site; a body goes down unless the PoP holds this version (a 304).
       if (this.fetches.measured[waiter] === 1 && status === STATUS_OK && this.fetches.haveVersion[waiter] !== version) this.layerActivity[NODE_REGIONAL].answeredFetchBytes += this.fetches.bytes[waiter];
+      if (this.fetches.measured[waiter] === 1 && status === STATUS_OK && this.fetches.haveVersion[waiter] !== version) this.upstreamLoad.regionals.record(nowMs, this.options.network.regionalOf(this.fetches.node[waiter]), 0, this.fetches.bytes[waiter]);
       // The answer carries its age at this moment (its Age, RFC 9111 §5.1).
       this.setResponse(waiter, status, version, versionAtMs, nowMs - responseAtMs, servedLayer, outcome);
       this.fetches.errorUntilMs[waiter] = errorUntilMs;

@@ -1,6 +1,7 @@
 import type { AdaptiveFigures } from '../cdn/adaptiveController.js';
 import type { PopCapacityFigures } from '../metrics/popCapacity.js';
 import type { TimelineFigures } from '../metrics/runTimeline.js';
+import type { UpstreamFigures } from '../metrics/upstreamLoad.js';
 import type { LatencySummary } from '../metrics/latencyHistogram.js';
 import type { RunCurves } from './runCurves.js';
 import type { NodeFigures } from '../metrics/nodeCounters.js';
@@ -129,6 +130,8 @@ export interface RunResult {
   errorCaching: { status: number; edge: CompiledDecision }[];
   /** The measured part on the clock: one row per `metrics.interval` (timeseries.csv); absent with `timeline: false`. */
   timeline?: TimelineFigures;
+  /** The origin's and each regional site's load per second from the measured requests' work (docs/capacity.md); absent where a run does not record it. */
+  upstream?: UpstreamFigures;
   /** The adaptive TTL controller's windows and adjustments (spec 1.2 item 6); absent when it is off. */
   adaptive?: AdaptiveFigures;
   /** run.curves: every LRU node's stack-distance histogram (curves.csv, docs/curves.md). */

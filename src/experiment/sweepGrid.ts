@@ -70,6 +70,11 @@ export const SWEEP_FIGURE_ROOTS = [
   'cdn.availability',
   'cdn.staleness',
   'cdn.origin',
+  // docs/capacity.md: the peaks and means; not capacity.busiest, whose rows name different PoPs from run to run.
+  'capacity.measuredSeconds',
+  'capacity.origin',
+  'capacity.pops',
+  'capacity.regionals',
   'incidents',
   'repeatedIncidents',
 ] as const;

@@ -5,8 +5,12 @@ import type { FigureEstimate } from './sweepStats.js';
 /**
  * `--target 'hitRatio.cdn>=0.95' --minimize edge.capacity`: the smallest value of a
  * monotone parameter whose mean figure meets the target, found by bisection between the
- * two ends of the parameter's --param values.
+ * two ends of the parameter's --param values. `--maximize` is its mirror: the largest value
+ * that still meets it (`--target 'capacity.pops.maxUplinkShare1s<=0.8' --maximize traffic.rate`).
  */
+
+/** Which end of the parameter the search wants. */
+export type SeekDirection = 'minimize' | 'maximize';
 
 export type Comparison = '>=' | '<=' | '>' | '<';
 
@@ -81,14 +85,14 @@ function orNaN(parsed: { ok: true; value: number } | { ok: false }): number {
   return parsed.ok ? parsed.value : NaN;
 }
 
-/** The scale both ends are written in, or a user error when --minimize cannot bisect them. */
-export function valueScale(path: string, values: readonly string[]): ValueScale {
+/** The scale both ends are written in, or a user error when --minimize (or --maximize) cannot bisect them. */
+export function valueScale(path: string, values: readonly string[], direction: SeekDirection = 'minimize'): ValueScale {
   for (const scale of SCALES) {
     const parsed = values.map((value) => scale.parse(value));
     if (parsed.every((value) => Number.isFinite(value))) return scale;
   }
   throw new UserError(
-    `--minimize ${path}: expected numeric values to bisect between (numbers, sizes such as 1GB, ${DURATION_EXPECTED}, or rates such as 10k/s), found ${values.map((v) => `"${echoValue(v)}"`).join(', ')}`,
+    `--${direction} ${path}: expected numeric values to bisect between (numbers, sizes such as 1GB, ${DURATION_EXPECTED}, or rates such as 10k/s), found ${values.map((v) => `"${echoValue(v)}"`).join(', ')}`,
   );
 }
 
@@ -107,12 +111,35 @@ export interface SeekResult {
   probes: Probe[];
 }
 
+/** What seekMaximum found: the mirror of SeekResult. */
+export interface MaximumResult {
+  /** The largest value tried whose mean meets the target; undefined when even the lower end does not. */
+  found?: Probe;
+  /** The smallest value tried that does not meet it (the answer lies below it). */
+  above?: Probe;
+  probes: Probe[];
+}
+
+/**
+ * The ends met the target the wrong way round for the search: the figure moves the other way
+ * in the parameter (or is not monotone), so the other search is the one to ask for.
+ */
+function wrongWay(direction: SeekDirection, target: Target, met: Probe, missed: Probe, format: (value: number) => string): UserError {
+  const other = direction === 'minimize' ? 'maximize' : 'minimize';
+  return new UserError(
+    `--${direction}: ${target.text} is met at ${format(met.value)} (${target.figure} ${met.figure.mean}) but not at ${format(missed.value)} (${missed.figure.mean}): ` +
+      `the figure moves the other way in this parameter, so the ${direction === 'minimize' ? 'smallest' : 'largest'} value is not what to ask; use --${other} for the ${direction === 'minimize' ? 'largest' : 'smallest'} value meeting it`,
+  );
+}
+
 export interface SeekOptions {
   /** Stop when upper/lower ≤ 1 + tolerance (relative width of the bracket). */
   tolerance: number;
   maxProbes: number;
   /** The value a midpoint is rounded to (ValueScale.round). */
   round: (value: number) => number;
+  /** How a value is written in messages (ValueScale.format); plain numbers without it. */
+  format?: (value: number) => string;
 }
 
 /**
@@ -130,6 +157,7 @@ export async function seekMinimum(low: number, high: number, target: Target, eva
     return made;
   };
   const [lowProbe, highProbe] = await probe([low, high]);
+  if (lowProbe.meets && !highProbe.meets) throw wrongWay('minimize', target, lowProbe, highProbe, options.format ?? String);
   if (!highProbe.meets) return { below: highProbe, probes };
   if (lowProbe.meets) return { found: lowProbe, probes };
   let below = lowProbe;
@@ -143,4 +171,34 @@ export async function seekMinimum(low: number, high: number, target: Target, eva
     else below = made;
   }
   return { found: above, below, probes };
+}
+
+/**
+ * The mirror of seekMinimum: the largest value in [low, high] whose mean figure meets the
+ * target, for a figure that meets it at small values and stops meeting it at some point
+ * (a load figure under a bound as the traffic rate grows). Geometric midpoints as there.
+ */
+export async function seekMaximum(low: number, high: number, target: Target, evaluate: (values: number[]) => Promise<FigureEstimate[]>, options: SeekOptions): Promise<MaximumResult> {
+  const probes: Probe[] = [];
+  const probe = async (values: number[]): Promise<Probe[]> => {
+    const figures = await evaluate(values);
+    const made = values.map((value, i) => ({ value, figure: figures[i], meets: meetsTarget(target, figures[i].mean) }));
+    probes.push(...made);
+    return made;
+  };
+  const [lowProbe, highProbe] = await probe([low, high]);
+  if (!lowProbe.meets && highProbe.meets) throw wrongWay('maximize', target, highProbe, lowProbe, options.format ?? String);
+  if (!lowProbe.meets) return { above: lowProbe, probes };
+  if (highProbe.meets) return { found: highProbe, probes };
+  let met = lowProbe;
+  let missed = highProbe;
+  while (probes.length < options.maxProbes && missed.value > met.value * (1 + options.tolerance)) {
+    const raw = met.value > 0 ? Math.sqrt(met.value * missed.value) : (met.value + missed.value) / 2;
+    const middle = options.round(raw);
+    if (middle <= met.value || middle >= missed.value) break;
+    const [made] = await probe([middle]);
+    if (made.meets) met = made;
+    else missed = made;
+  }
+  return { found: met, above: missed, probes };
 }

@@ -7,7 +7,7 @@ import { exactly, pointMean, type Bounds } from './statedVerdict.js';
  */
 
 /** What a row's value measures, which decides how it is written and parsed. */
-export type StatedUnit = 'count' | 'ms' | 'ratio' | 'seconds' | 'bytes';
+export type StatedUnit = 'count' | 'ms' | 'ratio' | 'seconds' | 'bytes' | 'perSecond' | 'gbps';
 
 export interface StatedFigure {
   readonly id: string;
@@ -136,3 +136,29 @@ export const STATED_FIGURES: readonly StatedFigure[] = [
 ];
 
 export const STATED_FIGURE_IDS: readonly string[] = STATED_FIGURES.map((figure) => figure.id);
+
+/**
+ * summary.json `capacity` figures a scenario may hold a run to under `expect:`, by their path
+ * (docs/capacity.md). The service states none of them: a row appears in the stated table only
+ * when the scenario's `expect` names it, e.g. `capacity.origin.peakRequestsPerSecond1s: { max: 5k/s }`.
+ */
+const capacityFigure = (id: string, figure: string, unit: StatedUnit): StatedFigure => ({ id, figure, unit, stated: 'not stated by the service (scenario expect only)', bounds: {} });
+
+export const CAPACITY_EXPECT_FIGURES: readonly StatedFigure[] = [
+  capacityFigure('capacity.origin.meanRequestsPerSecond', "origin requests per second (every cause), mean over the measured seconds", 'perSecond'),
+  capacityFigure('capacity.origin.peakRequestsPerSecond1s', 'origin requests in its busiest second', 'perSecond'),
+  capacityFigure('capacity.origin.peakRequestsPerSecond60s', 'origin requests per second, busiest 60 s mean', 'perSecond'),
+  capacityFigure('capacity.origin.meanGbps', 'origin body egress, mean over the measured seconds', 'gbps'),
+  capacityFigure('capacity.origin.peakGbps1s', 'origin body egress in its busiest second', 'gbps'),
+  capacityFigure('capacity.origin.peakGbps60s', 'origin body egress, busiest 60 s mean', 'gbps'),
+  capacityFigure('capacity.pops.maxUplinkShare1s', 'busiest PoP: peak egress over 1 s as a share of its uplink', 'ratio'),
+  capacityFigure('capacity.pops.maxUplinkShare60s', 'busiest PoP: peak egress over 60 s as a share of its uplink', 'ratio'),
+  capacityFigure('capacity.pops.p95UplinkShare60s', "95th percentile of the PoPs' 60 s uplink shares (PoPs with traffic)", 'ratio'),
+  capacityFigure('capacity.pops.maxPeakGbps1s', "highest PoP egress over 1 s", 'gbps'),
+  capacityFigure('capacity.pops.maxPeakGbps60s', 'highest PoP egress, busiest 60 s mean', 'gbps'),
+  capacityFigure('capacity.pops.maxPeakRequestsPerSecond', 'most requests a PoP finished in one second', 'perSecond'),
+  capacityFigure('capacity.pops.maxStoredBytes', 'most bytes a PoP cache held', 'bytes'),
+  capacityFigure('capacity.regionals.maxPeakGbps1s', 'highest regional egress to its PoPs over 1 s', 'gbps'),
+  capacityFigure('capacity.regionals.maxPeakGbps60s', 'highest regional egress to its PoPs, busiest 60 s mean', 'gbps'),
+  capacityFigure('capacity.regionals.maxPeakRequestsPerSecond', 'most PoP fetches a regional site received in one second', 'perSecond'),
+];

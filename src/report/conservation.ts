@@ -53,6 +53,8 @@ export interface ConservationIdentity {
 const ROUNDED_6 = 5e-7;
 /** Bytes are sums of whole numbers in doubles, exact below 2^53; this leaves room for sums in another order. */
 const BYTE_TOLERANCE = 1e-9;
+/** Gbit/s to bytes per second. */
+const BYTES_PER_GBIT = 1e9 / 8;
 
 const sum = (values: readonly number[]): number => values.reduce((total, value) => total + value, 0);
 const eq = (where: string, expected: number, found: number, tolerance = 0): Comparison => ({ where, expected, found, tolerance });
@@ -224,6 +226,32 @@ export const CONSERVATION_IDENTITIES: readonly ConservationIdentity[] = [
     name: 'layer-latency-counts',
     rule: "each serving layer's latency count = the requests it served",
     compare: (s) => Object.entries(s.requestsByLayer).map(([layer, requests]) => eq(`latencyMs.byLayer.${layer}.count`, requests, s.latencyMs.byLayer[layer]?.count ?? 0)),
+  },
+  {
+    name: 'capacity-means',
+    rule: "capacity (docs/capacity.md): mean per second × capacity.measuredSeconds = the count it is the mean of: the origin's requests and body bytes (cdn.origin), the regional sites' lookups and the bytes they sent their PoPs (cdn.layers.regional); a 60 s peak is at most the 1 s peak",
+    compare: (s) => {
+      const capacity = s.capacity;
+      if (capacity === undefined) return [];
+      const seconds = capacity.measuredSeconds;
+      const out: Comparison[] = [];
+      const mean = (where: string, count: number, perSecond: number, unit: number) =>
+        // Each factor is rounded to 6 decimals (perSecond in `unit`s): the product is off by at most their half-units times the other.
+        out.push(eq(where, count, perSecond * unit * seconds, ROUNDED_6 * unit * seconds + perSecond * unit * ROUNDED_6 + 1e-6));
+      const { origin, regionals } = capacity;
+      if (origin !== undefined) {
+        mean('capacity.origin.meanRequestsPerSecond×measuredSeconds', s.cdn.origin.requests, origin.meanRequestsPerSecond, 1);
+        mean('capacity.origin.meanGbps×measuredSeconds', s.cdn.origin.bytes, origin.meanGbps, BYTES_PER_GBIT);
+        out.push({ where: 'capacity.origin.peakRequestsPerSecond60s', expected: { max: origin.peakRequestsPerSecond1s + ROUNDED_6 }, found: origin.peakRequestsPerSecond60s });
+        out.push({ where: 'capacity.origin.peakGbps60s', expected: { max: origin.peakGbps1s + ROUNDED_6 }, found: origin.peakGbps60s });
+      }
+      const regional = s.cdn.layers.regional;
+      if (regionals !== undefined && regional !== undefined) {
+        mean('capacity.regionals.meanRequestsPerSecond×measuredSeconds', regional.lookups, regionals.meanRequestsPerSecond, 1);
+        mean('capacity.regionals.meanGbps×measuredSeconds', regional.answeredFetchBytes, regionals.meanGbps, BYTES_PER_GBIT);
+      }
+      return out;
+    },
   },
   {
     name: 'latency-order',

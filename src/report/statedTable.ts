@@ -2,6 +2,7 @@ import { csvText } from './csvTable.js';
 import { CHUNK_SIZE_BYTES } from '../policy/ranges.js';
 import type { RunResult } from '../experiment/runScenario.js';
 import {
+  CAPACITY_EXPECT_FIGURES,
   STATED_FIGURES,
   STATED_LONG_LIFETIME_SECONDS,
   STATED_REGION_IDS,
@@ -13,6 +14,7 @@ import {
 import { outsideBy, verdictOf, type Bounds, type Verdict } from '../metrics/statedVerdict.js';
 import { DEFAULT_UPLINK_BITS_PER_SECOND } from '../topology/bandwidth.js';
 import { formatBytes } from '../units.js';
+import { figureValue } from '../experiment/sweepGrid.js';
 import { formatCount, formatMs, formatTable } from './consoleTable.js';
 import type { LatencyFigures, Summary } from './summary.js';
 
@@ -51,6 +53,10 @@ export function formatStatedValue(value: number, unit: StatedUnit): string {
       return `${+value.toFixed(3)} s`;
     case 'bytes':
       return formatBytes(value);
+    case 'perSecond':
+      return `${formatCount(value)}/s`;
+    case 'gbps':
+      return `${+value.toFixed(6)} Gbit/s`;
   }
 }
 
@@ -68,7 +74,7 @@ export function boundsText(bounds: Bounds, unit: StatedUnit): string {
  * scenario's expectation for that row.
  */
 export function buildStatedRows(result: RunResult, summary: Omit<Summary, 'stated' | 'checks'>, expectations: Expectations = {}): StatedRow[] {
-  return STATED_FIGURES.map((figure) => {
+  const rows = STATED_FIGURES.map((figure) => {
     const reading = readFigure(figure.id, result, summary);
     const expected = expectations[figure.id];
     const bounds = expected ?? figure.bounds;
@@ -81,6 +87,23 @@ export function buildStatedRows(result: RunResult, summary: Omit<Summary, 'state
     const verdict = reading.verdict ?? verdictOf(reading.value, bounds);
     const why = verdict === 'outside' && reading.verdict === undefined ? `${outsideBy(reading.value, bounds, (v) => formatStatedValue(v, figure.unit))}; ` : '';
     return row(figure, stated, Number.isFinite(reading.value) ? reading.value : null, verdict, `${why}${reading.note}`);
+  });
+  return [...rows, ...capacityRows(summary, expectations)];
+}
+
+/** The capacity figures the scenario's `expect` names (docs/capacity.md), after the stated rows, judged on its bounds alone. */
+function capacityRows(summary: Omit<Summary, 'stated' | 'checks'>, expectations: Expectations): StatedRow[] {
+  return CAPACITY_EXPECT_FIGURES.flatMap((figure) => {
+    const expected = expectations[figure.id];
+    if (expected === undefined) return [];
+    const stated = `${boundsText(expected, figure.unit)} (scenario expect)`;
+    const value = figureValue(summary, figure.id);
+    if (value === undefined) {
+      return [row(figure, stated, null, 'not-applicable', 'the run has no such figure: capacity figures need a recorded timeline, uplink shares the pops model, regional figures a regional tier with traffic')];
+    }
+    const verdict = verdictOf(value, expected);
+    const why = verdict === 'outside' ? `${outsideBy(value, expected, (v) => formatStatedValue(v, figure.unit))}; ` : '';
+    return [row(figure, stated, value, verdict, `${why}summary.json ${figure.id}`)];
   });
 }
 

@@ -11,6 +11,7 @@ import { buildStatedRows, type StatedRow } from './statedTable.js';
 import { warmupSummary, type WarmupSummary } from './warmupSummary.js';
 import { roundTo as round } from './rounding.js';
 import { conservationChecks, type ChecksFigure } from './conservation.js';
+import { busiestOrder, originCapacity, popsCapacity, regionalsCapacity, type OriginCapacity, type PopsCapacity, type RegionalsCapacity } from './capacityFigures.js';
 
 /** Latency percentiles of one group of requests, in ms (see README, "summary.json"). */
 export type LatencyFigures = Omit<LatencySummary, 'min' | 'max'>;
@@ -87,7 +88,7 @@ export interface Summary {
   theory?: { model: 'che-lru' | 'ttl'; edgeHitRatio: number; edgeByteHitRatio: number; missDelaySeconds?: number };
   /** What the CDN's nodes did on the simulated clock (README "What a run reports"). */
   cdn: CdnSummary;
-  /** The busiest edge caches against their uplinks (spec 1.1); absent when the run records no timeline. */
+  /** Capacity figures with stable names (docs/capacity.md) and the busiest edge caches against their uplinks (spec 1.1); absent when the run records no timeline. */
   capacity?: CapacitySummary;
   /** One row per incident of the scenario, in its order; a repeated entry's occurrences each have one. */
   incidents: IncidentRow[];
@@ -195,6 +196,14 @@ export interface NodeFiguresRow {
 export interface CapacitySummary {
   /** Bytes each edge cache may hold (edge.capacity). */
   edgeCapacityBytes: number;
+  /** The measured part on the clock: simulatedSeconds − warmup.simulatedSeconds, what the means are over. */
+  measuredSeconds: number;
+  /** The origin's requests (every cause) and bodies per second; absent where the run does not record them. */
+  origin?: OriginCapacity;
+  /** The PoPs' highest peaks and uplink shares, each with its PoP. */
+  pops?: PopsCapacity;
+  /** The regional sites' peaks toward their PoPs; absent without a tier. */
+  regionals?: RegionalsCapacity;
   /** The edge caches with the highest 1 s peak against their uplink (by peak egress without uplinks), at most CAPACITY_ROWS. */
   busiest: BusiestPop[];
 }
@@ -298,7 +307,7 @@ function measuredSummary(result: RunResult): Omit<Summary, 'stated' | 'checks'> 
         }
       : {}),
     cdn: cdnSummary(result),
-    ...(result.timeline ? { capacity: capacitySummary(edges, result.scenario.edge.capacity) } : {}),
+    ...(result.timeline ? { capacity: capacitySummary(result, edges) } : {}),
     incidents: result.incidents.map(incidentRow),
     ...repeatedIncidentsOf(result),
     ...(result.adaptive ? { adaptive: adaptiveSummary(result.adaptive) } : {}),
@@ -385,8 +394,11 @@ function nodeRow(node: NodeState): NodeFiguresRow {
   };
 }
 
-/** The edge caches closest to their uplink (spec 1.1): the capacity planner's first look. */
-function capacitySummary(edges: readonly NodeFiguresRow[], edgeCapacityBytes: number): CapacitySummary {
+/** The capacity figures (docs/capacity.md), and the edge caches closest to their uplink (spec 1.1): the capacity planner's first look. */
+function capacitySummary(result: RunResult, edges: readonly NodeFiguresRow[]): CapacitySummary {
+  const measuredSeconds = round((result.simulatedMs - result.warmup.simulatedMs) / 1000, 6);
+  const pops = popsCapacity(edges);
+  const regionals = result.upstream ? regionalsCapacity(result.upstream, result.regionals.map((site) => site.name), measuredSeconds) : undefined;
   const rows = edges.flatMap((edge): BusiestPop[] => {
     if (edge.peakEgressGbitPerSecond1s === undefined || edge.peakEgressGbitPerSecond60s === undefined || edge.requests === 0) return [];
     const uplink = edge.uplinkGbitPerSecond;
@@ -403,9 +415,14 @@ function capacitySummary(edges: readonly NodeFiguresRow[], edgeCapacityBytes: nu
       },
     ];
   });
-  const load = (row: BusiestPop) => row.uplinkShare1s ?? row.peakEgressGbitPerSecond1s;
-  rows.sort((a, b) => load(b) - load(a) || a.name.localeCompare(b.name));
-  return { edgeCapacityBytes, busiest: rows.slice(0, CAPACITY_ROWS) };
+  return {
+    edgeCapacityBytes: result.scenario.edge.capacity,
+    measuredSeconds,
+    ...(result.upstream ? { origin: originCapacity(result.upstream.origin, measuredSeconds) } : {}),
+    ...(pops ? { pops } : {}),
+    ...(regionals ? { regionals } : {}),
+    busiest: busiestOrder(rows).slice(0, CAPACITY_ROWS),
+  };
 }
 
 /** The summary as written to summary.json: two-space indented, trailing newline. */

@@ -18,9 +18,12 @@ export interface TargetResult {
   figure?: FigureEstimate;
   /** Whether the figure's whole 95 % interval meets the target there, not only its mean. */
   meetsWithConfidence?: boolean;
-  /** The largest value tried that does not meet the target. */
+  /** --minimize: the largest value tried that does not meet the target. */
   below?: string;
   belowFigure?: FigureEstimate;
+  /** --maximize: the smallest value tried that does not meet the target (the answer, `value`, lies below it). */
+  above?: string;
+  aboveFigure?: FigureEstimate;
 }
 
 export interface SweepDocument {
@@ -31,8 +34,8 @@ export interface SweepDocument {
   replicates: number;
   /** Present in a shard's sweep.json only: which slice of the grid's points it holds. */
   shard?: { index: number; count: number };
-  /** `--target … --minimize …`: the search and what it found. */
-  target?: { figure: string; comparison: string; value: number; minimize: string; results: TargetResult[] };
+  /** `--target … --minimize …` (or `--maximize …`, docs/capacity.md): the search and what it found; one of minimize and maximize names the param searched. */
+  target?: { figure: string; comparison: string; value: number; minimize?: string; maximize?: string; results: TargetResult[] };
   points: SweepPoint[];
 }
 
@@ -85,11 +88,19 @@ export function sweepText(document: SweepDocument): string {
 }
 
 function targetLines(target: NonNullable<SweepDocument['target']>): string[] {
-  const ratio = target.figure.toLowerCase().includes('ratio') || target.figure.endsWith('share') || target.figure.endsWith('availability') || target.figure.endsWith('Offload');
+  const ratio = target.figure.toLowerCase().includes('ratio') || target.figure.endsWith('share') || /Share(1s|60s)$/.test(target.figure) || target.figure.endsWith('availability') || target.figure.endsWith('Offload');
   return target.results.map((result) => {
     const fixed = Object.entries(result.values).map(([path, value]) => `${path}=${value}`).join(' ');
     const where = fixed ? ` (${fixed})` : '';
     const want = `${target.figure} ${target.comparison} ${target.value}`;
+    if (target.maximize !== undefined) {
+      if (result.value === undefined) {
+        return `target ${want}${where}: not met at the lower end ${result.above} (${formatEstimate(result.aboveFigure, ratio)}); lower the lower value of --param ${target.maximize}`;
+      }
+      const confidence = result.meetsWithConfidence ? 'its whole 95 % interval meets the target' : 'the mean meets the target, the 95 % interval reaches past it: run more replicates or take a smaller value';
+      const bracket = result.above === undefined ? 'the upper end still meets it' : `${result.above} does not (${formatEstimate(result.aboveFigure, ratio)})`;
+      return `target ${want}${where}: largest ${target.maximize} = ${result.value} with ${target.figure} ${formatEstimate(result.figure, ratio)}; ${bracket}; ${confidence}`;
+    }
     if (result.value === undefined) {
       return `target ${want}${where}: not met at the upper end ${result.below} (${formatEstimate(result.belowFigure, ratio)}); raise the upper value of --param ${target.minimize}`;
     }

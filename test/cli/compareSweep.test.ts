@@ -57,8 +57,12 @@ describe('cdnsim sweep: grid, replicates, workers, shards', () => {
       [['--param', 'edge.capacity=1GB', '--param', 'traffic.rate=10k/s,fast'], /--param edge\.capacity=1GB traffic\.rate=fast in .*: `traffic\.rate`: expected a rate/],
       [['--param', 'edge.capacity'], /--param: expected PATH=v1,v2/],
       [['--param', 'edge.capacity=1GB', '--replicates', '0'], /--replicates: expected a whole number from 1 to 1000/],
-      [['--param', 'edge.capacity=1GB,2GB', '--target', 'hitRatio.cdn>=0.9'], /--target and --minimize go together/],
+      [['--param', 'edge.capacity=1GB,2GB', '--target', 'hitRatio.cdn>=0.9'], /--target and --minimize \(or --maximize\) go together/],
       [['--param', 'edge.policy=lru,arc', '--target', 'hitRatio.cdn>=0.9', '--minimize', 'edge.policy'], /--minimize edge\.policy: expected numeric values/],
+      [['--param', 'traffic.rate=1k/s,2k/s', '--target', 'capacity.origin.peakGbps1s<=1', '--minimize', 'traffic.rate', '--maximize', 'traffic.rate'], /--minimize and --maximize: give one of them/],
+      [['--param', 'traffic.rate=1k/s,2k/s', '--maximize', 'traffic.rate'], /--target and --minimize \(or --maximize\) go together/],
+      [['--param', 'traffic.rate=1k/s', '--target', 'capacity.origin.peakGbps1s<=1', '--maximize', 'traffic.rate'], /--maximize traffic\.rate: expected at least two values/],
+      [['--param', 'traffic.rate=1k/s,2k/s', '--target', 'capacity.busiest.0.uplinkShare1s<=0.5', '--maximize', 'traffic.rate'], /target capacity\.pops\.maxUplinkShare1s/],
     ];
     for (const [flags, message] of cases) {
       const out = join(dir, 'out');
@@ -94,6 +98,29 @@ describe('cdnsim sweep: grid, replicates, workers, shards', () => {
     expect(capacities[0]).toBe('1MB');
     expect(capacities[capacities.length - 1]).toBe('100MB');
     expect(capacities).toContain(found.value);
+  });
+});
+
+describe('cdnsim sweep --maximize (docs/capacity.md)', () => {
+  it('the largest traffic rate keeping the busiest edge at most 300 requests in a second: capacity figures in sweep.json and sweep.csv with intervals', () => {
+    const dir = temporaryFolder('maximize');
+    const result = cdnsim(['sweep', SMALL, '--param', 'traffic.rate=100/s,5k/s', '--requests', '9000', '--replicates', '2', '--target', 'capacity.pops.maxPeakRequestsPerSecond<=300', '--maximize', 'traffic.rate', '--tolerance', '40%', '--json', '--no-progress', '--no-charts', '--out', dir]);
+    expect(result.status, result.stderr).toBe(0);
+    const document = JSON.parse(result.stdout);
+    expect(document.target).toMatchObject({ figure: 'capacity.pops.maxPeakRequestsPerSecond', comparison: '<=', value: 300, maximize: 'traffic.rate' });
+    const [found] = document.target.results;
+    expect(found.figure.mean).toBeLessThanOrEqual(300);
+    expect(found.aboveFigure.mean).toBeGreaterThan(300);
+    const rate = (text: string): number => Number(text.replace('/s', '').replace('k', 'e3'));
+    expect(rate(found.above) / rate(found.value)).toBeLessThanOrEqual(1.4);
+    // Asia-Pacific's edge takes 53 % of the requests: about 0.53 × rate a second, a little more at its busiest second.
+    expect(rate(found.value)).toBeGreaterThan(300);
+    expect(rate(found.value)).toBeLessThan(300 / 0.53);
+    const csv = read(dir, 'sweep.csv');
+    const number = '-?[\\d.]+(e-?\\d+)?';
+    for (const figure of ['capacity.origin.peakRequestsPerSecond1s', 'capacity.origin.peakGbps60s', 'capacity.pops.maxPeakGbps1s', 'capacity.pops.maxStoredBytes']) {
+      expect(csv).toMatch(new RegExp(`^100/s,${figure.replaceAll('.', '\\.')},${number},${number},${number},2$`, 'm'));
+    }
   });
 });
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parseSweepParam, readScenarioData, scenarioWithParams } from '../../src/experiment/scenarioParams.js';
 import { gridPoints, parseShard, shardPointIndexes } from '../../src/experiment/sweepGrid.js';
 import { estimate, studentT975 } from '../../src/experiment/sweepStats.js';
-import { parseTarget, seekMinimum, valueScale } from '../../src/experiment/targetSeek.js';
+import { parseTarget, seekMaximum, seekMinimum, valueScale } from '../../src/experiment/targetSeek.js';
 import { UserError } from '../../src/userError.js';
 
 const SMALL = join(import.meta.dirname, '../fixtures/sweep-small.yaml');
@@ -144,6 +144,36 @@ describe('target seeking by bisection (--target … --minimize …)', () => {
     expect((await seekMinimum(1, 10, target, async (values) => values.map(() => exact(1)), { tolerance: 0.01, maxProbes: 10, round: (v: number) => v })).found?.value).toBe(1);
   });
 
+  it('--maximize on a monotone toy load (the busiest PoP\'s uplink share is rate / 125,000): the largest rate with a share ≤ 0.8 is 100,000/s within the tolerance', async () => {
+    const evaluated: number[] = [];
+    const result = await seekMaximum(1_000, 1_000_000, parseTarget('capacity.pops.maxUplinkShare1s<=0.8'), async (values) => {
+      evaluated.push(...values);
+      return values.map((rate) => exact(rate / 125_000));
+    }, { tolerance: 0.01, maxProbes: 40, round: Math.round });
+    // 0.8 × 125,000 = 100,000: the answer meets it, the smallest value tried above it does not, and they are within 1 %.
+    expect(result.found?.value).toBeLessThanOrEqual(100_000);
+    expect(result.found?.value).toBeGreaterThanOrEqual(100_000 / 1.01 - 1);
+    expect(result.above?.value).toBeGreaterThan(100_000);
+    expect((result.above?.value ?? 0) / (result.found?.value ?? 1)).toBeLessThanOrEqual(1.01);
+    // Geometric bisection over three decades: about log2(ln(1000)/ln(1.01)) ≈ 10 midpoints after the two ends.
+    expect(evaluated.slice(0, 2)).toEqual([1_000, 1_000_000]);
+    expect(evaluated.length).toBeLessThanOrEqual(14);
+  });
+
+  it('--maximize: a lower end already past the bound finds nothing; an upper end within it is the answer; a figure that moves the other way is a user error naming --minimize', async () => {
+    const target = parseTarget('capacity.origin.peakRequestsPerSecond1s<=100');
+    const options = { tolerance: 0.01, maxProbes: 10, round: (v: number) => v, format: (v: number) => `${v}/s` };
+    const none = await seekMaximum(200, 400, target, async (values) => values.map((v) => exact(v)), options);
+    expect(none.found).toBeUndefined();
+    expect(none.above?.value).toBe(200);
+    expect((await seekMaximum(10, 50, target, async (values) => values.map((v) => exact(v)), options)).found?.value).toBe(50);
+    await expect(seekMaximum(10, 1_000, target, async (values) => values.map((v) => exact(10_000 / v)), options)).rejects.toThrow(
+      '--maximize: capacity.origin.peakRequestsPerSecond1s<=100 is met at 1000/s (capacity.origin.peakRequestsPerSecond1s 10) but not at 10/s (1000): the figure moves the other way in this parameter, so the largest value is not what to ask; use --minimize for the smallest value meeting it',
+    );
+    // The mirror: --minimize on a figure that falls below the bound as the value grows.
+    await expect(seekMinimum(1, 10, parseTarget('hitRatio.cdn>=0.5'), async (values) => values.map((v) => exact(1 / v)), options)).rejects.toThrow(/--minimize: .* use --maximize for the largest value meeting it/);
+  });
+
   it('--target parses FIGURE OP NUMBER (and a percentage); --minimize reads the scale of its two ends', () => {
     expect(parseTarget('hitRatio.cdn>=95%')).toMatchObject({ figure: 'hitRatio.cdn', comparison: '>=', value: 0.95 });
     expect(() => parseTarget('hitRatio.cdn=>0.95')).toThrow(/--target: expected FIGURE OP NUMBER/);
@@ -157,5 +187,6 @@ describe('target seeking by bisection (--target … --minimize …)', () => {
     expect(valueScale('run.duration', ['1m', '1h']).kind).toBe('duration');
     expect(valueScale('content.objects', ['1000', '100000']).kind).toBe('integer');
     expect(() => valueScale('edge.policy', ['lru', 'arc'])).toThrow(/--minimize edge\.policy: expected numeric values/);
+    expect(() => valueScale('edge.policy', ['lru', 'arc'], 'maximize')).toThrow(/--maximize edge\.policy: expected numeric values/);
   });
 });

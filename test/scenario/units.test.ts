@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { parseGbps } from '../../src/scenario/expectSchema.js';
 import {
   COUNT_EXPECTED,
   COUNT_TOO_LARGE,
@@ -441,5 +442,21 @@ describe('parseCount (run.requests, --requests)', () => {
     expect(parseCount('1e20')).toEqual({ ok: false, expected: COUNT_TOO_LARGE });
     expect(parseCount(2 ** 60)).toEqual({ ok: false, expected: COUNT_TOO_LARGE });
     expect(parseCount('1.5')).toEqual({ ok: false, expected: COUNT_EXPECTED });
+  });
+});
+
+describe('expect: Gbit/s bounds of the capacity figures (docs/capacity.md)', () => {
+  it('property: every finite x ≥ 0 written as JavaScript writes it, with or without " Gbit/s", parses back to x', () => {
+    fc.assert(
+      fc.property(fc.double({ min: 0, max: 1e12, noNaN: true }), fc.boolean(), (x, unit) => {
+        const parsed = parseGbps(unit ? `${x} Gbit/s` : String(x));
+        expect(parsed).toEqual({ ok: true, value: x });
+      }),
+    );
+  });
+
+  it('a negative, a word or another unit is refused with what is expected', () => {
+    for (const text of ['-1', 'fast', '40Mbit/s', '', '1e']) expect(parseGbps(text)).toEqual({ ok: false, expected: 'Gbit/s as a number such as 40 or 0.5 (or "40Gbit/s")' });
+    expect(parseGbps('40Gbit/s')).toEqual({ ok: true, value: 40 });
   });
 });

@@ -5,7 +5,7 @@ import { loadScenarioRecording } from '../../experiment/recordedCaching.js';
 import type { ScenarioJob } from '../../experiment/scenarioJob.js';
 import { parseSweepParam, readScenarioData, scenarioWithParams, type ParamAssignment, type SweepParam } from '../../experiment/scenarioParams.js';
 import { aggregatePoint, gridPoints, parseShard, replicateSeed, shardPointIndexes, SWEEP_FIGURE_ROOTS, type Shard, type SweepPoint } from '../../experiment/sweepGrid.js';
-import { meetsWithConfidence, parseTarget, seekMinimum, valueScale, type Target, type ValueScale } from '../../experiment/targetSeek.js';
+import { meetsWithConfidence, parseTarget, seekMaximum, seekMinimum, valueScale, type Probe, type SeekDirection, type Target, type ValueScale } from '../../experiment/targetSeek.js';
 import { newRunFolder } from '../../report/runFolder.js';
 import { sweepCsv, sweepJson, sweepText, type SweepDocument, type TargetResult } from '../../report/sweepReport.js';
 import { writeFileAtomic } from '../../report/writeAtomic.js';
@@ -28,6 +28,7 @@ interface SweepArgs {
   shard?: string;
   target?: string;
   minimize?: string;
+  maximize?: string;
   tolerance: string;
   seed?: string;
   requests?: string;
@@ -54,8 +55,9 @@ export function sweepCommand(yargs: Argv): Argv {
         .option('replicates', { type: 'string', default: String(DEFAULT_REPLICATES), describe: 'runs per point, on seeds seed, seed+1, …' })
         .option('workers', { type: 'string', describe: 'worker threads (default: one per core); results do not depend on it' })
         .option('shard', { type: 'string', describe: 'run slice i of N of the grid (i from 0), e.g. 0/4; join the slices with cdnsim merge' })
-        .option('target', { type: 'string', describe: "with --minimize: a figure and a bound, e.g. 'hitRatio.cdn>=0.95'" })
-        .option('minimize', { type: 'string', describe: 'with --target: the --param to bisect between its lowest and highest value (the figure must be monotone in it)' })
+        .option('target', { type: 'string', describe: "with --minimize or --maximize: a figure and a bound, e.g. 'hitRatio.cdn>=0.95' or 'capacity.pops.maxUplinkShare1s<=0.8'" })
+        .option('minimize', { type: 'string', describe: 'with --target: the --param to bisect between its lowest and highest value for the smallest value meeting the target (the figure must be monotone in it)' })
+        .option('maximize', { type: 'string', describe: 'with --target: the --param to bisect for the largest value still meeting the target, e.g. traffic.rate (docs/capacity.md)' })
         .option('tolerance', { type: 'string', default: '5%', describe: 'with --target: stop when the bracket is this narrow (upper/lower − 1)' })
         .options(RUN_LENGTH_OPTIONS)
         .option('out', { type: 'string', describe: 'folder to write (default results/<scenario>/sweep-<run-id>/)' })
@@ -93,7 +95,9 @@ function parseParams(texts: readonly string[]): SweepParam[] {
 
 interface TargetPlan {
   target: Target;
-  minimize: SweepParam;
+  direction: SeekDirection;
+  /** The param the search bisects (--minimize or --maximize). */
+  searched: SweepParam;
   scale: ValueScale;
   low: number;
   high: number;
@@ -102,21 +106,31 @@ interface TargetPlan {
 }
 
 function targetPlan(args: SweepArgs, params: readonly SweepParam[]): TargetPlan | undefined {
-  if (args.target === undefined && args.minimize === undefined) return undefined;
-  if (args.target === undefined || args.minimize === undefined) throw new UserError('--target and --minimize go together: --target \'hitRatio.cdn>=0.95\' --minimize edge.capacity');
+  if (args.target === undefined && args.minimize === undefined && args.maximize === undefined) return undefined;
+  if (args.minimize !== undefined && args.maximize !== undefined) {
+    throw new UserError('--minimize and --maximize: give one of them; a search looks for the smallest value meeting the target or for the largest, not both');
+  }
+  const searchedPath = args.minimize ?? args.maximize;
+  const direction: SeekDirection = args.maximize !== undefined ? 'maximize' : 'minimize';
+  if (args.target === undefined || searchedPath === undefined) {
+    throw new UserError("--target and --minimize (or --maximize) go together: --target 'hitRatio.cdn>=0.95' --minimize edge.capacity, or --target 'capacity.pops.maxUplinkShare1s<=0.8' --maximize traffic.rate");
+  }
   if (args.shard !== undefined) throw new UserError('--shard: a --target search runs step by step on one machine; shard a plain grid instead');
   const target = parseTarget(args.target);
+  if (target.figure.startsWith('capacity.busiest')) {
+    throw new UserError(`--target: capacity.busiest lists whichever PoPs were busiest in each run, so its rows are not one figure across runs; target capacity.pops.maxUplinkShare1s (the busiest PoP's share, docs/capacity.md) instead of "${target.figure}"`);
+  }
   if (!SWEEP_FIGURE_ROOTS.some((root) => target.figure === root || target.figure.startsWith(`${root}.`))) {
     throw new UserError(`--target: expected a figure of summary.json under ${SWEEP_FIGURE_ROOTS.join(', ')} (such as hitRatio.cdn or latencyMs.all.p95), found "${target.figure}"`);
   }
-  const minimize = params.find((param) => param.path === args.minimize);
-  if (minimize === undefined) throw new UserError(`--minimize ${args.minimize}: expected one of the --param paths (${params.map((p) => p.path).join(', ')}); give its range as --param ${args.minimize}=LOW,HIGH`);
-  if (minimize.values.length < 2) throw new UserError(`--minimize ${minimize.path}: expected at least two values to search between, found ${minimize.values.length}`);
-  const scale = valueScale(minimize.path, minimize.values);
-  const numbers = minimize.values.map((value) => scale.parse(value));
+  const searched = params.find((param) => param.path === searchedPath);
+  if (searched === undefined) throw new UserError(`--${direction} ${searchedPath}: expected one of the --param paths (${params.map((p) => p.path).join(', ')}); give its range as --param ${searchedPath}=LOW,HIGH`);
+  if (searched.values.length < 2) throw new UserError(`--${direction} ${searched.path}: expected at least two values to search between, found ${searched.values.length}`);
+  const scale = valueScale(searched.path, searched.values, direction);
+  const numbers = searched.values.map((value) => scale.parse(value));
   // The ends keep the user's spelling (1GB, not 1000000000); midpoints are written in base units.
-  const written: ValueScale = { ...scale, format: (value) => minimize.values[numbers.indexOf(value)] ?? scale.format(value) };
-  return { target, minimize, scale: written, low: Math.min(...numbers), high: Math.max(...numbers), others: params.filter((param) => param !== minimize) };
+  const written: ValueScale = { ...scale, format: (value) => searched.values[numbers.indexOf(value)] ?? scale.format(value) };
+  return { target, direction, searched, scale: written, low: Math.min(...numbers), high: Math.max(...numbers), others: params.filter((param) => param !== searched) };
 }
 
 /** Every scenario a sweep will run, parsed now: a bad path or value stops it before any run, with the schema's message. */
@@ -142,7 +156,7 @@ async function executeSweep(args: SweepArgs): Promise<void> {
   const params = parseParams(args.param);
   const plan = targetPlan(args, params);
   const grid = gridPoints(params);
-  const first = checkEveryPoint(args.scenario, data, params, plan ? gridPoints([...plan.others, { ...plan.minimize, values: [plan.scale.format(plan.low), plan.scale.format(plan.high)] }]) : grid, overrides);
+  const first = checkEveryPoint(args.scenario, data, params, plan ? gridPoints([...plan.others, { ...plan.searched, values: [plan.scale.format(plan.low), plan.scale.format(plan.high)] }]) : grid, overrides);
   if (first.content.recorded) await loadScenarioRecording(first.content.recorded, args.scenario);
   const seed = overrides.seed ?? base.seed;
   const startedAt = new Date();
@@ -176,7 +190,7 @@ async function executeSweep(args: SweepArgs): Promise<void> {
     const header = { schemaVersion: 1 as const, scenario: base.name, seed, params: params.map((param) => ({ path: param.path, values: [...param.values] })), replicates };
     if (plan) {
       const { results, points } = await searchTargets(plan, (points) => runPoints(points, (p) => progress.update(p)), tolerance);
-      document = { ...header, target: { figure: plan.target.figure, comparison: plan.target.comparison, value: plan.target.value, minimize: plan.minimize.path, results }, points };
+      document = { ...header, target: { figure: plan.target.figure, comparison: plan.target.comparison, value: plan.target.value, [plan.direction]: plan.searched.path, results }, points };
     } else {
       const indexes = shardPointIndexes(grid.length, shard);
       const points = await runPoints(indexes.map((i) => grid[i]), (p) => progress.update(p));
@@ -211,7 +225,7 @@ async function searchTargets(
   for (const fixed of gridPoints(plan.others)) {
     const tried: SweepPoint[] = [];
     const evaluate = async (values: number[]) => {
-      const made = await runPoints(values.map((value) => [...fixed, [plan.minimize.path, plan.scale.format(value)] as ParamAssignment]));
+      const made = await runPoints(values.map((value) => [...fixed, [plan.searched.path, plan.scale.format(value)] as ParamAssignment]));
       tried.push(...made);
       return made.map((point) => {
         const figure = point.figures[plan.target.figure];
@@ -219,13 +233,17 @@ async function searchTargets(
         return figure;
       });
     };
-    const seek = await seekMinimum(plan.low, plan.high, plan.target, evaluate, { tolerance, maxProbes: MAX_PROBES, round: plan.scale.round });
-    results.push({
-      values: Object.fromEntries(fixed),
-      ...(seek.found ? { value: plan.scale.format(seek.found.value), figure: seek.found.figure, meetsWithConfidence: meetsWithConfidence(plan.target, seek.found.figure) } : {}),
-      ...(seek.below ? { below: plan.scale.format(seek.below.value), belowFigure: seek.below.figure } : {}),
-    });
-    tried.sort((a, b) => plan.scale.parse(a.values[plan.minimize.path]) - plan.scale.parse(b.values[plan.minimize.path]));
+    const options = { tolerance, maxProbes: MAX_PROBES, round: plan.scale.round, format: plan.scale.format };
+    const found = (probe: Probe | undefined) =>
+      probe ? { value: plan.scale.format(probe.value), figure: probe.figure, meetsWithConfidence: meetsWithConfidence(plan.target, probe.figure) } : {};
+    if (plan.direction === 'minimize') {
+      const seek = await seekMinimum(plan.low, plan.high, plan.target, evaluate, options);
+      results.push({ values: Object.fromEntries(fixed), ...found(seek.found), ...(seek.below ? { below: plan.scale.format(seek.below.value), belowFigure: seek.below.figure } : {}) });
+    } else {
+      const seek = await seekMaximum(plan.low, plan.high, plan.target, evaluate, options);
+      results.push({ values: Object.fromEntries(fixed), ...found(seek.found), ...(seek.above ? { above: plan.scale.format(seek.above.value), aboveFigure: seek.above.figure } : {}) });
+    }
+    tried.sort((a, b) => plan.scale.parse(a.values[plan.searched.path]) - plan.scale.parse(b.values[plan.searched.path]));
     points.push(...tried);
   }
   return { results, points };

@@ -162,7 +162,7 @@ const TIMESERIES_COLUMNS = {
     'origin_requests_per_s', 'origin_gbit_per_s', 'p50_ms', 'p95_ms', 'p99_ms', 'stale_served', 'errors_served',
   ],
 } as const;
-const POP_COLUMNS = {
+export const POP_COLUMNS = {
   text: ['pop', 'region'],
   numbers: [
     'requests', 'hit_ratio', 'byte_hit_ratio', 'peak_egress_gbit_s_1s', 'peak_egress_gbit_s_60s', 'uplink_gbit_s', 'peak_requests_per_s',

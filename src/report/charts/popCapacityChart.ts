@@ -2,8 +2,9 @@ import type { TopLevelSpec } from 'vega-lite';
 import type { PopRow } from './chartInputs.js';
 import { chartSpec, PERCENT_FORMAT, TOOLTIP_PERCENT } from './spec.js';
 import { COLOURS } from './theme.js';
+import { busiestOrder } from '../capacityFigures.js';
 
-/** How many PoPs the capacity chart shows: the busiest by peak egress. */
+/** How many PoPs the capacity chart shows: the busiest by share of uplink at the 1 s peak (busiestOrder, docs/capacity.md). */
 export const BUSIEST_POPS = 15;
 
 /**
@@ -13,11 +14,15 @@ export const BUSIEST_POPS = 15;
  * bytes of its capacity). A capacity limit shows as a dot reaching the black tick.
  */
 export function popCapacityChart(rows: readonly PopRow[], busiest: number = BUSIEST_POPS): TopLevelSpec {
-  const top = [...rows]
-    .filter((row) => row.requests > 0 && (row.peak_egress_gbit_s_1s ?? 0) > 0)
-    .sort((a, b) => (b.peak_egress_gbit_s_1s ?? 0) - (a.peak_egress_gbit_s_1s ?? 0) || b.requests - a.requests || a.pop.localeCompare(b.pop))
+  // The one meaning of "busiest" (summary.json capacity.busiest, the terminal's table): share of the uplink, egress beside it.
+  const ranked = busiestOrder(
+    rows
+      .filter((row) => row.requests > 0 && (row.peak_egress_gbit_s_1s ?? 0) > 0)
+      .map((row) => ({ row, name: row.pop, uplinkGbitPerSecond: row.uplink_gbit_s ?? undefined, peakEgressGbitPerSecond1s: row.peak_egress_gbit_s_1s ?? undefined })),
+  );
+  const top = ranked
     .slice(0, busiest)
-    .map((row) => ({
+    .map(({ row }) => ({
       ...row,
       label: `${row.pop} (${row.region})`,
       uplinkShare: row.uplink_gbit_s && row.peak_egress_gbit_s_1s !== null ? row.peak_egress_gbit_s_1s / row.uplink_gbit_s : null,
@@ -26,7 +31,7 @@ export function popCapacityChart(rows: readonly PopRow[], busiest: number = BUSI
       capacityGb: row.capacity_bytes === null ? null : row.capacity_bytes / 1e9,
     }));
   const order = top.map((row) => row.label);
-  const y = { field: 'label', type: 'nominal', title: `PoP (the ${top.length} busiest by peak egress)`, sort: order };
+  const y = { field: 'label', type: 'nominal', title: `PoP (the ${top.length} busiest by share of uplink)`, sort: order };
   const tooltip = [
     { field: 'pop' },
     { field: 'region' },
