@@ -31,7 +31,7 @@ const COMMANDS: Record<string, { fixed: string[]; flags: string[]; booleans: str
   compare: { fixed: ['compare', TINY], flags: ['--strategies', '--seed', '--requests', '--workers', '--out'], booleans: ['--json', '--no-progress'] },
   sweep: {
     fixed: ['sweep', TINY, '--param', 'edge.capacity=1MB,2MB'],
-    flags: ['--param', '--replicates', '--workers', '--shard', '--target', '--minimize', '--tolerance', '--seed', '--requests', '--out'],
+    flags: ['--param', '--replicates', '--workers', '--shard', '--target', '--minimize', '--maximize', '--tolerance', '--seed', '--requests', '--out'],
     booleans: ['--json', '--no-progress'],
   },
   replay: { fixed: ['replay', TRACE], flags: ['--cache-size', '--policy', '--ttl', '--warmup', '--out', '--skip-bad', '--format'], booleans: ['--json', '--count-mode', '--no-progress'] },
