@@ -56,7 +56,8 @@ export interface RunLifecycleOptions {
   workload: { attach(simulation: Simulation, sink: RequestSink): void };
   /** The flow's options, the completion handler aside: the life cycle is the flow's sink. */
   flow: Omit<LayeredFlowOptions, 'onComplete'>;
-  recorder: RunRecorder;
+  /** Where completed requests go: every one (`recordAny`), and the measured ones (`record`). */
+  recorder: Pick<RunRecorder, 'recordAny' | 'record'>;
   /** Builds the time series on the flow's origin counters; null: no time series. */
   timeline: ((origin: OriginActivity) => RunTimeline) | null;
   /** The cache-only warm-up (built on the same `flow` wiring), or null. */
@@ -90,7 +91,7 @@ export class RunLifecycle {
   /** Range requests and their chunks among the measured requests (spec 4.8). */
   readonly rangeRequests = { requests: 0, chunks: 0 };
   private readonly simulation: Simulation;
-  private readonly recorder: RunRecorder;
+  private readonly recorder: Pick<RunRecorder, 'recordAny' | 'record'>;
   private readonly cacheWarmup: CacheWarmup | null;
   private readonly adaptive: AdaptiveController | null;
   private readonly queryKeys: QueryKeys | null;

@@ -52,6 +52,8 @@ export interface RunOptions extends RunOverrides, RunInputs {
  * Runs one scenario: builds the catalogue, the workload, the latency model and the
  * caches from the scenario and the seed, drives them with the event kernel until the
  * request count or the simulated horizon, and returns the metrics of the measured part.
+ * In order: the inputs (content, network, workload), their wiring to one RunLifecycle,
+ * its phases (docs/run-lifecycle.md), then the figures.
  */
 export function runScenario(scenario: Scenario, options: RunOptions = {}): RunResult {
   const seed = options.seed ?? scenario.seed;
