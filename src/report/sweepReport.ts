@@ -83,11 +83,17 @@ export function sweepText(document: SweepDocument): string {
   const heading = `${document.scenario} · seed ${document.seed}${document.replicates > 1 ? `–${document.seed + document.replicates - 1}` : ''} · ${document.points.length} points × ${document.replicates} replicate${document.replicates === 1 ? '' : 's'}${document.shard ? ` · shard ${document.shard.index}/${document.shard.count}` : ''}${document.replicates > 1 ? ' · mean ± 95 % CI' : ''}`;
   const rows = document.points.map((point) => [...paths.map((path) => point.values[path]), ...TABLE_FIGURES.map((f) => formatEstimate(point.figures[f.figure], f.ratio))]);
   const parts = [heading, '', formatTable([...paths, ...TABLE_FIGURES.map((f) => f.label)], rows)];
-  if (document.target) parts.push('', ...targetLines(document.target));
+  if (document.target) parts.push('', ...targetLines(document.target, document.replicates));
   return parts.join('\n');
 }
 
-function targetLines(target: NonNullable<SweepDocument['target']>): string[] {
+/** Whether the answer holds with confidence; one replicate has no interval to speak of (issue 26). */
+function confidenceText(replicates: number, meetsWithConfidence: boolean | undefined, otherwise: string): string {
+  if (replicates < 2) return 'one replicate, so no confidence interval: --replicates 3 or more gives one';
+  return meetsWithConfidence ? 'its whole 95 % interval meets the target' : `the mean meets the target, the 95 % interval ${otherwise}`;
+}
+
+function targetLines(target: NonNullable<SweepDocument['target']>, replicates: number): string[] {
   const ratio = target.figure.toLowerCase().includes('ratio') || target.figure.endsWith('share') || /Share(1s|60s)$/.test(target.figure) || target.figure.endsWith('availability') || target.figure.endsWith('Offload');
   return target.results.map((result) => {
     const fixed = Object.entries(result.values).map(([path, value]) => `${path}=${value}`).join(' ');
@@ -97,14 +103,14 @@ function targetLines(target: NonNullable<SweepDocument['target']>): string[] {
       if (result.value === undefined) {
         return `target ${want}${where}: not met at the lower end ${result.above} (${formatEstimate(result.aboveFigure, ratio)}); lower the lower value of --param ${target.maximize}`;
       }
-      const confidence = result.meetsWithConfidence ? 'its whole 95 % interval meets the target' : 'the mean meets the target, the 95 % interval reaches past it: run more replicates or take a smaller value';
+      const confidence = confidenceText(replicates, result.meetsWithConfidence, 'reaches past it: run more replicates or take a smaller value');
       const bracket = result.above === undefined ? 'the upper end still meets it' : `${result.above} does not (${formatEstimate(result.aboveFigure, ratio)})`;
       return `target ${want}${where}: largest ${target.maximize} = ${result.value} with ${target.figure} ${formatEstimate(result.figure, ratio)}; ${bracket}; ${confidence}`;
     }
     if (result.value === undefined) {
       return `target ${want}${where}: not met at the upper end ${result.below} (${formatEstimate(result.belowFigure, ratio)}); raise the upper value of --param ${target.minimize}`;
     }
-    const confidence = result.meetsWithConfidence ? 'its whole 95 % interval meets the target' : 'the mean meets the target, the 95 % interval reaches below it: run more replicates or take a larger value';
+    const confidence = confidenceText(replicates, result.meetsWithConfidence, 'reaches below it: run more replicates or take a larger value');
     const bracket = result.below === undefined ? 'the lower end already meets it' : `${result.below} does not (${formatEstimate(result.belowFigure, ratio)})`;
     return `target ${want}${where}: smallest ${target.minimize} = ${result.value} with ${target.figure} ${formatEstimate(result.figure, ratio)}; ${bracket}; ${confidence}`;
   });
