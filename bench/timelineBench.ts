@@ -4,7 +4,7 @@ import { LatencyHistogram } from '../src/metrics/latencyHistogram.js';
 import { RunTimeline } from '../src/metrics/runTimeline.js';
 import { RandomStreams } from '../src/sim/random.js';
 import { loadScenarioFile } from '../src/scenario/load.js';
-import { measure, report } from './harness.js';
+import { alternate, measure, report, timeRun } from './harness.js';
 
 /**
  * `slice.timeline`: what recording the time series and the per-PoP capacity costs, on the
@@ -17,37 +17,19 @@ export function runTimelineBenchmarks(wanted: (name: string) => boolean): void {
   if (!wanted('slice.timeline')) return;
   const scenario = loadScenarioFile(join(import.meta.dirname, '..', '..', 'scenarios', 'baseline.yaml'));
   const repeats = 3;
-  const time = (timeline: boolean) => {
-    const cpu = process.cpuUsage();
-    const start = process.hrtime.bigint();
-    const run = runScenario(scenario, { timeline });
-    const wall = Number(process.hrtime.bigint() - start) / 1e9;
-    const used = process.cpuUsage(cpu);
-    return { requests: run.totalRequests, wall, cpu: (used.user + used.system) / 1e6 };
-  };
   runScenario(scenario, { timeline: true, requests: 200_000 }); // warm-up: JIT
-  const withTimeline: { wall: number; cpu: number }[] = [];
-  const without: { wall: number; cpu: number }[] = [];
-  let requests = 0;
-  for (let i = 0; i < repeats; i++) {
-    const a = time(false);
-    const b = time(true);
-    requests = a.requests;
-    without.push(a);
-    withTimeline.push(b);
-  }
-  const best = (runs: { wall: number; cpu: number }[], key: 'wall' | 'cpu') => Math.min(...runs.map((run) => run[key]));
+  const { requests, without, with: withTimeline } = alternate(repeats, (timeline) => timeRun(() => runScenario(scenario, { timeline }).totalRequests));
   report({
     name: 'slice.timeline.baseline',
     requests,
-    withoutCpuSeconds: round(best(without, 'cpu')),
-    withCpuSeconds: round(best(withTimeline, 'cpu')),
-    cpuRatio: round(best(withTimeline, 'cpu') / best(without, 'cpu')),
-    withoutWallSeconds: round(best(without, 'wall')),
-    withWallSeconds: round(best(withTimeline, 'wall')),
-    wallRatio: round(best(withTimeline, 'wall') / best(without, 'wall')),
-    withoutRequestsPerSecond: Math.round(requests / best(without, 'wall')),
-    withRequestsPerSecond: Math.round(requests / best(withTimeline, 'wall')),
+    withoutCpuSeconds: round(without.cpu),
+    withCpuSeconds: round(withTimeline.cpu),
+    cpuRatio: round(withTimeline.cpu / without.cpu),
+    withoutWallSeconds: round(without.wall),
+    withWallSeconds: round(withTimeline.wall),
+    wallRatio: round(withTimeline.wall / without.wall),
+    withoutRequestsPerSecond: Math.round(requests / without.wall),
+    withRequestsPerSecond: Math.round(requests / withTimeline.wall),
   });
 }
 

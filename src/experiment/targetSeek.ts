@@ -149,27 +149,12 @@ export interface SeekOptions {
  * than the tolerance. `evaluate` measures the figure at a value.
  */
 export async function seekMinimum(low: number, high: number, target: Target, evaluate: (values: number[]) => Promise<FigureEstimate[]>, options: SeekOptions): Promise<SeekResult> {
-  const probes: Probe[] = [];
-  const probe = async (values: number[]): Promise<Probe[]> => {
-    const figures = await evaluate(values);
-    const made = values.map((value, i) => ({ value, figure: figures[i], meets: meetsTarget(target, figures[i].mean) }));
-    probes.push(...made);
-    return made;
-  };
+  const { probe, probes } = prober(target, evaluate);
   const [lowProbe, highProbe] = await probe([low, high]);
   if (lowProbe.meets && !highProbe.meets) throw wrongWay('minimize', target, lowProbe, highProbe, options.format ?? String);
   if (!highProbe.meets) return { below: highProbe, probes };
   if (lowProbe.meets) return { found: lowProbe, probes };
-  let below = lowProbe;
-  let above = highProbe;
-  while (probes.length < options.maxProbes && above.value > below.value * (1 + options.tolerance)) {
-    const raw = below.value > 0 ? Math.sqrt(below.value * above.value) : (below.value + above.value) / 2;
-    const middle = options.round(raw);
-    if (middle <= below.value || middle >= above.value) break;
-    const [made] = await probe([middle]);
-    if (made.meets) above = made;
-    else below = made;
-  }
+  const [below, above] = await narrow(lowProbe, highProbe, probe, probes, options);
   return { found: above, below, probes };
 }
 
@@ -179,6 +164,17 @@ export async function seekMinimum(low: number, high: number, target: Target, eva
  * (a load figure under a bound as the traffic rate grows). Geometric midpoints as there.
  */
 export async function seekMaximum(low: number, high: number, target: Target, evaluate: (values: number[]) => Promise<FigureEstimate[]>, options: SeekOptions): Promise<MaximumResult> {
+  const { probe, probes } = prober(target, evaluate);
+  const [lowProbe, highProbe] = await probe([low, high]);
+  if (!lowProbe.meets && highProbe.meets) throw wrongWay('maximize', target, highProbe, lowProbe, options.format ?? String);
+  if (!lowProbe.meets) return { above: lowProbe, probes };
+  if (highProbe.meets) return { found: highProbe, probes };
+  const [met, missed] = await narrow(lowProbe, highProbe, probe, probes, options);
+  return { found: met, above: missed, probes };
+}
+
+/** Measures the figure at some values and keeps every probe, in order. */
+function prober(target: Target, evaluate: (values: number[]) => Promise<FigureEstimate[]>): { probe: (values: number[]) => Promise<Probe[]>; probes: Probe[] } {
   const probes: Probe[] = [];
   const probe = async (values: number[]): Promise<Probe[]> => {
     const figures = await evaluate(values);
@@ -186,19 +182,22 @@ export async function seekMaximum(low: number, high: number, target: Target, eva
     probes.push(...made);
     return made;
   };
-  const [lowProbe, highProbe] = await probe([low, high]);
-  if (!lowProbe.meets && highProbe.meets) throw wrongWay('maximize', target, highProbe, lowProbe, options.format ?? String);
-  if (!lowProbe.meets) return { above: lowProbe, probes };
-  if (highProbe.meets) return { found: highProbe, probes };
-  let met = lowProbe;
-  let missed = highProbe;
-  while (probes.length < options.maxProbes && missed.value > met.value * (1 + options.tolerance)) {
-    const raw = met.value > 0 ? Math.sqrt(met.value * missed.value) : (met.value + missed.value) / 2;
+  return { probe, probes };
+}
+
+/**
+ * Narrows a bracket whose ends differ in meeting the target (either way round) by midpoints,
+ * geometric when the lower end is positive, until it is within the tolerance, the probes run
+ * out or the values can be written no closer; returns the last [lower, upper].
+ */
+async function narrow(lower: Probe, upper: Probe, probe: (values: number[]) => Promise<Probe[]>, probes: readonly Probe[], options: SeekOptions): Promise<[Probe, Probe]> {
+  while (probes.length < options.maxProbes && upper.value > lower.value * (1 + options.tolerance)) {
+    const raw = lower.value > 0 ? Math.sqrt(lower.value * upper.value) : (lower.value + upper.value) / 2;
     const middle = options.round(raw);
-    if (middle <= met.value || middle >= missed.value) break;
+    if (middle <= lower.value || middle >= upper.value) break;
     const [made] = await probe([middle]);
-    if (made.meets) met = made;
-    else missed = made;
+    if (made.meets === upper.meets) upper = made;
+    else lower = made;
   }
-  return { found: met, above: missed, probes };
+  return [lower, upper];
 }
