@@ -2,8 +2,11 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { parseDocument } from 'yaml';
 import { runScenario } from '../src/experiment/runScenario.js';
 import { buildSummary, type Summary } from '../src/report/summary.js';
+import { steadyGain } from '../src/experiment/steadyRule.js';
 import { parseScenarioText } from '../src/scenario/load.js';
 import type { Scenario } from '../src/scenario/schema.js';
+import { STEADY_DEFAULTS } from '../src/scenario/warmupSchema.js';
+import { parseCount } from '../src/units.js';
 
 /**
  * `npm run validate:warmup [objects …] [--series file.json]`: the check docs/warmup.md
@@ -19,8 +22,16 @@ import type { Scenario } from '../src/scenario/schema.js';
  * same request as `{requests: 4N}`, but its blocks' hit ratios are recorded, so that
  * `--series` can keep both series for judging the rule against what a longer warm-up
  * actually brought. Prints one Markdown table row per size; exits 1 when a size is off.
+ *
+ * `--blocks 60M`: a shorter check when the full one does not fit (docs/warmup.md gives both):
+ * one warm-up per size, run in the rule's blocks to that many requests without stopping,
+ * then, from its blocks alone, where the rule would have stopped (if it did) and, for the
+ * longest warm-up N whose 4N lies within them, the hit ratios of the block after N and of
+ * the block after 4N: the caches' own figures standing in for the measured windows.
  */
 const LIMIT = 0.005;
+/** The rule's default tolerance (src/scenario/warmupSchema.ts). */
+const STEADY_TOLERANCE = STEADY_DEFAULTS.tolerance;
 const DEFAULT_SIZES = [100_000, 1_000_000, 2_000_000];
 /** The rate of the user's report for the larger catalogues; with immutable content it only sets simulated time. */
 const rateFor = (objects: number): number => (objects > 100_000 ? 200_000 : 20_000);
@@ -54,14 +65,62 @@ function run(label: string, objects: number, parsed: Scenario): { summary: Summa
 
 const pct = (ratio: number): string => `${(ratio * 100).toFixed(2)} %`;
 const pts = (difference: number): string => `${(difference * 100).toFixed(2)}`;
+/** The rule's projected changes, or a dash before its eighth block. */
+const gains = (cdn: number | undefined, edge: number | undefined): string => (cdn === undefined || edge === undefined ? '–' : `${pts(cdn)}, ${pts(edge)}`);
+
+/** Removes `--name value` from `args` and returns the value. */
+function option(args: string[], name: string): string | undefined {
+  const at = args.indexOf(name);
+  if (at < 0) return undefined;
+  return args.splice(at, 2)[1];
+}
+
+/** A warm-up in the rule's blocks that never stops before `max` (a tolerance no projected change is below). */
+function unstoppable(objects: number, block: number | undefined, max: number): Scenario {
+  const parsed = scenario(objects, { until: 'steady', ...(block === undefined ? {} : { block }), max });
+  const length = parsed.run.warmup.kind === 'caches' ? parsed.run.warmup.length : undefined;
+  if (length?.kind !== 'steady') throw new Error('expected the steady form');
+  length.tolerance = -Infinity;
+  return parsed;
+}
 
 const args = process.argv.slice(2);
-const seriesAt = args.indexOf('--series');
-const seriesFile = seriesAt >= 0 ? args[seriesAt + 1] : undefined;
-const sizeArgs = seriesAt >= 0 ? [...args.slice(0, seriesAt), ...args.slice(seriesAt + 2)] : args;
-const sizes = sizeArgs.length > 0 ? sizeArgs.map(Number) : DEFAULT_SIZES;
+const seriesFile = option(args, '--series');
+const blocksTo = option(args, '--blocks');
+const sizes = args.length > 0 ? args.map(Number) : DEFAULT_SIZES;
 const series: Record<string, unknown> = {};
 let failed = false;
+if (blocksTo !== undefined) {
+  const parsedMax = parseCount(blocksTo);
+  if (!parsedMax.ok) throw new Error(`--blocks: expected a request count such as 60M, not ${blocksTo}`);
+  console.log('| objects | block | warmed (wall s) | last block CDN | edge | rule: projected change CDN, edge (points) | rule stopped after | N → 4N | CDN after N → after 4N | edge after N → after 4N | Δ CDN, Δ edge (points) |');
+  console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  for (const objects of sizes) {
+    const warmed = run('blocks', objects, unstoppable(objects, undefined, parsedMax.value));
+    const steady = warmed.summary.warmup.steady;
+    if (steady === undefined) throw new Error('the steady warm-up reported no blocks');
+    const cdn = steady.blockHitRatios;
+    const edge = steady.blockEdgeHitRatios;
+    let stop: number | undefined;
+    for (let n = 1; n <= cdn.length && stop === undefined; n++) {
+      const c = steadyGain(cdn.slice(0, n));
+      const e = steadyGain(edge.slice(0, n));
+      if (c !== null && e !== null && c.gain < STEADY_TOLERANCE && e.gain < STEADY_TOLERANCE) stop = n;
+    }
+    // The block after a warm-up of N blocks is block N (0-based): the longest N with block 4N recorded.
+    const n = Math.floor((cdn.length - 1) / 4);
+    const mega = (blocks: number): string => `${((blocks * steady.blockRequests) / 1e6).toFixed(1)} M`;
+    const last = cdn.length - 1;
+    console.log(
+      `| ${objects.toLocaleString('en-US')} | ${steady.blockRequests.toLocaleString('en-US')} | ${mega(cdn.length)} (${warmed.seconds.toFixed(0)}) | ${pct(cdn[last])} | ${pct(edge[last])} | ` +
+        `${gains(steadyGain(cdn)?.gain, steadyGain(edge)?.gain)} | ${stop === undefined ? 'not within them' : mega(stop)} | ` +
+        (n < 1 ? '| | | |' : `${mega(n)} → ${mega(4 * n)} | ${pct(cdn[n])} → ${pct(cdn[4 * n])} | ${pct(edge[n])} → ${pct(edge[4 * n])} | ${pts(cdn[4 * n] - cdn[n])}, ${pts(edge[4 * n] - edge[n])} |`),
+    );
+    series[objects] = { blockRequests: steady.blockRequests, blockHitRatios: cdn, blockEdgeHitRatios: edge, seconds: warmed.seconds };
+    if (seriesFile !== undefined) writeFileSync(seriesFile, `${JSON.stringify(series, null, 1)}\n`);
+  }
+  process.exit(0);
+}
 console.log('| objects | rule: warm-up requests | CDN | edge | 4× warm-up requests | CDN | edge | Δ CDN (points) | Δ edge (points) | wall s (rule, 4×) |');
 console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const objects of sizes) {
@@ -69,11 +128,7 @@ for (const objects of sizes) {
   const steady = rule.summary.warmup.steady;
   if (steady === undefined) throw new Error('the steady warm-up reported no blocks');
   const warmed = rule.summary.warmup.requests;
-  const longerScenario = scenario(objects, { until: 'steady', block: steady.blockRequests, max: 4 * warmed });
-  const length = longerScenario.run.warmup.kind === 'caches' ? longerScenario.run.warmup.length : undefined;
-  if (length?.kind !== 'steady') throw new Error('expected the steady form for the longer warm-up');
-  length.tolerance = -Infinity; // no projected gain is below it: the warm-up runs to max
-  const longer = run('4×', objects, longerScenario);
+  const longer = run('4×', objects, unstoppable(objects, steady.blockRequests, 4 * warmed));
   if (longer.summary.warmup.requests !== 4 * warmed) throw new Error(`the longer warm-up used ${longer.summary.warmup.requests} requests, not ${4 * warmed}`);
   const cdn = longer.summary.hitRatio.cdn - rule.summary.hitRatio.cdn;
   const edge = longer.summary.hitRatio.edge - rule.summary.hitRatio.edge;
