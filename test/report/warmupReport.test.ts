@@ -87,7 +87,13 @@ describe('the report says how the run was warmed (summary.json warmup, docs/warm
 
   it('an incident window in a flow warm-up is clipped to the measured axis, not drawn left of it', () => {
     const incident = { kind: 'outage', fromSeconds: 10, toSeconds: 20, label: 'outage 10–20 s' } as unknown as Summary['incidents'][number];
-    const spec = hitRatioTimeChart(rows(25.000031), [incident], FLOW) as unknown as { layer: { mark: { clip?: boolean } }[] };
-    expect(spec.layer.slice(0, 2).map((layer) => layer.mark.clip)).toEqual([true, true]);
+    const spec = hitRatioTimeChart(rows(25.000031), [incident], FLOW) as unknown as { layer: { mark: { type: string; clip?: boolean } }[] };
+    // The band under the lines, its label (a white outline, then the text) over them: all clipped.
+    const incidentLayers = [spec.layer[0], ...spec.layer.slice(-2)];
+    expect(incidentLayers.map((layer) => [layer.mark.type, layer.mark.clip])).toEqual([
+      ['rect', true],
+      ['text', true],
+      ['text', true],
+    ]);
   });
 });
