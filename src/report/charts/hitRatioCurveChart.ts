@@ -156,7 +156,7 @@ export function hitRatioCurveChart(curves: Curves): TopLevelSpec {
     title: curves.sizeTitle,
     scale: { type: 'log', domain: [Math.min(...sizes), Math.max(...sizes)], nice: false },
     // A log axis labels 2, 3, 4 … between decades; the ones that would touch are left out.
-    axis: { format: '~s', labelOverlap: 'greedy' },
+    axis: { format: '~s', labelOverlap: 'greedy', labelSeparation: 8 },
   };
   const colours = [...new Set(curves.points.map((point) => point.colour))];
   const dashes = [...new Set(curves.points.map((point) => point.dash))];
