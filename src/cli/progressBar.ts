@@ -7,16 +7,22 @@ export interface ProgressReporter<P> {
   stop(): void;
 }
 
+/** startBar's reporter, which can start over (a new phase: its own rate and ETA). */
+interface RestartableReporter<P> extends ProgressReporter<P> {
+  restart(): void;
+}
+
 const NO_PROGRESS = { update: () => {}, stop: () => {} };
 
 /** A bar on stderr with requests and requests per second; `extra` adds fields of its own. */
-function startBar<P extends { fraction: number; requests: number }>(format: string, extra: (progress: P) => Record<string, string>, initial: Record<string, string>): ProgressReporter<P> {
-  const startedAt = performance.now();
+function startBar<P extends { fraction: number; requests: number }>(format: string, extra: (progress: P) => Record<string, string>, initial: Record<string, string>): RestartableReporter<P> {
+  let startedAt = performance.now();
   const bar = new cliProgress.SingleBar(
     {
       stream: process.stderr,
-      format: ` {bar} {percentage}% | ${format}{requests} requests | {rate} req/s | ETA {eta_formatted}`,
-      barsize: 30,
+      format: ` {bar} {percentage}% | ${format}{requests} req, {rate}/s | ETA {eta_formatted}`,
+      // Within 100 columns with the longest phase text (a steady warm-up's).
+      barsize: 10,
       // The work is synchronous, so a Ctrl-C kills it before any handler could show the cursor again.
       hideCursor: false,
       clearOnComplete: true,
@@ -38,17 +44,45 @@ function startBar<P extends { fraction: number; requests: number }>(format: stri
     stop() {
       bar.stop();
     },
+    restart() {
+      startedAt = performance.now();
+      bar.start(1000, 0, { requests: '0', rate: '0', ...initial });
+    },
   };
 }
 
 /**
- * A progress bar on stderr (simulated time, requests, requests per second, ETA), shown
+ * A progress bar on stderr (the warm-up or the simulated time, requests, requests per second, ETA), shown
  * only on a terminal: on a pipe or with --no-progress nothing is drawn.
  */
 export function createProgressReporter(enabled: boolean): ProgressReporter<RunProgress> {
   if (!enabled || !process.stderr.isTTY) return NO_PROGRESS;
-  return startBar<RunProgress>('sim {simulated} | ', (progress) => ({ simulated: formatSimulated(progress.simulatedMs) }), { simulated: '0 s' });
+  const bar = startBar<RunProgress>('{phase} | ', (progress) => ({ phase: runPhaseText(progress) }), { phase: 'starting' });
+  let warming = false;
+  return {
+    update(progress) {
+      // The cache-only warm-up has a bar of its own; the run then starts over with its own rate and ETA.
+      if (warming && progress.warming === undefined) bar.restart();
+      warming = progress.warming !== undefined;
+      bar.update(progress);
+    },
+    stop: () => bar.stop(),
+  };
 }
+
+/**
+ * What the bar says the run is doing: the cache-only warm-up (its count or cap, and the last
+ * block's CDN hit ratio), or the simulated time of the run through the flow.
+ */
+export function runPhaseText(progress: RunProgress): string {
+  const warming = progress.warming;
+  if (warming === undefined) return `sim ${formatSimulated(progress.simulatedMs)}`;
+  const goal = warming.until === 'steady' ? `steady, ≤ ${formatShortCount(warming.target ?? 0)}` : warming.until === 'requests' ? `to ${formatShortCount(warming.target ?? 0)}` : 'for a time';
+  const block = warming.lastBlockHitRatio === null ? '' : ` · block ${(warming.lastBlockHitRatio * 100).toFixed(1)} % CDN`;
+  return `warming ${goal}${block}`;
+}
+
+const formatShortCount = (count: number): string => (count >= 1e6 ? `${+(count / 1e6).toFixed(1)} M` : count.toLocaleString('en-US'));
 
 /** The same for trace replay: share of the trace read (both passes when there are two). */
 export function createReplayProgressReporter(enabled: boolean): ProgressReporter<ReplayProgress> {

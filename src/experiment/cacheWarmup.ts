@@ -119,6 +119,15 @@ export class CacheWarmup {
     return this.endMs;
   }
 
+  /** How far the warm-up has come at `simulatedMs`, for a progress bar (issue 26: it read 0 % through the whole warm-up). */
+  progress(simulatedMs: number): WarmingProgress {
+    const length = this.length;
+    const target = length.kind === 'requests' ? length.requests : length.kind === 'steady' ? length.maxRequests : null;
+    // A steady warm-up's share is of its cap: an upper bound on what is left, said as such.
+    const fraction = length.kind === 'time' ? Math.min(1, simulatedMs / length.ms) : target === null || target === 0 ? null : Math.min(1, this.requests / target);
+    return { requests: this.requests, target, until: length.kind, fraction, lastBlockHitRatio: this.blockHitRatios.at(-1) ?? null };
+  }
+
   facts(): WarmupFacts {
     const length = this.length;
     const lastBlock = this.blockHitRatios.at(-1);
@@ -149,6 +158,19 @@ export class CacheWarmup {
     this.endMs = atMs;
     this.simulation?.stop();
   }
+}
+
+/** A cache-only warm-up under way (RunProgress.warming). */
+export interface WarmingProgress {
+  /** Requests warmed so far. */
+  requests: number;
+  /** The count it warms (`{requests: N}`), or a steady warm-up's cap; null for a simulated time. */
+  target: number | null;
+  until: CacheWarmupLength['kind'];
+  /** Share done: of the count, the cap (steady) or the time; null when none applies. */
+  fraction: number | null;
+  /** The CDN hit ratio of the last full block, null before the first. */
+  lastBlockHitRatio: number | null;
 }
 
 /** The cache-only warm-up a scenario asks for, or null for a warm-up through the flow. */

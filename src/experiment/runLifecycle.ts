@@ -4,7 +4,7 @@ import type { RunTimeline, TimelineFigures } from '../metrics/runTimeline.js';
 import type { Simulation } from '../sim/simulation.js';
 import type { QueryKeys } from '../workload/requests/queryKeys.js';
 import type { ClientRequest, RequestSink } from '../workload/request.js';
-import type { CacheWarmup, WarmupFacts } from './cacheWarmup.js';
+import type { CacheWarmup, WarmingProgress, WarmupFacts } from './cacheWarmup.js';
 import { flowWarmupFacts } from './cacheWarmup.js';
 import type { RunRecorder } from './runRecorder.js';
 import type { RunResult } from './runResult.js';
@@ -34,8 +34,10 @@ const PHASE_NAMES: readonly RunPhase[] = ['warming', 'warm-up', 'measuring', 'cl
 export interface RunProgress {
   simulatedMs: number;
   requests: number;
-  /** Share of the run done, 0..1, by whichever limit is closer. */
+  /** Share of the run done, 0..1, by whichever limit is closer (of the warm-up, while `warming` is set). */
   fraction: number;
+  /** Set while the caches are warmed alone, before the run: how far that has come. */
+  warming?: WarmingProgress;
 }
 
 /** How long a run takes requests and which of them are measured. */
@@ -150,7 +152,12 @@ export class RunLifecycle {
     if (this.phaseNow >= CLOSED) throw new Error(`a run's life cycle runs once (it is ${this.phase})`);
     const { simulation, flow, bounds } = this;
     // A cache-only warm-up comes before the run: the run's duration counts from its end.
-    const warmedMs = this.cacheWarmup?.run(simulation, (simulatedMs) => onProgress?.({ simulatedMs, requests: 0, fraction: 0 })) ?? 0;
+    const warmedMs =
+      this.cacheWarmup?.run(simulation, (simulatedMs) => {
+        if (onProgress === undefined || this.cacheWarmup === null) return;
+        const warming = this.cacheWarmup.progress(simulatedMs);
+        onProgress({ simulatedMs, requests: warming.requests, fraction: warming.fraction ?? 0, warming });
+      }) ?? 0;
     this.adaptive?.start(warmedMs);
     // Until `close` at the request limit (from `arrive`), the horizon, or no events left.
     while (this.phaseNow < CLOSED) {

@@ -6,7 +6,8 @@ import { OriginModel } from '../../src/cdn/origin.js';
 import { SharedCacheNode } from '../../src/cdn/sharedCacheNode.js';
 import { CompiledDecisionTable } from '../../src/policy/compile.js';
 import { CacheWarmup } from '../../src/experiment/cacheWarmup.js';
-import { RunLifecycle, type RunBounds, type RunPhase } from '../../src/experiment/runLifecycle.js';
+import { RunLifecycle, type RunBounds, type RunPhase, type RunProgress } from '../../src/experiment/runLifecycle.js';
+import { runPhaseText } from '../../src/cli/progressBar.js';
 import { runScenario } from '../../src/experiment/runScenario.js';
 import { parseScenarioText } from '../../src/scenario/load.js';
 import type { CacheWarmupLength } from '../../src/scenario/warmupSchema.js';
@@ -145,7 +146,16 @@ describe('RunLifecycle: a run takes its phases in order and stops in one place',
   it('a cache-only warm-up: its requests never reach the flow; every request the flow takes is measured', () => {
     const { lifecycle, answered, phasesSeen } = lifecycleFor('max-age=3600', { requestLimit: 20 }, { cacheWarmup: { kind: 'requests', requests: 15 } });
     expect(lifecycle.phase).toBe('warming');
-    const end = lifecycle.run(() => null);
+    const reports: RunProgress[] = [];
+    const end = lifecycle.run(() => null, (progress) => reports.push(progress), 10);
+    // issue 26: the warm-up reports its own progress (it read 0 % and "0 requests" throughout), then the run its own.
+    expect(reports[0]).toEqual({ simulatedMs: 1_400, requests: 15, fraction: 1, warming: { requests: 15, target: 15, until: 'requests', fraction: 1, lastBlockHitRatio: null } });
+    expect(runPhaseText(reports[0])).toBe('warming to 15');
+    expect(reports.slice(1).every((report) => report.warming === undefined)).toBe(true);
+    expect(runPhaseText(reports[reports.length - 1])).toBe('sim 3.4 s');
+    expect(runPhaseText({ ...reports[0], warming: { requests: 3e6, target: 2e8, until: 'steady', fraction: 0.015, lastBlockHitRatio: 0.97104 } })).toBe(
+      'warming steady, ≤ 200 M · block 97.1 % CDN',
+    );
     expect(phasesSeen.slice(0, 15)).toEqual(Array<RunPhase>(15).fill('warming'));
     expect(phasesSeen[15]).toBe('measuring');
     expect(lifecycle.requests).toBe(20);
