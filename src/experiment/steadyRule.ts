@@ -7,8 +7,7 @@
  * hit ratio of caches that are still filling climbs roughly with the logarithm of the
  * requests they have seen (a Zipf catalogue is discovered ever more slowly), so over the
  * last half of the blocks it fits the hit ratio against ln(requests) by least squares;
- * the slope times ln 4 is what four times the requests would still add (or, falling, take
- * away: the rule bounds the change either way, as its question does). The fit's own
+ * the slope times ln 4 is what four times the requests would still add. The fit's own
  * standard error is added before comparing with the tolerance, so a short or noisy series
  * is not taken for a flat one: the blocks' noise, not a fixed block size, decides how many
  * blocks are enough. Looking at half of the warm-up, not at a fixed number of blocks, lets
@@ -29,10 +28,7 @@ export interface SteadyGain {
   slope: number;
   /** Standard error of that slope from the fit's residuals. */
   slopeError: number;
-  /**
-   * (|slope| + 2 standard errors) × ln 4: the most a warm-up four times as long would still
-   * change the hit ratio by, up or down (a falling hit ratio is no more settled than a rising one).
-   */
+  /** (slope + 2 standard errors) × ln 4: the gain a warm-up four times as long would still bring, at most. */
   gain: number;
   /** Blocks in the window: the last half. */
   window: number;
@@ -70,8 +66,7 @@ export function steadyGain(blockRatios: ArrayLike<number>): SteadyGain | null {
     sse += residual * residual;
   }
   const slopeError = Math.sqrt(sse / (m - 2) / sxx);
-  // |slope|: the question is whether a longer warm-up would measure something else, either way.
-  return { slope, slopeError, gain: (Math.abs(slope) + SLOPE_ERRORS * slopeError) * LN_LOOK_AHEAD, window: m };
+  return { slope, slopeError, gain: (slope + SLOPE_ERRORS * slopeError) * LN_LOOK_AHEAD, window: m };
 }
 
 /**
