@@ -126,6 +126,7 @@ function cdnLines(summary: Summary): string[] {
       ` ${formatCount(cdn.staleServed.originUnreachable)} with the origin unreachable · revalidated (304) ${formatCount(cdn.revalidatedRequests)}`,
     outdatedLine(cdn.staleness),
     originLine(summary),
+    ...originLoadLine(summary),
   ];
 }
 
@@ -139,6 +140,24 @@ function originLine(summary: Summary): string {
     ` ${formatCount(cause.purged)} after purges, ${formatCount(cause.backgroundRevalidation)} background revalidations` +
     ` · ${formatCount(origin.fullResponses)} bodies (${formatBytes(origin.bytes)}), ${formatCount(origin.notModified)} answered 304, ${formatCount(origin.errors)} errors, ${formatCount(origin.refused)} refused`
   );
+}
+
+/**
+ * The origin's load as a rate with its peaks (summary.json capacity.origin, docs/capacity.md):
+ * an origin is sized by its peak, not by the count over the run.
+ */
+function originLoadLine(summary: Summary): string[] {
+  const capacity = summary.capacity;
+  const load = capacity?.origin;
+  if (capacity === undefined || load === undefined) return [];
+  const rate = (perSecond: number): string => (perSecond >= 100 ? formatCount(Math.round(perSecond)) : perSecond.toFixed(1));
+  const gbps = (value: number): string => (value >= 10 ? value.toFixed(1) : value.toPrecision(2));
+  return [
+    // A run measured for under a minute has no 60 s window: its "60 s peak" is its total / 60.
+    `origin load: ${rate(load.meanRequestsPerSecond)} requests/s mean, peak ${formatCount(load.peakRequestsPerSecond1s)} in 1 s` +
+      (capacity.measuredSeconds >= 60 ? `, ${rate(load.peakRequestsPerSecond60s)}/s over 60 s` : '') +
+      ` · ${gbps(load.meanGbps)} Gbit/s mean, peak ${gbps(load.peakGbps1s)} over 1 s`,
+  ];
 }
 
 /**
