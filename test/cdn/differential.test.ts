@@ -9,7 +9,7 @@ import {
   type CompletedRequest,
 } from '../../src/cdn/layeredFlow.js';
 import { RandomStreams } from '../../src/sim/random.js';
-import { flowHarness, type SentRequest } from './flowHarness.js';
+import { CROSS_CHECK_CLASSES, flowHarness, type SentRequest } from './flowHarness.js';
 
 /**
  * One behaviour, two paths: the layered flow (compiled decisions, typed arrays, the hot
@@ -21,13 +21,7 @@ import { flowHarness, type SentRequest } from './flowHarness.js';
  * time shows (coalescing, background revalidations, ages that grow on the way) is compared
  * with the timed reference instead (timedReference.test.ts, docs/timed-reference.md).
  */
-const CLASSES = [
-  'public, max-age=30, stale-while-revalidate=60',
-  'no-cache',
-  'public, max-age=20, must-revalidate',
-  'public, max-age=45',
-  'no-store',
-];
+const CLASSES = CROSS_CHECK_CLASSES;
 const OBJECTS = 25;
 const OUTAGE = { from: 600_000, to: 700_000 };
 const BURST = { from: 1_200_000, to: 1_380_000 };

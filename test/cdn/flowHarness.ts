@@ -20,6 +20,19 @@ import { CHUNK_SIZE_BYTES } from '../../src/policy/ranges.js';
  * origin service 50 ms. A cold miss through the tier: 20 + 30 + 100 + 50 = 200 ms; the
  * response reaches the regional site 165 ms and the PoP 180 ms after the request was sent.
  */
+/**
+ * The Cache-Control of the content classes both cross-checks of the flow use (differential.test.ts,
+ * timedReference.test.ts): stale-while-revalidate, no-cache, must-revalidate, a plain lifetime and
+ * no-store; the timed reference adds a stale-if-error class, which needs time to show.
+ */
+export const CROSS_CHECK_CLASSES: readonly string[] = [
+  'public, max-age=30, stale-while-revalidate=60',
+  'no-cache',
+  'public, max-age=20, must-revalidate',
+  'public, max-age=45',
+  'no-store',
+];
+
 export const CLIENT_LEG_MS = 20;
 export const REGIONAL_HOP_MS = 30;
 export const ORIGIN_RTT_MS = 100;

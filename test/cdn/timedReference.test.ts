@@ -12,7 +12,7 @@ import {
 } from '../../src/cdn/layeredFlow.js';
 import { RandomStreams } from '../../src/sim/random.js';
 import { runReference, type ReferenceCounters, type ReferenceRecord, type ReferenceRequest, type ReferenceScenario } from '../support/timedReference.js';
-import { flowHarness, type SentRequest } from './flowHarness.js';
+import { CROSS_CHECK_CLASSES, flowHarness, type SentRequest } from './flowHarness.js';
 
 /**
  * The layered flow against the timed reference (test/support/timedReference.ts): the same
@@ -22,14 +22,7 @@ import { flowHarness, type SentRequest } from './flowHarness.js';
  * seconds, so every Date and Age the reference reads is exact (HTTP counts whole seconds);
  * incidents and purges fall on quarter seconds, so no message ties with them.
  */
-const CLASSES = [
-  'public, max-age=30, stale-while-revalidate=60',
-  'no-cache',
-  'public, max-age=20, must-revalidate',
-  'public, max-age=45',
-  'no-store',
-  'public, max-age=12, stale-while-revalidate=8, stale-if-error=600',
-];
+const CLASSES = [...CROSS_CHECK_CLASSES, 'public, max-age=12, stale-while-revalidate=8, stale-if-error=600'];
 const OBJECTS = 30;
 /**
  * Short hops, one way: PoP → regional 0.5 s, regional → origin 0.5 s, no service time: a cold
