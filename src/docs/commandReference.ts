@@ -1,4 +1,7 @@
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
 
 /**
  * docs/commands.md: hand-written notes per command around blocks generated from each
@@ -52,14 +55,19 @@ export function commandsPage(current: string, helps: HelpTexts): string {
 }
 
 /** `--help` of the built CLI, as a user sees it: no colour, and 100 columns whatever the terminal (the width the CLI's output is held to). */
-export function helpText(args: readonly string[], cli: string): string {
-  const result = spawnSync(process.execPath, [cli, ...args, '--help'], { encoding: 'utf8', env: { ...process.env, FORCE_COLOR: '0', COLUMNS: '100' } });
-  if (result.status !== 0) throw new Error(`cdnsim ${args.join(' ')} --help exited ${result.status}: ${result.stderr}`);
-  return result.stdout;
+export async function helpText(args: readonly string[], cli: string): Promise<string> {
+  try {
+    const { stdout } = await run(process.execPath, [cli, ...args, '--help'], { encoding: 'utf8', env: { ...process.env, FORCE_COLOR: '0', COLUMNS: '100' } });
+    return stdout;
+  } catch (error) {
+    throw new Error(`cdnsim ${args.join(' ')} --help failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
 }
 
-/** Every help text the commands page holds: `cdnsim --help` under '', then each command's. */
-export function allHelpTexts(cli: string): Map<string, string> {
-  const top = helpText([], cli);
-  return new Map([['', top], ...commandNames(top).map((name): [string, string] => [name, helpText([name], cli)])]);
+/** Every help text the commands page holds: `cdnsim --help` under '', then each command's (side by side: each is a process start). */
+export async function allHelpTexts(cli: string): Promise<Map<string, string>> {
+  const top = await helpText([], cli);
+  const names = commandNames(top);
+  const texts = await Promise.all(names.map((name) => helpText([name], cli)));
+  return new Map([['', top], ...names.map((name, i): [string, string] => [name, texts[i]!])]);
 }

@@ -27,5 +27,5 @@ function writeIfChanged(path: string, text: string): void {
 writeIfChanged('schemas/scenario.schema.json', `${JSON.stringify(scenarioJsonSchema(), null, 2)}\n`);
 writeIfChanged('docs/scenario-keys.md', scenarioKeysPage());
 const commandsFile = join(REPO, 'docs/commands.md');
-writeIfChanged('docs/commands.md', commandsPage(existsSync(commandsFile) ? readFileSync(commandsFile, 'utf8') : '# Commands\n', allHelpTexts(CLI)));
+writeIfChanged('docs/commands.md', commandsPage(existsSync(commandsFile) ? readFileSync(commandsFile, 'utf8') : '# Commands\n', await allHelpTexts(CLI)));
 process.stdout.write('references are current\n');

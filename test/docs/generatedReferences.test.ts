@@ -25,9 +25,9 @@ describe('generated references cannot lag the code (issue 26)', () => {
     expect(rows.has('incidents[](kind: error-burst).share')).toBe(true);
   });
 
-  it(`docs/commands.md holds every command's --help exactly as the CLI prints it (${FIX})`, () => {
+  it(`docs/commands.md holds every command's --help exactly as the CLI prints it (${FIX})`, async () => {
     const committed = readFileSync(join(REPO, 'docs/commands.md'), 'utf8');
-    const helps = allHelpTexts(CLI);
+    const helps = await allHelpTexts(CLI);
     expect(commandNames(helps.get('')!)).toContain('run');
     expect(committed === commandsPage(committed, helps), `docs/commands.md is stale: ${FIX}`).toBe(true);
   });
