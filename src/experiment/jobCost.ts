@@ -15,7 +15,7 @@ export function expectedRequests(scenario: Scenario, limits: RunLengthLimits = {
 
 /**
  * Rough speeds of one core of this project's machines, for the estimate printed before a
- * long run (README "Where the time goes": the baseline's flow at about 0.5 M requests a
+ * long run (docs/performance.md "Where the time goes": the baseline's flow at about 0.5 M requests a
  * second, its cache-only warm-up about 2.4 times as fast). Only an order of magnitude: a
  * scenario with every feature on runs at about half the flow's rate.
  */

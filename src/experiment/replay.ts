@@ -10,7 +10,7 @@ export type { TraceFacts } from './traceScan.js';
 /**
  * Trace replay: one pass over one or more trace files feeds every (policy × cache size ×
  * TTL) cache, as libCacheSim's multi-size simulation does, and counts hits and bytes after
- * the warm-up. Semantics where the reference simulators disagree (../shared/traces/README):
+ * the warm-up. Semantics where the reference simulators disagree (test/fixtures/traces/README.md):
  * an id seen again with another size keeps its first size (as libCacheSim); zero-size
  * requests are counted; an object larger than the cache is never admitted (the store's rule).
  */

@@ -2,7 +2,7 @@
  * Verdicts on the service's stated figures (spec 1.1, 4.8, 4.9, 7.1, 8): is a simulated
  * value within what the service states? Pure: no knowledge of runs or reports.
  *
- * Tolerance rules (README "The stated figures"):
+ * Tolerance rules (docs/stated-figures.md "Tolerance rules"):
  * - a stated range is inclusive at both ends (15–20 ms: 15 and 20 are within);
  * - a stated mean given as a point (25.45 ms) is within 5 % of it either way;
  * - a stated ratio given as a point (95 % hit ratio, 99.9 % availability) is a floor: at least;

@@ -18,7 +18,7 @@ import { figureValue } from '../experiment/sweepGrid.js';
 import { formatCount, formatMs, formatTable } from './consoleTable.js';
 import type { LatencyFigures, Summary } from './summary.js';
 
-/** One stated figure against the run (README "The stated figures"). */
+/** One stated figure against the run (docs/stated-figures.md). */
 export interface StatedRow {
   id: string;
   figure: string;

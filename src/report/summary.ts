@@ -13,7 +13,7 @@ import { roundTo as round } from './rounding.js';
 import { conservationChecks, type ChecksFigure } from './conservation.js';
 import { busiestOrder, originCapacity, popsCapacity, regionalsCapacity, type OriginCapacity, type PopsCapacity, type RegionalsCapacity } from './capacityFigures.js';
 
-/** Latency percentiles of one group of requests, in ms (see README, "summary.json"). */
+/** Latency percentiles of one group of requests, in ms (docs/summary-json.md). */
 export type LatencyFigures = Omit<LatencySummary, 'min' | 'max'>;
 
 export type { IncidentRow, RepeatedIncidentRow } from './incidentRows.js';
@@ -23,7 +23,7 @@ export type { IncidentRow, RepeatedIncidentRow } from './incidentRows.js';
  * Key names are stable; later versions add keys and never rename them.
  */
 export interface Summary {
-  /** 1: this shape (README "summary.json"); a version that renames or removes a key counts up. */
+  /** 1: this shape (docs/summary-json.md); a version that renames or removes a key counts up. */
   schemaVersion: typeof SUMMARY_SCHEMA_VERSION;
   scenario: string;
   seed: number;
@@ -86,7 +86,7 @@ export interface Summary {
    * warm-up was too short for that edge to fill.
    */
   theory?: { model: 'che-lru' | 'ttl'; edgeHitRatio: number; edgeByteHitRatio: number; missDelaySeconds?: number };
-  /** What the CDN's nodes did on the simulated clock (README "What a run reports"). */
+  /** What the CDN's nodes did on the simulated clock (docs/summary-json.md `cdn`, docs/simulated-cdn.md). */
   cdn: CdnSummary;
   /** Capacity figures with stable names (docs/capacity.md) and the busiest edge caches against their uplinks (spec 1.1); absent when the run records no timeline. */
   capacity?: CapacitySummary;
@@ -96,7 +96,7 @@ export interface Summary {
   repeatedIncidents?: RepeatedIncidentRow[];
   /** The adaptive TTL controller's parameters and adjustments (spec 1.2 item 6); absent when it is off. */
   adaptive?: AdaptiveSummary;
-  /** The service's stated figures against the run, or the scenario's `expect` for them (README "The stated figures"). */
+  /** The service's stated figures against the run, or the scenario's `expect` for them (docs/stated-figures.md). */
   stated: StatedRow[];
   /** The conservation checks on the figures above (docs/conservation.md): a failure is a bug in the simulator, and the command exits 4. */
   checks: ChecksFigure;

@@ -19,7 +19,7 @@ import { DURATION_EXPECTED, FRACTION_EXPECTED, parseDuration, parseFraction } fr
  * ```
  */
 
-/** The defaults, in base units (README / docs/ttl-strategies.md give the reasons). */
+/** The defaults, in base units (docs/ttl-strategies.md gives the reasons). */
 export const ADAPTIVE_DEFAULTS = {
   windowMs: 60_000,
   targetHitRatio: 0.9,

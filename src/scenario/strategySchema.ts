@@ -29,7 +29,7 @@ import { adaptiveClassProblems, adaptiveTtlSchema, adaptiveTtlToInput, DEFAULT_A
  * ```
  */
 
-/** The named presets, each with the spec section it comes from (README "TTL strategies"). */
+/** The named presets, each with the spec section it comes from (docs/ttl-strategies.md). */
 export const STRATEGY_PRESETS = {
   'respect-headers': 'spec 4.1: the origin\'s headers as the scenario sends them',
   'framework-defaults': 'spec 4.3: every class gets the framework profile its path selects',

@@ -51,8 +51,8 @@ const LIBCACHESIM: Partial<Record<CachePolicyName, { missCount: number[]; missBy
 };
 
 /**
- * Policies whose byte-mode adaptation differs from libCacheSim's by design (README "Trace
- * replay"): cdnsim's own miss counts are pinned beside the reference's, and the gap bounded.
+ * Policies whose byte-mode adaptation differs from libCacheSim's by design (docs/replay.md "Agreement
+ * with libCacheSim"): cdnsim's own miss counts are pinned beside the reference's, and the gap bounded.
  */
 const DIFFERENT_BY_DESIGN: Partial<Record<CachePolicyName, { libCacheSim: number[]; cdnsim: number[]; maxRelativeGap: number; why: string }>> = {
   gdsf: {

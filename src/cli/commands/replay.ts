@@ -58,14 +58,14 @@ export function replayCommand(yargs: Argv): Argv {
         .option('csv-header', { type: 'boolean', describe: 'csv: the first line is a header' })
         .option('csv-delimiter', { type: 'string', describe: "csv: field delimiter (default ',')" })
         .option('out', { type: 'string', describe: 'also write the rows as JSON to this file (atomically)' })
-        .option('report', { type: 'string', describe: 'write replay.json, its charts (charts/*.svg, *.png: miss ratio against cache size) and report.html into this folder' })
+        .option('report', { type: 'string', describe: 'write replay.json, its charts (charts/*.svg, *.png: hit ratio against cache size) and report.html into this folder' })
         .option('charts', { type: 'boolean', default: true, describe: 'with --report: draw the charts and report.html (--no-charts: replay.json alone)' })
         .option('json', { type: 'boolean', default: false, describe: 'print the rows as a JSON array and nothing else' })
         .option('progress', { type: 'boolean', default: true, describe: 'progress bar on a terminal (--no-progress to hide)' })
         .option('pipeline', { type: 'boolean', default: true, describe: 'read the trace in a worker thread while the caches run in this one (--no-pipeline: one thread; same numbers)' })
         .example('$0 replay test/fixtures/traces/cloudPhysicsIO.oracleGeneral.bin --policy lru,fifo,s3fifo --cache-size 0.01,0.1', 'three policies at 1 % and 10 % of the working set')
         .example('$0 replay test/fixtures/traces/nginx-access.log --cache-size 1GB --ttl 60,300 --json', 'an nginx access log with two TTLs')
-        .example('$0 replay test/fixtures/traces/cloudPhysicsIO.oracleGeneral.bin --policy lru,s3fifo --cache-size 0.01,0.05,0.1,0.2 --report results/replay-cloudphysics', 'miss-ratio curves as charts and a report page') as unknown as Argv<ReplayArgs>,
+        .example('$0 replay test/fixtures/traces/cloudPhysicsIO.oracleGeneral.bin --policy lru,s3fifo --cache-size 0.01,0.05,0.1,0.2 --report results/replay-cloudphysics', 'hit-ratio curves as charts and a report page') as unknown as Argv<ReplayArgs>,
     (args) => executeReplay(args),
   );
 }
