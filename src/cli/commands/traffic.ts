@@ -18,6 +18,9 @@ interface TrafficArgs {
   progress: boolean;
 }
 
+/** Requests a trace may hold: its arrays take 20 bytes a request (2 GB at this count). */
+const MAX_REQUESTS = 100_000_000;
+
 /** `cdnsim traffic <class>`: a production traffic model's stream as a trace (docs/traffic-models.md). */
 export function trafficCommand(yargs: Argv): Argv {
   return yargs.command<TrafficArgs>(
@@ -41,7 +44,10 @@ export function trafficCommand(yargs: Argv): Argv {
 
 function executeTraffic(args: TrafficArgs): void {
   const requests = parseCount(args.requests);
-  if (!requests.ok || requests.value === 0) throw new UserError(`--requests: expected a count of at least 1 (2000000, 2M), found ${args.requests}`);
+  if (!requests.ok || requests.value === 0 || requests.value > MAX_REQUESTS) {
+    throw new UserError(`--requests: expected a count from 1 to ${formatCount(MAX_REQUESTS)} (2000000, 2M; the trace is built in memory, 20 bytes a request), found ${args.requests}`);
+  }
+  if (!Number.isSafeInteger(args.seed)) throw new UserError(`--seed: expected a whole number, found ${args.seed}`);
   if (args.rate !== undefined && !(args.rate > 0 && Number.isFinite(args.rate))) throw new UserError(`--rate: expected requests per second above 0, found ${args.rate}`);
   let depthCapBytes: number | undefined;
   if (args.depthCap !== undefined) {

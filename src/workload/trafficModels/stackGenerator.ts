@@ -166,6 +166,7 @@ export class StackModelGenerator {
     // otherwise grow with every new object to the 1 TB cap, 1.2 M objects instead of 0.13 M).
     this.depthCap = Math.min(this.depthCap, Math.max(deepest, 1));
     const initialDepth = this.depthCap;
+    // Built without forgetting: the last object may reach past the cap until the first draw.
     while (this.total < initialDepth) this.push(newObjects.next(), newObjects.lastSize);
     this.warmupRequests = this.live;
   }
@@ -224,6 +225,7 @@ export class StackModelGenerator {
         const size = this.sizeAt[slot];
         this.remove(slot);
         this.push(id, size);
+        this.forgetBelowCap();
         this.objectId = id;
         this.size = size;
         this.isNew = false;
@@ -234,6 +236,7 @@ export class StackModelGenerator {
     const id = this.newObjects.next();
     const size = this.newObjects.lastSize;
     this.push(id, size);
+    this.forgetBelowCap();
     this.objectId = id;
     this.size = size;
     this.isNew = true;
@@ -295,7 +298,10 @@ export class StackModelGenerator {
     this.sizeAt[slot] = size;
     this.add(slot, size, 1);
     this.live++;
-    // Objects below the cap are forgotten (spec-free modelling choice, docs/traffic-models.md).
+  }
+
+  /** Objects pushed below the cap are forgotten (docs/traffic-models.md, "Depth cap"). */
+  private forgetBelowCap(): void {
     while (this.total > this.depthCap && this.live > 1) {
       while (this.keyAt[this.bottom] === EMPTY) this.bottom++;
       this.remove(this.bottom);

@@ -1,4 +1,4 @@
-import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { RandomStreams } from '../../sim/random.js';
 import { DEFAULT_DEPTH_CAP_BYTES, FreshObjects, ObjectSizes, StackModelGenerator } from './stackGenerator.js';
@@ -68,6 +68,7 @@ export function exportTrace(options: TraceExportOptions): TraceExportResult {
   }
   const objects = fresh.count;
   let clampedSizes = 0;
+  mkdirSync(dirname(options.out), { recursive: true });
   const temporary = join(dirname(options.out), `.${basename(options.out)}.${process.pid}.tmp`);
   const fd = openSync(temporary, 'w');
   try {
