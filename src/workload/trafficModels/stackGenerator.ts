@@ -216,9 +216,14 @@ export class StackModelGenerator {
       // The bin's objects, whose stack distance is in [low, high): from the one covering
       // depth low down to the one above the object covering depth high (whose distance is ≥ high).
       const high = low + this.binWidth[bin];
-      const top = this.slotAtDepth(low > 1 ? low : 1);
-      const below = high <= this.total ? this.countPrefix(this.slotAtDepth(high) + 1) : 0;
-      const count = this.countPrefix(top + 1) - below;
+      this.slotAtDepth(low > 1 ? low : 1);
+      const upTo = this.liveBelow + 1;
+      let below = 0;
+      if (high <= this.total) {
+        this.slotAtDepth(high);
+        below = this.liveBelow + 1;
+      }
+      const count = upTo - below;
       if (count > 0) {
         const slot = this.liveSlot(below + Math.floor(this.random.next() * count));
         const id = this.keyAt[slot];
@@ -243,30 +248,29 @@ export class StackModelGenerator {
   }
 
   private warmupSlot = 0;
+  /** Live slots below the slot the last `slotAtDepth` found. */
+  private liveBelow = 0;
 
   /** The live slot whose bytes cover `depth` (0 < depth ≤ total) counted from the top. */
   private slotAtDepth(depth: number): number {
     // The largest prefix of slots holding at most total − depth bytes ends just below it.
     let remaining = this.total - depth;
     const tree = this.tree;
+    const counts = this.countTree;
     const n = tree.length - 1;
     let position = 0;
+    let below = 0;
     for (let step = 1 << (31 - Math.clz32(n)); step > 0; step >>= 1) {
       const next = position + step;
       if (next <= n && tree[next] <= remaining) {
         position = next;
         remaining -= tree[next];
+        below += counts[next];
       }
     }
+    // The nodes passed cover slots 0 … position − 1: the live slots below, for free.
+    this.liveBelow = below;
     return position;
-  }
-
-  /** Live slots below `position` (slots 0 … position − 1). */
-  private countPrefix(position: number): number {
-    const tree = this.countTree;
-    let sum = 0;
-    for (let i = position; i > 0; i -= i & -i) sum += tree[i];
-    return sum;
   }
 
   /** The live slot with `rank` live slots below it. */

@@ -16,21 +16,25 @@ const PRINT = process.env.PRINT_CURVES === '1';
 const CAP_BYTES = 110e9;
 const REQUESTS = 250_000;
 /**
- * Where the generator cannot meet 0.5 points, and the bound it is held to instead (measured
- * with seed 28, docs/traffic-models.md "Where the curve is not met"). Both classes have
- * objects larger than a 200 MB bin (tc-0 up to 4.3 GB: 0.035 % of its objects, 52 % of the
- * stack's bytes; v up to 243 MB). A bin such an object spans has no object to ask for and is
- * drawn again, which moves reuses to the first bins (tc-0 fd: +1.8 points at 1 GB, +0.55 at
- * 10 GB; bfd bytes −1.3 at 1 GB); and a bin holding a large object holds fewer objects, each
- * asked more often, so large objects are reused more than the model's bytes say (v bfd bytes:
- * +0.14, +0.92, +0.92 points at 1, 10, 100 GB).
+ * Where the generator cannot meet 0.5 points, and the bound it is held to instead: above the
+ * range measured over seeds 28, 1, 2, 3 (docs/traffic-models.md "Where the curve is not met").
+ * Both classes have objects larger than a 200 MB bin (tc-0 up to 4.3 GB: 0.035 % of its
+ * objects, 52 % of the stack's bytes; v up to 243 MB). A bin such an object spans has no
+ * object to ask for and is drawn again, which moves reuses to the first bins (tc-0 fd: +1.6
+ * to +2.1 points at 1 GB, +0.3 to +0.6 at 10 GB); a bin holding a large object holds fewer
+ * objects, each asked more often, so large objects are reused more than the model's bytes say
+ * (v bfd bytes: +0.1 to +0.7, +0.9 to +2.5, +1.3 to +2.2 points at 1, 10, 100 GB); and a byte
+ * hit rate over 250 k requests of tc-0 rests on a few requests for its largest objects (its
+ * bfd bytes at 1 GB: −3.2 to −8.1 points, at 10 GB −4.5 to 0).
  */
 const STATED_LIMITS: Record<string, number> = {
   'tc-0 fd 1': 0.025,
   'tc-0 fd 10': 0.01,
-  'tc-0 bfd 1': 0.02,
-  'v bfd 10': 0.015,
-  'v bfd 100': 0.015,
+  'tc-0 bfd 1': 0.1,
+  'tc-0 bfd 10': 0.06,
+  'v bfd 1': 0.01,
+  'v bfd 10': 0.03,
+  'v bfd 100': 0.025,
 };
 
 function measuredCurve(name: string, fidelity: Fidelity, requests: number = REQUESTS): { requests: number[]; bytes: number[] } {
