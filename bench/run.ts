@@ -7,6 +7,8 @@ import { RandomStreams } from '../src/sim/random.js';
 import { Simulation } from '../src/sim/simulation.js';
 import { AliasTable } from '../src/workload/aliasTable.js';
 import { zipfProbabilities } from '../src/workload/zipf.js';
+import { DEFAULT_DEPTH_CAP_BYTES, FreshObjects, ObjectSizes, StackModelGenerator } from '../src/workload/trafficModels/stackGenerator.js';
+import { loadTrafficModel } from '../src/workload/trafficModels/trafficModel.js';
 import { runCacheZoo } from './cacheZoo.js';
 import { allFeaturesScenario } from './featureScenario.js';
 import { runChartBenchmarks } from './chartBench.js';
@@ -124,6 +126,27 @@ if (wanted('workload.zipfAlias')) {
     return draws;
   });
   report({ name: 'workload.zipfAlias', objects: 1_000_000, samplesPerSecond: result.bestPerSecond, medianSamplesPerSecond: result.medianPerSecond });
+}
+
+// Issue 28: production traffic from a footprint descriptor (eu-2, fd, the default 1 TB stack:
+// 3.2 M objects), after the model's warm-up; the stack grows with every new object.
+if (wanted('workload.trafficModel')) {
+  const model = loadTrafficModel('eu-2');
+  const streams = new RandomStreams(1);
+  const sizes = new ObjectSizes(model.sizes);
+  const generator = new StackModelGenerator(model.fd, new FreshObjects(sizes, streams.stream('sizes')), streams.stream('draws'), sizes, { fidelity: 'fd', depthCapBytes: DEFAULT_DEPTH_CAP_BYTES });
+  while (generator.inWarmup) generator.next();
+  const requests = 2_000_000;
+  const result = measure(5, () => {
+    let sum = 0;
+    for (let i = 0; i < requests; i++) {
+      generator.next();
+      sum += generator.objectId;
+    }
+    if (sum < 0) throw new Error('unreachable');
+    return requests;
+  });
+  report({ name: 'workload.trafficModel.eu-2', stackObjects: generator.stackObjects, requestsPerSecond: result.bestPerSecond, medianRequestsPerSecond: result.medianPerSecond });
 }
 
 if (wanted('cache.lru')) {

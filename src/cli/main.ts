@@ -12,6 +12,7 @@ import { replayCommand } from './commands/replay.js';
 import { CheckFailedError, EXIT_CHECK_FAILED, runCommand } from './commands/run.js';
 import { schemaCommand } from './commands/schema.js';
 import { topologyCommand } from './commands/topology.js';
+import { trafficCommand } from './commands/traffic.js';
 import { validateCommand } from './commands/validate.js';
 import { EXIT_INTERRUPTED, InterruptedError } from './interrupted.js';
 import { ConservationFailedError, EXIT_CONSERVATION_FAILED } from './conservationFailure.js';
@@ -33,6 +34,7 @@ const MISSING_POSITIONAL: Record<string, string> = {
   sweep: '`cdnsim sweep` needs a scenario file and --param, for example: cdnsim sweep scenarios/ttl-strategies.yaml --param edge.capacity=100MB,1GB',
   merge: '`cdnsim merge` needs the folders of a sweep\'s shards, for example: cdnsim merge results/x/shard-0 results/x/shard-1',
   chart: '`cdnsim chart` needs a run folder, for example: cdnsim chart results/baseline/<run-id>',
+  traffic: '`cdnsim traffic` needs a traffic class (eu-2, eu-3, tc-0, v) or a model folder, for example: cdnsim traffic eu-2 --requests 2M --out eu-2.oracleGeneral.bin',
   har: '`cdnsim har` needs a HAR file (browser DevTools → Network → "Save all as HAR"), for example: cdnsim har test/fixtures/har/page-load.har',
 };
 
@@ -61,7 +63,7 @@ export async function main(rawArgv: string[]): Promise<number> {
     .epilogue('A discrete-event CDN simulator: layered HTTP caching, hit ratios and latency. See README.md.')
     .version(packageInfo().version)
     .strict()
-    .demandCommand(1, 'name a command: run, compare, sweep, merge, chart, replay, explain, har, validate, schema or topology')
+    .demandCommand(1, 'name a command: run, compare, sweep, merge, chart, replay, traffic, explain, har, validate, schema or topology')
     .recommendCommands()
     .help()
     .alias('h', 'help')
@@ -74,7 +76,7 @@ export async function main(rawArgv: string[]): Promise<number> {
       if (error) throw error;
       throw new UsageError(withFlagSuggestions(clearerUsageMessage(message, argv), knownFlags(instance)));
     });
-  for (const add of [runCommand, compareCommand, sweepCommand, mergeCommand, chartCommand, replayCommand, explainCommand, harCommand, validateCommand, schemaCommand, topologyCommand]) cli = add(cli);
+  for (const add of [runCommand, compareCommand, sweepCommand, mergeCommand, chartCommand, replayCommand, trafficCommand, explainCommand, harCommand, validateCommand, schemaCommand, topologyCommand]) cli = add(cli);
   try {
     await cli.parseAsync();
     return EXIT_OK;

@@ -40,6 +40,7 @@ const COMMANDS: Record<string, { fixed: string[]; flags: string[]; booleans: str
   schema: { fixed: ['schema'], flags: ['--out'], booleans: [] },
   validate: { fixed: ['validate', TINY], flags: [], booleans: [] },
   topology: { fixed: ['topology'], flags: ['--scenario'], booleans: ['--json'] },
+  traffic: { fixed: ['traffic', 'v'], flags: ['--requests', '--out', '--format', '--fidelity', '--rate', '--depth-cap', '--seed'], booleans: ['--no-progress'] },
 };
 
 /** --requests, --duration and --replicates are capped so that a valid command line stays short. */
@@ -67,7 +68,7 @@ const commandLine = fc.constantFrom(...Object.keys(COMMANDS)).chain((name) => {
     .map(({ files, parts }) => {
       const args = [name, ...files, ...parts.flat()];
       // A run that is valid must stay short and write into the case's own folder.
-      if (name !== 'run' && name !== 'compare' && name !== 'sweep') return args;
+      if (name !== 'run' && name !== 'compare' && name !== 'sweep' && name !== 'traffic') return args;
       if (!args.includes('--requests')) args.push('--requests', '2000');
       if (name === 'sweep' && !args.includes('--replicates')) args.push('--replicates', '1');
       return args;

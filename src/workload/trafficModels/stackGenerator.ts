@@ -1,0 +1,365 @@
+import type { RandomStream } from '../../sim/random.js';
+import { AliasTable } from '../aliasTable.js';
+import type { FootprintDescriptor, SizeDistribution } from './modelFiles.js';
+import { missShare, type Fidelity } from './trafficModel.js';
+
+/**
+ * Stack-model generation of a footprint descriptor (docs/traffic-models.md; Sundarrajan et
+ * al., CoNEXT 2017; the idea of TRAGEN, Sabnis and Sitaraman, IMC 2021): each request draws
+ * either a new object (the model's miss share) or a byte stack-distance bin of the descriptor,
+ * then asks for one of the LRU stack's objects in that bin (its bytes from the top, itself
+ * included, in the bin), drawn uniformly by count, and moves it to the top. Replayed through
+ * an LRU of capacity C, a request hits exactly when its stack distance is ≤ C, so the stream
+ * has the model's hit-rate curve at every bin edge (where no object is larger than a bin). By
+ * count, not by bytes: an object picked by a uniform byte depth is picked by its size, and
+ * large objects then take the reuses (eu-2's byte hit rate came out 97.5 % against the
+ * model's 71 %); by count, a reused object's size is the stack's, as the files suggest (their
+ * request and byte curves are close).
+ *
+ * The stack is a time axis of slots (the top is the latest slot) with two Fenwick trees, the
+ * slots' bytes and their live count: finding a bin's slots, the k-th of them and moving it up
+ * are O(log n), typed arrays only, no allocation per request. The stack holds at most `depthCapBytes`: objects pushed below
+ * it are forgotten (a later draw that deep asks for a new object instead); the curve is
+ * exact up to the cap and flat beyond it.
+ */
+
+const EMPTY = -1;
+/** Draws of spanned bins before a request falls back to a new object (docs/traffic-models.md). */
+const MAX_REDRAWS = 16;
+const INITIAL_SLOTS = 1 << 12;
+
+/** Where a new object comes from: a fresh id, or (across PoPs) one requested elsewhere. */
+export interface NewObjects {
+  /** The id of the next new object; its size in bytes is `lastSize` afterwards. */
+  next(): number;
+  readonly lastSize: number;
+}
+
+/** Object sizes in whole bytes, drawn from the model's size distribution (1 KB = 1000 bytes). */
+export class ObjectSizes {
+  private readonly table: AliasTable;
+  private readonly bytes: Float64Array;
+  /** Mean size over objects, in bytes. */
+  readonly meanBytes: number;
+
+  constructor(sizes: SizeDistribution) {
+    this.table = new AliasTable(sizes.probability);
+    this.bytes = Float64Array.from(sizes.sizeKB, (kb) => Math.max(1, Math.round(kb * 1000)));
+    let mean = 0;
+    for (let i = 0; i < this.bytes.length; i++) mean += sizes.probability[i] * this.bytes[i];
+    this.meanBytes = mean;
+  }
+
+  draw(u: number): number {
+    return this.bytes[this.table.sample(u)];
+  }
+}
+
+/** New objects with ids 0, 1, 2 … and sizes from the model. */
+export class FreshObjects implements NewObjects {
+  private nextId = 0;
+  lastSize = 0;
+
+  constructor(
+    private readonly sizes: ObjectSizes,
+    private readonly random: RandomStream,
+  ) {}
+
+  next(): number {
+    this.lastSize = this.sizes.draw(this.random.next());
+    return this.nextId++;
+  }
+
+  /** Ids handed out so far. */
+  get count(): number {
+    return this.nextId;
+  }
+}
+
+export interface StackGeneratorOptions {
+  fidelity: Fidelity;
+  /** Deepest byte the stack keeps (memory: about 48 bytes per object it holds). */
+  depthCapBytes: number;
+}
+
+/** The default stack depth cap: 1 TB (10^12 bytes), where every shipped class's curve is within 0.01 points of its ceiling (docs/traffic-models.md). */
+export const DEFAULT_DEPTH_CAP_BYTES = 1e12;
+
+export class StackModelGenerator {
+  /** Outcome 0: a new object; outcome k ≥ 1: stack-distance bin k − 1. */
+  private readonly outcomes: AliasTable;
+  private readonly binLow: Float64Array;
+  private readonly binWidth: Float64Array;
+  private tree: Float64Array;
+  /** Fenwick tree of live slots (1 each), for the k-th object of a bin. */
+  private countTree: Int32Array;
+  private keyAt: Int32Array;
+  private sizeAt: Float64Array;
+  /** Next free slot (the top of the stack is clock − 1), the lowest slot that may be live, live slots, bytes held. */
+  private clock = 0;
+  private bottom = 0;
+  private live = 0;
+  private total = 0;
+  private depthCap: number;
+  /** Warm-up: the initial stack's objects, bottom to top, are the first `warmupRequests` requests. */
+  readonly warmupRequests: number;
+  private warmupCursor = 0;
+  /** The last request's object id and size in bytes, and whether it was a new object. */
+  objectId = 0;
+  size = 0;
+  isNew = false;
+  /** Draws deeper than the stack held (asked as new objects): the cap's cost in curve. */
+  tooDeep = 0;
+  /** Draws of a bin no object's distance was in (spanned by a larger object), drawn again. */
+  spanned = 0;
+  /** The share of draws the cap turns into new objects (bins at or below the cap). */
+  readonly beyondCapShare: number;
+
+  constructor(
+    descriptor: FootprintDescriptor,
+    private readonly newObjects: NewObjects,
+    private readonly random: RandomStream,
+    sizes: ObjectSizes,
+    options: StackGeneratorOptions,
+  ) {
+    this.depthCap = options.depthCapBytes;
+    // Bins: the distinct stack distances, each as wide as the grid (200 MB in TRAGEN's files).
+    const byBin = new Map<number, number>();
+    for (let i = 0; i < descriptor.fraction.length; i++) byBin.set(descriptor.stackDistanceKB[i], (byBin.get(descriptor.stackDistanceKB[i]) ?? 0) + descriptor.fraction[i]);
+    const lows = [...byBin.keys()].sort((a, b) => a - b);
+    let width = Infinity;
+    for (let i = 1; i < lows.length; i++) width = Math.min(width, lows[i] - lows[i - 1]);
+    if (lows.length > 0 && lows[0] > 0) width = Math.min(width, lows[0]);
+    const binWidthKB = Number.isFinite(width) ? width : 200_000;
+    // bfd: the byte share of first requests and the bytes' bins drawn per request; a reuse
+    // picks by count, so reused and new objects have the same mean size and the bytes follow
+    // the draws (docs/traffic-models.md gives the measured byte curves).
+    const miss = missShare(descriptor, options.fidelity);
+    let reuse = 0;
+    for (const low of lows) reuse += byBin.get(low) ?? 0;
+    const weights: number[] = [miss];
+    const keptLow: number[] = [];
+    let beyond = 0;
+    for (const low of lows) {
+      // Fractions scaled so that reuses are 1 − the (corrected) miss share.
+      const weight = reuse > 0 ? ((byBin.get(low) ?? 0) * (1 - miss)) / reuse : 0;
+      if (low * 1000 >= this.depthCap) {
+        beyond += weight;
+        weights[0] += weight;
+      } else {
+        weights.push(weight);
+        keptLow.push(low * 1000);
+      }
+    }
+    this.beyondCapShare = beyond;
+    this.outcomes = new AliasTable(weights);
+    this.binLow = Float64Array.from(keptLow);
+    this.binWidth = new Float64Array(keptLow.length).fill(binWidthKB * 1000);
+    this.tree = new Float64Array(INITIAL_SLOTS + 1);
+    this.countTree = new Int32Array(INITIAL_SLOTS + 1);
+    this.keyAt = new Int32Array(INITIAL_SLOTS).fill(EMPTY);
+    this.sizeAt = new Float64Array(INITIAL_SLOTS);
+    // The initial stack: new objects down to the deepest bin's far edge (or the cap), so the
+    // first draw finds the model's steady state; a stream replays it bottom to top first.
+    const deepest = keptLow.length === 0 ? 0 : keptLow[keptLow.length - 1] + binWidthKB * 1000;
+    // Nothing below the deepest bin is ever asked for again: the stack stops there (v's would
+    // otherwise grow with every new object to the 1 TB cap, 1.2 M objects instead of 0.13 M).
+    this.depthCap = Math.min(this.depthCap, Math.max(deepest, 1));
+    const initialDepth = this.depthCap;
+    // Built without forgetting: the last object may reach past the cap until the first draw.
+    while (this.total < initialDepth) this.push(newObjects.next(), newObjects.lastSize);
+    this.warmupRequests = this.live;
+  }
+
+  /** Whether the next request is still one of the warm-up's. */
+  get inWarmup(): boolean {
+    return this.warmupCursor < this.warmupRequests;
+  }
+
+  /** Bytes the stack holds, and its objects. */
+  get stackBytes(): number {
+    return this.total;
+  }
+  get stackObjects(): number {
+    return this.live;
+  }
+
+  /** The next request: sets `objectId`, `size`, `isNew`. */
+  next(): void {
+    if (this.warmupCursor < this.warmupRequests) {
+      // The initial stack bottom to top: pushing no object, it leaves the stack as it is.
+      let slot = this.warmupCursor === 0 ? this.bottom : this.warmupSlot + 1;
+      while (this.keyAt[slot] === EMPTY) slot++;
+      this.warmupSlot = slot;
+      this.warmupCursor++;
+      this.objectId = this.keyAt[slot];
+      this.size = this.sizeAt[slot];
+      // A replaying cache sees each for the first time.
+      this.isNew = true;
+      return;
+    }
+    // A draw whose bin no object's distance is in (one larger than the bin spans it) is drawn
+    // again: the trace the model was measured on asked at that depth only when an object was
+    // there, so its requests follow the model given the stack. Asking for the spanning object
+    // puts it on top, where it spans the first bins too and every draw there asks for it
+    // again (tc-0's 1 GB hit rate fell from 90.6 % to 28 %); a new object instead is a miss
+    // at every capacity (tc-0 fell 2-4 points).
+    for (let attempt = 0; attempt < MAX_REDRAWS; attempt++) {
+      const outcome = this.outcomes.sample(this.random.next());
+      if (outcome === 0) break;
+      const bin = outcome - 1;
+      const low = this.binLow[bin];
+      if (low >= this.total) {
+        this.tooDeep++;
+        break;
+      }
+      // The bin's objects, whose stack distance is in [low, high): from the one covering
+      // depth low down to the one above the object covering depth high (whose distance is ≥ high).
+      const high = low + this.binWidth[bin];
+      this.slotAtDepth(low > 1 ? low : 1);
+      const upTo = this.liveBelow + 1;
+      let below = 0;
+      if (high <= this.total) {
+        this.slotAtDepth(high);
+        below = this.liveBelow + 1;
+      }
+      const count = upTo - below;
+      if (count > 0) {
+        const slot = this.liveSlot(below + Math.floor(this.random.next() * count));
+        const id = this.keyAt[slot];
+        const size = this.sizeAt[slot];
+        this.remove(slot);
+        this.push(id, size);
+        this.forgetBelowCap();
+        this.objectId = id;
+        this.size = size;
+        this.isNew = false;
+        return;
+      }
+      this.spanned++;
+    }
+    const id = this.newObjects.next();
+    const size = this.newObjects.lastSize;
+    this.push(id, size);
+    this.forgetBelowCap();
+    this.objectId = id;
+    this.size = size;
+    this.isNew = true;
+  }
+
+  private warmupSlot = 0;
+  /** Live slots below the slot the last `slotAtDepth` found. */
+  private liveBelow = 0;
+
+  /** The live slot whose bytes cover `depth` (0 < depth ≤ total) counted from the top. */
+  private slotAtDepth(depth: number): number {
+    // The largest prefix of slots holding at most total − depth bytes ends just below it.
+    let remaining = this.total - depth;
+    const tree = this.tree;
+    const counts = this.countTree;
+    const n = tree.length - 1;
+    let position = 0;
+    let below = 0;
+    for (let step = 1 << (31 - Math.clz32(n)); step > 0; step >>= 1) {
+      const next = position + step;
+      if (next <= n && tree[next] <= remaining) {
+        position = next;
+        remaining -= tree[next];
+        below += counts[next];
+      }
+    }
+    // The nodes passed cover slots 0 … position − 1: the live slots below, for free.
+    this.liveBelow = below;
+    return position;
+  }
+
+  /** The live slot with `rank` live slots below it. */
+  private liveSlot(rank: number): number {
+    const tree = this.countTree;
+    const n = tree.length - 1;
+    let position = 0;
+    let remaining = rank;
+    for (let step = 1 << (31 - Math.clz32(n)); step > 0; step >>= 1) {
+      const next = position + step;
+      if (next <= n && tree[next] <= remaining) {
+        position = next;
+        remaining -= tree[next];
+      }
+    }
+    return position;
+  }
+
+  private remove(slot: number): void {
+    this.add(slot, -this.sizeAt[slot], -1);
+    this.keyAt[slot] = EMPTY;
+    this.live--;
+  }
+
+  private push(id: number, size: number): void {
+    if (this.clock === this.keyAt.length) this.compact();
+    const slot = this.clock++;
+    this.keyAt[slot] = id;
+    this.sizeAt[slot] = size;
+    this.add(slot, size, 1);
+    this.live++;
+  }
+
+  /** Objects pushed below the cap are forgotten (docs/traffic-models.md, "Depth cap"). */
+  private forgetBelowCap(): void {
+    while (this.total > this.depthCap && this.live > 1) {
+      while (this.keyAt[this.bottom] === EMPTY) this.bottom++;
+      this.remove(this.bottom);
+    }
+  }
+
+  private add(slot: number, bytes: number, count: number): void {
+    const tree = this.tree;
+    const counts = this.countTree;
+    const n = tree.length;
+    for (let i = slot + 1; i < n; i += i & -i) {
+      tree[i] += bytes;
+      counts[i] += count;
+    }
+    this.total += bytes;
+  }
+
+  /** The axis is full: live slots move down in order onto an axis twice as long as they need. */
+  private compact(): void {
+    const length = Math.max(INITIAL_SLOTS, 2 ** Math.ceil(Math.log2(2 * (this.live + 1))));
+    const keyAt = length === this.keyAt.length ? this.keyAt : new Int32Array(length);
+    const sizeAt = length === this.sizeAt.length ? this.sizeAt : new Float64Array(length);
+    const oldKeys = this.keyAt;
+    const oldSizes = this.sizeAt;
+    let next = 0;
+    const warmupPending = this.warmupCursor < this.warmupRequests;
+    for (let slot = this.bottom; slot < this.clock; slot++) {
+      const key = oldKeys[slot];
+      if (key === EMPTY) continue;
+      if (warmupPending && slot === this.warmupSlot) this.warmupSlot = next;
+      keyAt[next] = key;
+      sizeAt[next] = oldSizes[slot];
+      next++;
+    }
+    keyAt.fill(EMPTY, next);
+    this.keyAt = keyAt;
+    this.sizeAt = sizeAt;
+    this.clock = next;
+    this.bottom = 0;
+    const tree = length + 1 === this.tree.length ? this.tree.fill(0) : new Float64Array(length + 1);
+    const counts = length + 1 === this.countTree.length ? this.countTree.fill(0) : new Int32Array(length + 1);
+    for (let slot = 0; slot < next; slot++) {
+      tree[slot + 1] = sizeAt[slot];
+      counts[slot + 1] = 1;
+    }
+    // Linear Fenwick build: each node passes its sum to its parent.
+    for (let i = 1; i <= length; i++) {
+      const parent = i + (i & -i);
+      if (parent <= length) {
+        tree[parent] += tree[i];
+        counts[parent] += counts[i];
+      }
+    }
+    this.tree = tree;
+    this.countTree = counts;
+  }
+}
