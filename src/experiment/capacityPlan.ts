@@ -1,5 +1,8 @@
 import type { Scenario } from '../scenario/schema.js';
+import { REGIONS } from '../topology/regions.js';
 import { capacityFor, curveBucketOf, curvePoints, CURVE_BUCKETS, CURVE_GRID_BYTES, type NodeCurveHistogram } from '../cache/hitRatioCurves.js';
+
+const isRegion = (name: string): boolean => (REGIONS as readonly string[]).includes(name);
 
 /**
  * `cdnsim plan` (issue 25 item 3, docs/plan.md): each node of a cache layer sized from its
@@ -176,7 +179,10 @@ export function withPlannedCapacities(scenario: Scenario, layer: 'edge' | 'regio
   const capacity = plan.uniformCapacityBytes ?? scenario[layer].capacity;
   if (layer === 'edge') {
     const { capacityByRegion: _dropped, ...edge } = scenario.edge;
-    return { ...scenario, edge: { ...edge, capacity, ...(scenario.topology.model === 'pops' ? { capacityByPop: byNode } : { capacityByRegion: byNode }) } };
+    if (scenario.topology.model === 'pops') return { ...scenario, edge: { ...edge, capacity, capacityByPop: byNode } };
+    // The regions model: an edge per region is sized by region; its single global edge by `capacity` alone.
+    if (plan.nodes.length === 1 && !isRegion(plan.nodes[0].code)) return { ...scenario, edge: { ...edge, capacity: plan.nodes[0].capacityBytes } };
+    return { ...scenario, edge: { ...edge, capacity, capacityByRegion: byNode } };
   }
   const { capacityByRegion: _dropped, ...regional } = scenario.regional;
   return { ...scenario, regional: { ...regional, capacity, capacityBySite: byNode } };
