@@ -28,7 +28,7 @@ export interface PlannedNode {
   /**
    * `met`: the smallest grid capacity reaching the target; `unreachable`: the target is above
    * its maximum, and it gets the smallest capacity giving that maximum; `idle`: no measured
-   * lookup, and it gets the smallest capacity of a node that met the target.
+   * lookup, and it gets the smallest capacity of a node with lookups (it has nothing to hold).
    */
   status: 'met' | 'unreachable' | 'idle';
   capacityBytes: number;
@@ -83,7 +83,7 @@ function flatCapacity(histogram: NodeCurveHistogram): number {
 /**
  * Sizes each node for `target` (a hit ratio per lookup): the smallest grid capacity reaching
  * it (capacityFor); a node whose maximum is below the target gets the size of its maximum; a
- * node without lookups the smallest size of a node that met the target. The uniform capacity
+ * node without lookups the smallest size of a node with lookups. The uniform capacity
  * is the largest planned one among those that met it: one size for all must be that large for
  * each of them to meet it, and is then enough for all (curves only rise).
  */
@@ -101,7 +101,8 @@ export function planLayer(inputs: readonly PlanNodeInput[], target: number): Lay
   });
   const metSizes = sized.filter((node) => node.status === 'met').map((node) => node.capacityBytes);
   const uniform = metSizes.length === 0 ? null : Math.max(...metSizes);
-  const smallest = metSizes.length === 0 ? CURVE_GRID_BYTES[0] : Math.min(...metSizes);
+  const busySizes = sized.filter((node) => node.status !== 'idle').map((node) => node.capacityBytes);
+  const smallest = busySizes.length === 0 ? CURVE_GRID_BYTES[0] : Math.min(...busySizes);
   const nodes: PlannedNode[] = sized.map((node) => {
     const capacityBytes = node.status === 'idle' ? smallest : node.capacityBytes;
     return {

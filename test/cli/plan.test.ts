@@ -11,7 +11,7 @@ import { cdnsim, expectNoStackTrace, temporaryFolder } from './helpers.js';
 const SMALL = `
 name: plan-cli
 seed: 4
-run: { requests: 60000, warmup: 60000 }
+run: { requests: 120000, warmup: 60000 }
 traffic:
   rate: 20k/s
   regions: { Europe: 80%, North America: 15%, Asia-Pacific: 5% }

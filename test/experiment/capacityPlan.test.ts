@@ -32,7 +32,7 @@ describe('capacity plan (docs/plan.md, issue 25 item 3): each node from its own 
     expect([CURVE_GRID_BYTES[0], CURVE_GRID_BYTES[64], CURVE_GRID_BYTES[128]]).toEqual([1_000, 10_000, 100_000]);
   });
 
-  it('a node meeting the target gets capacityFor\'s answer; unreachable: where its curve turns flat; idle: the smallest met size', () => {
+  it('a node meeting the target gets capacityFor\'s answer; unreachable: where its curve turns flat; idle: the smallest size of a node with lookups', () => {
     const plan = planLayer(NODES, 0.8);
     expect(plan.nodes.map((node) => [node.code, node.status, node.capacityBytes, node.maxHitRatio, node.predictedHitRatio])).toEqual([
       ['AAA', 'met', 10_000, 0.8, 0.8],
@@ -41,6 +41,16 @@ describe('capacity plan (docs/plan.md, issue 25 item 3): each node from its own 
       ['DDD', 'idle', 1_000, 0, 0],
     ]);
     for (const node of NODES.slice(0, 2)) expect(capacityFor(node.histogram, 0.8)).toMatchObject({ reached: true, capacityBytes: plan.nodes.find((n) => n.code === node.code)!.capacityBytes });
+  });
+
+  it('an idle node gets the smallest size of any node with lookups, an unreachable one included (it has nothing to hold)', () => {
+    // E: one hit within 1 KB, nine first lookups: at most 10 %, flat from 1 KB.
+    const plan = planLayer([NODES[0], { code: 'EEE', histogram: histogram({ 0: 1, [BEYOND]: 9 }) }, NODES[3]], 0.8);
+    expect(plan.nodes.map((node) => [node.code, node.status, node.capacityBytes])).toEqual([
+      ['AAA', 'met', 10_000],
+      ['EEE', 'unreachable', 1_000],
+      ['DDD', 'idle', 1_000],
+    ]);
   });
 
   it('one size for all is the largest size a node that meets the target needs (10 KB): at it, every such node meets it', () => {

@@ -96,8 +96,11 @@ function planInputs(layer: 'edge' | 'regional', rows: readonly NodeFiguresRow[],
 function checkReachable(plan: LayerPlan, flag: string, nodeWord: string): void {
   if (plan.uniformCapacityBytes !== null) return;
   const best = plan.nodes.filter((node) => node.status !== 'idle').sort((a, b) => b.maxHitRatio - a.maxHitRatio)[0];
-  const most = best === undefined ? 'no node had a measured request' : `the most any size gives is ${formatPercent(best.maxHitRatio, 2)}, at ${best.code} (an unbounded cache misses each object's first request)`;
-  throw new UserError(`${flag} ${formatPercent(plan.target, 1)}: no ${nodeWord} reaches it at any capacity: ${most}. Ask for at most that, or measure more requests (--requests) so that first requests weigh less`);
+  if (best === undefined) throw new UserError(`${flag}: no ${nodeWord} had a measured request, so there is no curve to size from; lengthen the run (--requests) or shorten its warm-up`);
+  throw new UserError(
+    `${flag} ${formatPercent(plan.target, 1)}: no ${nodeWord} reaches it at any capacity: the most any size gives is ${formatPercent(best.maxHitRatio, 2)}, at ${best.code} ` +
+      "(an unbounded cache misses each object's first request). Ask for at most that, or measure more requests (--requests) so that first requests weigh less",
+  );
 }
 
 /** The city of each PoP and regional site, for plan.csv's name column. */
