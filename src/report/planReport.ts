@@ -229,13 +229,14 @@ function layerLines(name: string, nodeWord: string, result: LayerResult, rows: r
     }),
   );
   lines.push(...table.split('\n').map((line) => `  ${line}`));
-  const unreachable = rows.filter((row) => row.status === 'unreachable');
+  // Closest to the target first: those a longer run would bring within reach.
+  const unreachable = rows.filter((row) => row.status === 'unreachable').sort((a, b) => b.maxHitRatio - a.maxHitRatio || a.code.localeCompare(b.code));
   if (unreachable.length > 0) {
     const listed = unreachable
       .slice(0, 6)
       .map((row) => `${row.code} ${formatPercent(row.maxHitRatio, 1)}`)
       .join(', ');
-    lines.push('', ...fold(`${unreachable.length} ${nodeWord}s cannot reach ${formatPercent(result.target, 1)} at any size (their maximum: ${listed}${unreachable.length > 6 ? ', …' : ''}); each is sized where its curve turns flat.`));
+    lines.push('', ...fold(`${unreachable.length} ${nodeWord}s cannot reach ${formatPercent(result.target, 1)} at any size (their maximum: ${listed}${unreachable.length > 6 ? ', …' : ''}); each is sized where its curve turns flat (more storage would not help).`));
   }
   const missed = rows.filter((row) => !row.met && row.confirmedRequests > 0 && row.status !== 'unreachable');
   if (missed.length > 0) {

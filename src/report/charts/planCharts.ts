@@ -18,7 +18,7 @@ import { CHART_FONT, CHART_WIDTH, COLOURS } from './theme.js';
  */
 
 /** The PoPs on the map: area by planned capacity, colour met or missed in the confirmation run. */
-export function planMapChart(rows: readonly PlanRow[], summary: Summary, land: readonly unknown[] = worldLand()): TopLevelSpec {
+export function planMapChart(rows: readonly PlanRow[], summary: Summary, target: number, land: readonly unknown[] = worldLand()): TopLevelSpec {
   const places = new Map(summary.edges.map((edge) => [edge.name, edge]));
   const values = rows
     .filter((row) => row.layer === 'edge')
@@ -28,11 +28,10 @@ export function planMapChart(rows: readonly PlanRow[], summary: Summary, land: r
       const verdict = row.confirmedRequests === 0 ? 'no traffic' : row.status === 'unreachable' ? 'unreachable' : row.met ? 'met' : 'missed';
       return [{ pop: row.code, city: row.name, region: row.region, latitude: place.latitude, longitude: place.longitude, capacityGb: row.plannedCapacityBytes / 1e9, requests: row.requests, confirmed: row.confirmedHitRatio, verdict }];
     });
-  const target = rows.find((row) => row.layer === 'edge');
   const position = { longitude: { field: 'longitude', type: 'quantitative' }, latitude: { field: 'latitude', type: 'quantitative' } };
   return chartSpec(
     'Storage each PoP needs',
-    `${values.length} PoPs sized for the target from their own curves (area: planned capacity; colour: the confirmation run)${target ? '' : ''}`,
+    `${values.length} PoPs sized for ${formatPercent(target, 1)} from their own curves (area: planned capacity; colour: the target in the confirmation run)`,
     {
       width: 760,
       height: 400,
@@ -44,11 +43,11 @@ export function planMapChart(rows: readonly PlanRow[], summary: Summary, land: r
           mark: { type: 'circle', opacity: 0.8, stroke: '#333333', strokeWidth: 0.4 },
           encoding: {
             ...position,
-            size: { field: 'capacityGb', type: 'quantitative', title: 'planned capacity (GB)', scale: { range: [10, 700] } },
+            size: { field: 'capacityGb', type: 'quantitative', title: 'planned GB', scale: { range: [10, 700] } },
             color: {
               field: 'verdict',
               type: 'nominal',
-              title: 'target in the confirmation run',
+              title: 'confirmation',
               scale: { domain: ['met', 'missed', 'unreachable', 'no traffic'], range: [COLOURS.within, COLOURS.outside, COLOURS.incident, COLOURS.notApplicable] },
             },
             order: { field: 'capacityGb', sort: 'descending' },
@@ -79,7 +78,7 @@ export function planStorageChart(document: PlanDocument): TopLevelSpec {
     { target: document.edge.target, sizing: 'one size for all', storageTb: document.edge.total.uniformBytes / 1e12 },
   ];
   const encoding = {
-    x: { field: 'target', type: 'quantitative', title: 'edge hit ratio every PoP with traffic meets (on its curve)', axis: { format: PERCENT_FORMAT }, scale: { zero: false } },
+    x: { field: 'target', type: 'quantitative', title: 'target edge hit ratio (on the curves; PoPs that cannot reach it sized flat)', axis: { format: PERCENT_FORMAT }, scale: { zero: false } },
     y: { field: 'storageTb', type: 'quantitative', title: 'total edge storage (TB, log scale)', scale: { type: 'log' } },
     color: { field: 'sizing', type: 'nominal', title: 'sizing', scale: { domain: ['per PoP', 'one size for all'], range: [COLOURS.simulated, COLOURS.outside] } },
     tooltip: [{ field: 'sizing' }, { field: 'target', format: TOOLTIP_PERCENT }, { field: 'storageTb', title: 'storage (TB)', format: '.3f' }],
@@ -96,7 +95,7 @@ export function planStorageChart(document: PlanDocument): TopLevelSpec {
 
 export function planCharts(document: PlanDocument, summary: Summary): Chart[] {
   return [
-    { name: 'plan-map', title: 'Storage each PoP needs, on the map', spec: planMapChart(document.nodes, summary) },
+    { name: 'plan-map', title: 'Storage each PoP needs, on the map', spec: planMapChart(document.nodes, summary, document.edge.target) },
     { name: 'plan-storage', title: 'Total storage against the target: per PoP and one size for all', spec: planStorageChart(document) },
   ];
 }
