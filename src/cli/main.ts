@@ -4,6 +4,7 @@ import { hideBin } from 'yargs/helpers';
 import { boundedMessage, isUserError } from '../userError.js';
 import { compareCommand } from './commands/compare.js';
 import { mergeCommand } from './commands/merge.js';
+import { planCommand } from './commands/plan.js';
 import { sweepCommand } from './commands/sweep.js';
 import { chartCommand } from './commands/chart.js';
 import { explainCommand } from './commands/explain.js';
@@ -32,6 +33,7 @@ const MISSING_POSITIONAL: Record<string, string> = {
   replay: '`cdnsim replay` needs one or more trace files, for example: cdnsim replay test/fixtures/traces/cloudPhysicsIO.oracleGeneral.bin --cache-size 0.01,0.1',
   compare: '`cdnsim compare` needs a scenario file, for example: cdnsim compare scenarios/ttl-strategies.yaml',
   sweep: '`cdnsim sweep` needs a scenario file and --param, for example: cdnsim sweep scenarios/ttl-strategies.yaml --param edge.capacity=100MB,1GB',
+  plan: '`cdnsim plan` needs a scenario file and a target, for example: cdnsim plan scenarios/baseline.yaml --edge-hit-ratio 90%',
   merge: '`cdnsim merge` needs the folders of a sweep\'s shards, for example: cdnsim merge results/x/shard-0 results/x/shard-1',
   chart: '`cdnsim chart` needs a run folder, for example: cdnsim chart results/baseline/<run-id>',
   traffic: '`cdnsim traffic` needs a traffic class (eu-2, eu-3, tc-0, v) or a model folder, for example: cdnsim traffic eu-2 --requests 2M --out eu-2.oracleGeneral.bin',
@@ -63,7 +65,7 @@ export async function main(rawArgv: string[]): Promise<number> {
     .epilogue('A discrete-event CDN simulator: layered HTTP caching, hit ratios and latency. See README.md.')
     .version(packageInfo().version)
     .strict()
-    .demandCommand(1, 'name a command: run, compare, sweep, merge, chart, replay, traffic, explain, har, validate, schema or topology')
+    .demandCommand(1, 'name a command: run, compare, sweep, plan, merge, chart, replay, traffic, explain, har, validate, schema or topology')
     .recommendCommands()
     .help()
     .alias('h', 'help')
@@ -76,7 +78,7 @@ export async function main(rawArgv: string[]): Promise<number> {
       if (error) throw error;
       throw new UsageError(withFlagSuggestions(clearerUsageMessage(message, argv), knownFlags(instance)));
     });
-  for (const add of [runCommand, compareCommand, sweepCommand, mergeCommand, chartCommand, replayCommand, trafficCommand, explainCommand, harCommand, validateCommand, schemaCommand, topologyCommand]) cli = add(cli);
+  for (const add of [runCommand, compareCommand, sweepCommand, planCommand, mergeCommand, chartCommand, replayCommand, trafficCommand, explainCommand, harCommand, validateCommand, schemaCommand, topologyCommand]) cli = add(cli);
   try {
     await cli.parseAsync();
     return EXIT_OK;

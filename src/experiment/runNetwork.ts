@@ -3,6 +3,7 @@ import { RegionNetwork, TopologyNetwork, type FlowNetwork } from '../cdn/flowNet
 import type { CacheNode } from '../cdn/cacheNode.js';
 import { createCacheNode } from '../cdn/createCacheNode.js';
 import type { Scenario } from '../scenario/schema.js';
+import { nodeCapacity, type LayerCapacities } from '../scenario/nodeCapacities.js';
 import { topologySpecOf } from '../scenario/scenarioTopology.js';
 import type { RandomStreams } from '../sim/random.js';
 import { buildClientPlaces, loadClientCities, type ClientPlaces } from '../topology/clients.js';
@@ -36,6 +37,20 @@ export interface RunNetwork {
 
 const isRegion = (name: string): name is Region => (REGIONS as readonly string[]).includes(name);
 
+/** The edge layer's capacities: its default, by region, by PoP code (docs/plan.md). */
+export const edgeCapacities = (scenario: Scenario): LayerCapacities => ({
+  capacity: scenario.edge.capacity,
+  ...(scenario.edge.capacityByRegion === undefined ? {} : { capacityByRegion: scenario.edge.capacityByRegion }),
+  ...(scenario.edge.capacityByPop === undefined ? {} : { capacityByNode: scenario.edge.capacityByPop }),
+});
+
+/** The regional layer's capacities: its default, by region, by site code (docs/plan.md). */
+export const regionalCapacities = (scenario: Scenario): LayerCapacities => ({
+  capacity: scenario.regional.capacity,
+  ...(scenario.regional.capacityByRegion === undefined ? {} : { capacityByRegion: scenario.regional.capacityByRegion }),
+  ...(scenario.regional.capacityBySite === undefined ? {} : { capacityByNode: scenario.regional.capacityBySite }),
+});
+
 /**
  * The scenario's topology as the flow sees it: `pops` is a PoP per edge cache over a regional
  * tier with physical latency; `regions` is one edge per region (or one for all) over the origin,
@@ -43,15 +58,18 @@ const isRegion = (name: string): name is Region => (REGIONS as readonly string[]
  */
 export function buildRunNetwork(scenario: Scenario, streams: RandomStreams): RunNetwork {
   const { topology } = scenario;
+  const edge = edgeCapacities(scenario);
+  const regional = regionalCapacities(scenario);
   if (topology.model === 'pops') {
     const latency = new TopologyLatencyModel(buildTopology(topologySpecOf(topology, scenario.traffic.regions)), streams);
     const { pops, regionalTier } = latency.topology;
     const regionalSites = regionalTier.enabled ? regionalTier.sites : [];
     return {
       network: new TopologyNetwork(latency),
-      edges: pops.map((_, p) => createCacheNode(scenario.edge.policy, scenario.edge.capacity, p)),
+      // Each node its own capacity: PoP, else region, else the layer's (docs/plan.md).
+      edges: pops.map((pop, p) => createCacheNode(scenario.edge.policy, nodeCapacity(edge, pop.code, pop.region), p)),
       edgeNodes: pops.map((pop) => ({ name: pop.code, region: pop.region, latitude: pop.lat, longitude: pop.lon, uplinkBitsPerSecond: DEFAULT_UPLINK_BITS_PER_SECOND[pop.sizeClass] })),
-      regionals: regionalSites.map((_, s) => createCacheNode(scenario.regional.policy, scenario.regional.capacity, pops.length + s)),
+      regionals: regionalSites.map((site, s) => createCacheNode(scenario.regional.policy, nodeCapacity(regional, site.code, site.region), pops.length + s)),
       regionalNodes: regionalSites.map((site) => ({ name: site.code, region: site.region })),
       theoryApplies: false,
       places: latency.topology.clients,
@@ -69,7 +87,7 @@ export function buildRunNetwork(scenario: Scenario, streams: RandomStreams): Run
   );
   return {
     network: new RegionNetwork(latency),
-    edges: latency.edgeNames.map((_, e) => createCacheNode(scenario.edge.policy, scenario.edge.capacity, e)),
+    edges: latency.edgeNames.map((name, e) => createCacheNode(scenario.edge.policy, nodeCapacity(edge, name, isRegion(name) ? name : undefined), e)),
     edgeNodes: latency.edgeNames.map((name) => (isRegion(name) ? { name, region: name } : { name })),
     regionals: [],
     regionalNodes: [],

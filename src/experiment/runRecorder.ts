@@ -123,5 +123,5 @@ export class RunRecorder {
 }
 
 function nodeStates(caches: readonly CacheNode[], places: readonly NodePlace[], counters: NodeCounters): NodeState[] {
-  return caches.map((cache, i) => ({ ...places[i], ...counters.figures(i), storedObjects: cache.store.objectCount, storedBytes: cache.store.occupancy }));
+  return caches.map((cache, i) => ({ ...places[i], ...counters.figures(i), storedObjects: cache.store.objectCount, storedBytes: cache.store.occupancy, capacityBytes: cache.store.capacity }));
 }

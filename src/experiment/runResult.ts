@@ -26,6 +26,8 @@ export interface NodeState extends NodeFigures {
   /** Objects and bytes stored at the end of the run. */
   storedObjects: number;
   storedBytes: number;
+  /** The node's own capacity (per-node capacities, docs/plan.md); absent where not recorded. */
+  capacityBytes?: number;
   /** Model pops, edge caches: the PoP's place and its uplink (spec 1.1). */
   latitude?: number;
   longitude?: number;

@@ -93,7 +93,7 @@ export function popsCsv(summary: Summary): string {
       edge.peakRequestsPerSecond ?? null,
       edge.storedBytes,
       edge.storedBytesPeak ?? null,
-      capacityBytes,
+      edge.capacityBytes ?? capacityBytes,
       edge.latitude ?? null,
       edge.longitude ?? null,
     ]),

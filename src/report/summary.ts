@@ -182,6 +182,8 @@ export interface NodeFiguresRow {
   byteHitRatio: number;
   storedObjects: number;
   storedBytes: number;
+  /** The node's capacity where it differs from its layer's `capacity` (per-node capacities, docs/plan.md). */
+  capacityBytes?: number;
   /** Edge caches of model pops: where the PoP is, and its uplink (spec 1.1: 100 Gbit/s at major PoPs; 10 Gbit/s assumed at minor ones). */
   latitude?: number;
   longitude?: number;
@@ -251,7 +253,7 @@ function measuredSummary(result: RunResult): Omit<Summary, 'stated' | 'checks'> 
   const ratios = metrics.hitRatios(result.layers.cacheNames, result.layers.nodeNames);
   const latency = metrics.latency();
   const clientBytes = metrics.reaching(0).bytes;
-  const edges = result.edges.map(nodeRow);
+  const edges = result.edges.map((node) => nodeRow(node, result.scenario.edge.capacity));
   return {
     schemaVersion: SUMMARY_SCHEMA_VERSION,
     scenario: result.scenario.name,
@@ -295,7 +297,7 @@ function measuredSummary(result: RunResult): Omit<Summary, 'stated' | 'checks'> 
       ...result.classes[c].churn,
     })),
     edges,
-    regionals: result.regionals.map(nodeRow),
+    regionals: result.regionals.map((node) => nodeRow(node, result.scenario.regional.capacity)),
     ...(result.theory
       ? {
           theory: {
@@ -371,7 +373,8 @@ function edgeCachingOf(caching: ClassCaching): EdgeCaching {
 
 const gbit = (bitsPerSecond: number): number => round(bitsPerSecond / 1e9, 6);
 
-function nodeRow(node: NodeState): NodeFiguresRow {
+/** `layerCapacity`: the layer's `capacity`; a node sized otherwise (docs/plan.md) names its own. */
+function nodeRow(node: NodeState, layerCapacity: number): NodeFiguresRow {
   const { capacity } = node;
   return {
     name: node.name,
@@ -381,6 +384,7 @@ function nodeRow(node: NodeState): NodeFiguresRow {
     byteHitRatio: round(ratio(node.hitBytes, node.bytes), 6),
     storedObjects: node.storedObjects,
     storedBytes: node.storedBytes,
+    ...(node.capacityBytes === undefined || node.capacityBytes === layerCapacity ? {} : { capacityBytes: node.capacityBytes }),
     ...(node.latitude === undefined || node.longitude === undefined ? {} : { latitude: node.latitude, longitude: node.longitude }),
     ...(node.uplinkBitsPerSecond === undefined ? {} : { uplinkGbitPerSecond: gbit(node.uplinkBitsPerSecond) }),
     ...(capacity === undefined

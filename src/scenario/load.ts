@@ -5,7 +5,8 @@ import { z } from 'zod';
 import { echoValue, UserError } from '../userError.js';
 import { scenarioSchema, type Scenario } from './schema.js';
 import { nearest } from '../suggest.js';
-import { checkTopologyReferences } from '../topology/topology.js';
+import { checkTopologyReferences, topologyNodes } from '../topology/topology.js';
+import { unknownNodes } from './nodeCapacities.js';
 import { topologySpecOf } from './scenarioTopology.js';
 import { workBoundProblem } from './workBounds.js';
 
@@ -147,6 +148,7 @@ function parseScenarioTextUnguarded(text: string, file: string): Scenario {
   const { $schema: _ignored, name, ...rest } = result.data;
   const scenario: Scenario = { name: name ?? nameFromFile(file), ...rest };
   checkTopology(scenario, document, file, at);
+  checkNodeCapacities(scenario, document, file, at);
   const bound = workBoundProblem(scenario);
   if (bound !== null) throw new ScenarioError([{ file, ...at(valueOffset(document, bound.keyPath)), keyPath: formatKeyPath(bound.keyPath), message: bound.message }]);
   return scenario;
@@ -167,6 +169,28 @@ function checkTopology(scenario: Scenario, document: Document, file: string, at:
     const message = error.message.replace(/^[\w.[\]]+: /, '');
     throw new ScenarioError([{ file, ...at(valueOffset(document, path)), keyPath: formatKeyPath(path), message }]);
   }
+}
+
+/**
+ * `edge.capacityByPop` and `regional.capacityBySite` name nodes of this topology (docs/plan.md):
+ * an unknown code is refused at its key, with the nearest code; the regions model has no PoPs.
+ */
+function checkNodeCapacities(scenario: Scenario, document: Document, file: string, at: (offset: number) => { line: number; column: number }): void {
+  const byPop = scenario.edge.capacityByPop;
+  const bySite = scenario.regional.capacityBySite;
+  if (byPop === undefined && bySite === undefined) return;
+  const problems: ScenarioProblem[] = [];
+  const located = (path: PathKey[], message: string) => problems.push({ file, ...at(valueOffset(document, path)), keyPath: formatKeyPath(path), message });
+  if (scenario.topology.model !== 'pops') {
+    if (byPop !== undefined) located(['edge', 'capacityByPop'], 'expected no capacityByPop under topology model: regions (its edges are regions, not PoPs); use edge.capacityByRegion');
+    if (bySite !== undefined) located(['regional', 'capacityBySite'], 'expected no capacityBySite under topology model: regions (it has no regional tier)');
+  } else {
+    const { pops, regionalTier } = topologyNodes(topologySpecOf(scenario.topology, scenario.traffic.regions));
+    for (const unknown of unknownNodes(byPop, pops, 'PoP')) located(['edge', 'capacityByPop', unknown.code], unknown.message);
+    if (bySite !== undefined && regionalTier.length === 0) located(['regional', 'capacityBySite'], 'expected no capacityBySite with topology.regionalTier.enabled: false (there is no regional site to size)');
+    else for (const unknown of unknownNodes(bySite, regionalTier, 'regional site')) located(['regional', 'capacityBySite', unknown.code], unknown.message);
+  }
+  if (problems.length > 0) throw new ScenarioError(problems);
 }
 
 /** The YAML library's words, except where they give advice meant for programmers. */

@@ -47,6 +47,11 @@ const size = (description: string) => quantity(parseSize, SIZE_EXPECTED, descrip
 /** A cache's byte capacity: 0 would make a cache that stores nothing, which no run means. */
 const cacheCapacity = (description: string, withoutIt: string) =>
   size(description).refine((bytes) => bytes > 0, { error: `expected a capacity above 0 bytes (a cache of 0 stores nothing); ${withoutIt}` });
+/** Per-node capacities (docs/plan.md): by region, and by a node's code (checked against the topology when the file loads). */
+const capacityByRegion = (layer: string) =>
+  perRegion((region) => cacheCapacity(`byte capacity of each ${layer} cache in ${region}`, `leave ${region} out to keep the layer's capacity there`).optional());
+const capacityByCode = (node: string, example: string) =>
+  z.record(z.string().regex(/^[A-Z][A-Z0-9]{2,7}$/, { error: `expected a ${node} code of 3 to 8 upper-case letters or digits, such as ${example}` }), cacheCapacity(`byte capacity of this ${node}'s cache`, `leave the ${node} out to keep its region's or the layer's capacity`));
 const duration = (description: string) => quantity((v) => parseDuration(v), DURATION_EXPECTED, description);
 const rate = (description: string) => quantity(parseRate, RATE_EXPECTED, description);
 const fraction = (description: string) => quantity(parseFraction, FRACTION_EXPECTED, description);
@@ -234,6 +239,8 @@ const contentSection = z
 const edgeSection = z.strictObject({
   policy: z.enum(ONLINE_CACHE_POLICY_NAMES as [OnlineCachePolicyName, ...OnlineCachePolicyName[]]).default('lru').meta({ description: 'eviction policy of each edge cache' }),
   capacity: cacheCapacity('byte capacity of each edge cache', 'to see the origin without a CDN, run a container deployment with cdn: false (spec 1.3)').default(1_000_000_000),
+  capacityByRegion: capacityByRegion('edge').optional().meta({ description: "byte capacity of the edge caches of a region, replacing `capacity` there (docs/plan.md)" }),
+  capacityByPop: capacityByCode('PoP', 'FRA').optional().meta({ description: "byte capacity of one PoP's edge cache by its code, replacing `capacityByRegion` and `capacity` (model pops; docs/plan.md; `cdnsim plan` writes it)" }),
 });
 
 /** spec 1.3: what kind of deployment the CDN is in front of. */
@@ -346,6 +353,8 @@ export type ScenarioTopology = RegionsTopology | PopsTopology;
 const regionalSection = z.strictObject({
   policy: z.enum(ONLINE_CACHE_POLICY_NAMES as [OnlineCachePolicyName, ...OnlineCachePolicyName[]]).default('lru').meta({ description: 'eviction policy of each regional cache' }),
   capacity: cacheCapacity('byte capacity of each regional cache', 'to run without the regional tier, set topology.regionalTier.enabled: false').default(20_000_000_000),
+  capacityByRegion: capacityByRegion('regional').optional().meta({ description: 'byte capacity of the regional sites of a region, replacing `capacity` there (docs/plan.md)' }),
+  capacityBySite: capacityByCode('regional site', 'FRA').optional().meta({ description: "byte capacity of one regional site's cache by its code, replacing `capacityByRegion` and `capacity` (docs/plan.md; `cdnsim plan --regional-hit-ratio` writes it)" }),
 });
 
 /** How the CDN's nodes behave on the simulated clock (src/cdn/layeredFlow.ts). */

@@ -13,6 +13,10 @@ import { adaptiveTtlToInput } from './adaptiveSchema.js';
 
 const ms = (value: number): string => `${value}ms`;
 
+/** A per-region mapping without the regions it leaves out. */
+const definedOnly = <T>(values: Readonly<Record<string, T | undefined>>): Record<string, T> =>
+  Object.fromEntries(Object.entries(values).filter((entry): entry is [string, T] => entry[1] !== undefined));
+
 /**
  * A resolved scenario written back as scenario-file input (bytes and per-second numbers,
  * durations in ms): loading it again gives the same scenario. Run folders keep it as
@@ -46,8 +50,18 @@ export function scenarioToInput(scenario: Scenario): ScenarioInput {
             headers: { profile: scenario.content.headers.profile, fields: { ...scenario.content.headers.fields } },
           }
         : { classes: scenario.content.classes.map(contentClassToInput) },
-    edge: { policy: scenario.edge.policy, capacity: scenario.edge.capacity },
-    regional: { policy: scenario.regional.policy, capacity: scenario.regional.capacity },
+    edge: {
+      policy: scenario.edge.policy,
+      capacity: scenario.edge.capacity,
+      ...(scenario.edge.capacityByRegion === undefined ? {} : { capacityByRegion: definedOnly(scenario.edge.capacityByRegion) }),
+      ...(scenario.edge.capacityByPop === undefined ? {} : { capacityByPop: { ...scenario.edge.capacityByPop } }),
+    },
+    regional: {
+      policy: scenario.regional.policy,
+      capacity: scenario.regional.capacity,
+      ...(scenario.regional.capacityByRegion === undefined ? {} : { capacityByRegion: definedOnly(scenario.regional.capacityByRegion) }),
+      ...(scenario.regional.capacityBySite === undefined ? {} : { capacityBySite: { ...scenario.regional.capacityBySite } }),
+    },
     topology: topologyToInput(scenario.topology),
     cdn: {
       coalescing: scenario.cdn.coalescing,

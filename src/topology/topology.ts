@@ -49,6 +49,14 @@ export function checkTopologyReferences(spec: TopologySpec, data: TopologyData =
   resolveOrigins(spec.origins, siteTable);
 }
 
+/** The codes of the PoPs a spec selects and of its regional sites (none when the tier is off), without the routing table. */
+export function topologyNodes(spec: TopologySpec, data: TopologyData = {}): { pops: string[]; regionalTier: string[] } {
+  const table = data.popTable ?? loadPopTable();
+  const pops = selectPops(table, spec.pops);
+  const siteTable = [...table, ...spec.pops.add.filter((pop) => !table.some((known) => known.code === pop.code))];
+  return { pops: pops.map((pop) => pop.code), regionalTier: buildRegionalTier(pops, siteTable, spec.regionalTier).sites.map((site) => site.code) };
+}
+
 export function buildTopology(spec: TopologySpec = defaultTopologySpec(), data: TopologyData = {}): Topology {
   const table = data.popTable ?? loadPopTable();
   const pops = selectPops(table, spec.pops);

@@ -121,7 +121,7 @@ describe('user mistakes exit 2 with a message and no stack trace', () => {
   const cases: [string, string[], RegExp][] = [
     ['missing scenario file', ['run', 'scenarios/nope.yaml'], /cannot read scenario file 'scenarios\/nope\.yaml': no such file\. Check the path/],
     ['unknown flag', ['run', 'scenarios/baseline.yaml', '--sead', '3'], /Unknown argument: sead/],
-    ['no command', [], /name a command: run, compare, sweep, merge, chart, replay, traffic, explain, har, validate, schema or topology/],
+    ['no command', [], /name a command: run, compare, sweep, plan, merge, chart, replay, traffic, explain, har, validate, schema or topology/],
     ['--requests 0', ['run', 'scenarios/baseline.yaml', '--requests', '0'], /--requests: expected at least 1 request, found "0"/],
     ['--requests not a number', ['run', 'scenarios/baseline.yaml', '--requests', 'lots'], /--requests: expected a whole number such as 2000000, 2M, 500k or 1e6, found "lots"/],
     ['run without a scenario', ['run'], /`cdnsim run` needs a scenario file, for example: cdnsim run scenarios\/baseline\.yaml/],

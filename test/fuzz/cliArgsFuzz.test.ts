@@ -34,6 +34,11 @@ const COMMANDS: Record<string, { fixed: string[]; flags: string[]; booleans: str
     flags: ['--param', '--replicates', '--workers', '--shard', '--target', '--minimize', '--maximize', '--tolerance', '--seed', '--requests', '--out'],
     booleans: ['--json', '--no-progress'],
   },
+  plan: {
+    fixed: ['plan', TINY, '--edge-hit-ratio', '50%'],
+    flags: ['--edge-hit-ratio', '--regional-hit-ratio', '--max-uplink-share', '--seed', '--requests', '--warmup', '--out'],
+    booleans: ['--json', '--no-progress', '--no-charts'],
+  },
   replay: { fixed: ['replay', TRACE], flags: ['--cache-size', '--policy', '--ttl', '--warmup', '--out', '--skip-bad', '--format'], booleans: ['--json', '--count-mode', '--no-progress'] },
   har: { fixed: ['har', HAR], flags: ['--deployment', '--framework', '--visits', '--interval', '--skip-bad'], booleans: ['--json', '--no-cdn', '--new-client', '--no-progress'] },
   explain: { fixed: ['explain'], flags: ['--url', '--method', '--profile', '--now', '--status', '--req-header', '--res-header', '--layer'], booleans: ['--json', '--no-cdn'] },
@@ -68,7 +73,7 @@ const commandLine = fc.constantFrom(...Object.keys(COMMANDS)).chain((name) => {
     .map(({ files, parts }) => {
       const args = [name, ...files, ...parts.flat()];
       // A run that is valid must stay short and write into the case's own folder.
-      if (name !== 'run' && name !== 'compare' && name !== 'sweep' && name !== 'traffic') return args;
+      if (name !== 'run' && name !== 'compare' && name !== 'sweep' && name !== 'plan' && name !== 'traffic') return args;
       if (!args.includes('--requests')) args.push('--requests', '2000');
       if (name === 'sweep' && !args.includes('--replicates')) args.push('--replicates', '1');
       return args;

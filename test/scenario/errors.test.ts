@@ -52,7 +52,7 @@ describe('scenario errors: unknown keys', () => {
   });
 
   it('unknown key with no close match lists the expected keys', () => {
-    expect(problemsOf('edge:\n  zzzzzzzz: 5GB\n')).toEqual([problem(2, 3, 'edge.zzzzzzzz', 'unknown key; expected one of `policy`, `capacity`')]);
+    expect(problemsOf('edge:\n  zzzzzzzz: 5GB\n')).toEqual([problem(2, 3, 'edge.zzzzzzzz', 'unknown key; expected one of `policy`, `capacity`, `capacityByRegion`, `capacityByPop`')]);
     expect(problemsOf('colour: red\n')).toEqual([problem(1, 1, 'colour', `unknown key; expected one of ${TOP_LEVEL_KEYS}`)]);
   });
 
@@ -235,7 +235,7 @@ describe('scenario errors: values', () => {
   });
 
   it('a section given as a scalar: "expected a mapping with keys such as …"', () => {
-    expect(problemsOf('edge: 5\n')).toEqual([problem(1, 7, 'edge', 'expected a mapping with keys such as policy, capacity, found 5')]);
+    expect(problemsOf('edge: 5\n')).toEqual([problem(1, 7, 'edge', 'expected a mapping with keys such as policy, capacity, capacityByRegion, capacityByPop, found 5')]);
     expect(problemsOf('content:\n  objectSize: 5MB\n')).toEqual([
       problem(2, 15, 'content.objectSize', 'expected a mapping with keys such as median, sigma, min, max, found "5MB"'),
     ]);

@@ -19,12 +19,15 @@ function inlineScript([packageName, file]: readonly [string, string]): string {
   return `<script>${source}</script>`;
 }
 
-const escapeHtml = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+/** The three libraries as inline script elements (also `cdnsim plan`'s report.html). */
+export const inlineLibraries = (): string => LIBRARIES.map(inlineScript).join('\n');
+
+export const escapeHtml = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** JSON inside a script element: `<` escaped, so no string in the data can close the element. */
-const scriptJson = (value: unknown): string => JSON.stringify(value).replace(/</g, '\\u003c');
+export const scriptJson = (value: unknown): string => JSON.stringify(value).replace(/</g, '\\u003c');
 
-function table(header: readonly string[], rows: readonly (readonly string[])[], rowClass: (row: readonly string[]) => string = () => ''): string {
+export function table(header: readonly string[], rows: readonly (readonly string[])[], rowClass: (row: readonly string[]) => string = () => ''): string {
   const head = `<tr>${header.map((cell) => `<th>${escapeHtml(cell)}</th>`).join('')}</tr>`;
   const body = rows.map((row) => `<tr class="${rowClass(row)}">${row.map((cell) => `<td>${escapeHtml(cell)}</td>`).join('')}</tr>`).join('\n');
   return `<table>${head}\n${body}</table>`;
