@@ -53,7 +53,7 @@ export function incidentAvailability(summary: Summary): number {
 /** The figures of one strategy's row, by compare.csv column. */
 export function compareRow(name: string, summary: Summary): Record<(typeof COMPARE_COLUMNS)[number], string | number> {
   const all = summary.latencyMs.all;
-  return {
+  const row = {
     strategy: name,
     cdn_hit_ratio: summary.hitRatio.cdn ?? 0,
     cdn_byte_hit_ratio: summary.byteHitRatio.cdn ?? 0,
@@ -68,7 +68,12 @@ export function compareRow(name: string, summary: Summary): Record<(typeof COMPA
     worst_staleness_s: summary.cdn.staleness.maxSeconds,
     availability: incidentAvailability(summary),
   };
+  if (summary.requests > 0) return row;
+  // A warm-up that used the whole run measured nothing: its ratios and latencies are undefined (an empty cell, "–"), not 0.
+  return { ...row, ...Object.fromEntries(RATIO_AND_LATENCY_COLUMNS.map((column) => [column, ''])) };
 }
+
+const RATIO_AND_LATENCY_COLUMNS = ['cdn_hit_ratio', 'cdn_byte_hit_ratio', 'origin_offload', 'origin_byte_offload', 'p50_ms', 'p95_ms', 'p99_ms', 'stale_share', 'worst_staleness_s', 'availability'] as const;
 
 export const COMPARE_COLUMNS = [
   'strategy',
@@ -174,20 +179,21 @@ export function compareText(document: CompareDocument): string {
   const header = ['strategy', 'CDN hit', 'byte hit', 'origin req', 'offload', 'origin bytes', 'byte offload', 'p50 ms', 'p95 ms', 'p99 ms', 'outdated', 'worst outdated', 'availability'];
   const rows = document.strategies.map((strategy) => {
     const row = compareRow(strategy.name, strategy.summary);
+    const cell = (value: string | number, format: (n: number) => string): string => (value === '' ? '–' : format(Number(value)));
     return [
       strategy.name,
-      formatPercent(Number(row.cdn_hit_ratio)),
-      formatPercent(Number(row.cdn_byte_hit_ratio)),
+      cell(row.cdn_hit_ratio, (n) => formatPercent(n)),
+      cell(row.cdn_byte_hit_ratio, (n) => formatPercent(n)),
       formatCount(Number(row.origin_requests)),
-      formatPercent(Number(row.origin_offload)),
+      cell(row.origin_offload, (n) => formatPercent(n)),
       formatBytes(Number(row.origin_bytes)),
-      formatPercent(Number(row.origin_byte_offload)),
-      formatMs(Number(row.p50_ms)),
-      formatMs(Number(row.p95_ms)),
-      formatMs(Number(row.p99_ms)),
-      formatPercent(Number(row.stale_share), 3),
-      `${Number(row.worst_staleness_s).toFixed(1)} s`,
-      formatPercent(Number(row.availability), 3),
+      cell(row.origin_byte_offload, (n) => formatPercent(n)),
+      cell(row.p50_ms, formatMs),
+      cell(row.p95_ms, formatMs),
+      cell(row.p99_ms, formatMs),
+      cell(row.stale_share, (n) => formatPercent(n, 3)),
+      cell(row.worst_staleness_s, (n) => `${n.toFixed(1)} s`),
+      cell(row.availability, (n) => formatPercent(n, 3)),
     ];
   });
   const legend = document.strategies.map((strategy) => `  ${strategy.name}: ${strategy.description}`);

@@ -11,7 +11,7 @@ import { incidentEntriesSchema } from '../workload/incidents/incidentSchema.js';
 import { expandIncidents } from '../workload/incidents/incidentRepeat.js';
 import { formatSimTime } from '../workload/incidents/simTime.js';
 import { expectSchema } from './expectSchema.js';
-import { clockedParts, steadyWarmupIssues, warmupSchema, type Warmup } from './warmupSchema.js';
+import { clockedParts, steadyWarmupIssues, warmupCoversRunProblem, warmupSchema, type Warmup } from './warmupSchema.js';
 import { strategiesSchema, strategyClassProblems } from './strategySchema.js';
 import { adaptiveClassProblems, adaptiveTtlSchema } from './adaptiveSchema.js';
 import { REGIONS, type Region } from '../topology/regions.js';
@@ -393,6 +393,8 @@ export const scenarioSchema = z
   })
   .superRefine((scenario, ctx) => {
     for (const issue of steadyWarmupIssues(scenario.run.warmup, clockedParts(scenario))) ctx.addIssue({ code: 'custom', ...issue });
+    const coversRun = warmupCoversRunProblem(scenario.run);
+    if (coversRun !== null) ctx.addIssue({ code: 'custom', path: ['run', 'warmup'], message: coversRun });
     // A replay sends the recorded requests as they were: nothing of the traffic section's own requests applies.
     if (scenario.content.recorded?.use === 'replay') {
       if (scenario.traffic.clients !== undefined) {

@@ -11,7 +11,8 @@ import { writeFileAtomic } from '../../report/writeAtomic.js';
 import { loadScenarioFile } from '../../scenario/load.js';
 import { workBoundProblem } from '../../scenario/workBounds.js';
 import { runTimeEstimate, runTimeEstimateLine } from '../../experiment/jobCost.js';
-import { parseWarmupFlag, withWarmup, type Warmup } from '../../scenario/warmupSchema.js';
+import { parseWarmupFlag, warmupCoversRunProblem, withWarmup, type Warmup } from '../../scenario/warmupSchema.js';
+import { runLength } from '../../experiment/runLength.js';
 import { parseCount, parseDuration } from '../../units.js';
 import { UserError } from '../../userError.js';
 import { InterruptedError } from '../interrupted.js';
@@ -106,11 +107,15 @@ export function checkedOverrides(args: Pick<RunArgs, 'seed' | 'requests' | 'dura
 
 /** --requests and --duration change the run's length: the bounds on generated work apply to the run as asked for. */
 export function checkRunLength(scenario: Scenario, overrides: { requests?: number; durationMs?: number }): void {
+  const flags = [overrides.requests === undefined ? '' : '--requests', overrides.durationMs === undefined ? '' : '--duration'].filter(Boolean).join(' and ');
+  // The file was checked as written; a length from the command line, or --warmup (the only other way here), may leave nothing to measure.
+  const { requestLimit, horizonMs } = runLength(scenario, overrides);
+  const coversRun = warmupCoversRunProblem({ requests: Number.isFinite(requestLimit) ? requestLimit : undefined, durationMs: Number.isFinite(horizonMs) ? horizonMs : undefined, warmup: scenario.run.warmup });
+  if (coversRun !== null) throw new UserError(`${flags || '--warmup'} with ${args0(scenario)}: \`run.warmup\`: ${coversRun}`);
   if (overrides.requests === undefined && overrides.durationMs === undefined) return;
   const run = { ...scenario.run, requests: overrides.requests, durationMs: overrides.durationMs };
   const problem = workBoundProblem({ ...scenario, run });
   if (problem === null) return;
-  const flags = [overrides.requests === undefined ? '' : '--requests', overrides.durationMs === undefined ? '' : '--duration'].filter(Boolean).join(' and ');
   throw new UserError(`${flags} with ${args0(scenario)}: \`${problem.keyPath.join('.')}\`: ${problem.message}`);
 }
 
