@@ -13,6 +13,7 @@ import { workBoundProblem } from '../../scenario/workBounds.js';
 import { runTimeEstimate, runTimeEstimateLine } from '../../experiment/jobCost.js';
 import { parseWarmupFlag, warmupCoversRunProblem, withWarmup, type Warmup } from '../../scenario/warmupSchema.js';
 import { runLength } from '../../experiment/runLength.js';
+import { afterRunEndWarnings, expectedAfterRunEndWarnings } from '../../experiment/afterRunEnd.js';
 import { parseCount, parseDuration } from '../../units.js';
 import { UserError } from '../../userError.js';
 import { InterruptedError } from '../interrupted.js';
@@ -137,6 +138,8 @@ async function executeRun(args: RunArgs): Promise<void> {
   checkRunLength(scenario, overrides);
   const estimate = runTimeEstimateLine(runTimeEstimate(scenario, overrides));
   if (estimate !== null && !args.json) process.stderr.write(`${estimate}\n`);
+  const { requestLimit, horizonMs } = runLength(scenario, overrides);
+  for (const line of expectedAfterRunEndWarnings(scenario, requestLimit, horizonMs)) process.stderr.write(`warning: ${line}\n`);
   // Read before the run starts: a missing or malformed recording is reported at once (the
   // worker reads it again for the run; reading is fast next to the run).
   if (scenario.content.recorded) await loadScenarioRecording(scenario.content.recorded, args.scenario);
@@ -191,6 +194,7 @@ async function executeRun(args: RunArgs): Promise<void> {
         'before its warm-up was over. Shorten run.warmup or lengthen the run.\n',
     );
   }
+  for (const line of afterRunEndWarnings(scenario, done.simulatedSeconds * 1000)) process.stderr.write(`warning: ${line}\n`);
   // The text report has it under its first line; with --json, stdout is the JSON alone (docs/warmup.md).
   if (args.json && done.warmupWarning !== undefined) process.stderr.write(`warning: ${done.warmupWarning}\n`);
   for (const note of done.curvesWarnings) process.stderr.write(`warning: ${note}\n`);
