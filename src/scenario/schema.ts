@@ -112,7 +112,7 @@ const runSection = z
   }));
 
 const trafficSection = z.strictObject({
-  rate: rate('mean request rate over all regions (Poisson arrivals; the mean over a week when the arrivals are shaped)').default(20_000),
+  rate: rate('mean request rate over all regions (Poisson arrivals; the mean over a week when the arrivals are shaped); at most 10M/s, a flash crowd included (docs/outputs.md)').default(20_000),
   regions: regionShares.default({ ...DEFAULT_REGION_SHARES }).meta({ description: 'share of requests per region; the shares add up to 100%' }),
   ...arrivalShapeFields,
   clients: requestAttributesSection.optional().meta({
