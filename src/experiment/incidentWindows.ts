@@ -3,7 +3,7 @@ import type { Incident } from '../workload/incidents/incidentSchema.js';
 import { lastAtOrBefore } from '../workload/incidents/simTime.js';
 
 /** How long after a deploy its origin load is reported (the purge spike, spec 1.2 item 6). */
-const DEPLOY_WINDOW_MS = 60_000;
+export const DEPLOY_WINDOW_MS = 60_000;
 
 /** Forward steps the cursor takes one by one before it searches instead (a jump after an out-of-order request). */
 const CURSOR_STEPS = 4;

@@ -79,6 +79,9 @@ export const SWEEP_FIGURE_ROOTS = [
   'repeatedIncidents',
 ] as const;
 
+/** Figures of the measured requests that are ratios or latencies of them, so have no value when none was measured. */
+const UNDEFINED_WHEN_NOTHING_MEASURED: ReadonlySet<string> = new Set(['hitRatio', 'byteHitRatio', 'originOffload', 'originByteOffload', 'latencyMs.all', 'latencyMs.byLayer', 'cdn.availability', 'cdn.staleness']);
+
 /** A figure's value in a summary by dotted path, or undefined when the run has no such figure. */
 export function figureValue(summary: unknown, path: string): number | undefined {
   let node: unknown = summary;
@@ -100,6 +103,8 @@ export function sweepFigures(summary: Summary): [string, number][] {
     }
   };
   for (const root of SWEEP_FIGURE_ROOTS) {
+    // A run whose warm-up used all of it measured nothing: its ratios and latencies are not 0 but undefined ("–" in the table, no sample).
+    if (summary.requests === 0 && UNDEFINED_WHEN_NOTHING_MEASURED.has(root)) continue;
     let node: unknown = summary;
     for (const key of root.split('.')) node = node === null || typeof node !== 'object' ? undefined : (node as Record<string, unknown>)[key];
     walk(node, root);

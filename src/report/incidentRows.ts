@@ -1,4 +1,4 @@
-import type { IncidentFigures } from '../experiment/incidentWindows.js';
+import { DEPLOY_WINDOW_MS, type IncidentFigures } from '../experiment/incidentWindows.js';
 import type { Incident } from '../workload/incidents/incidentSchema.js';
 import { formatSimTime } from '../workload/incidents/simTime.js';
 import { roundTo as round } from './rounding.js';
@@ -26,6 +26,8 @@ interface WindowFigures {
 
 export interface IncidentRow extends WindowFigures {
   kind: string;
+  /** false when the window starts at or after the run's end (a request count ended it first): its figures are not an incident's; absent when it happened. */
+  happened?: false;
   name?: string;
   /** The entry of the scenario's `incidents` list an occurrence comes from (repeated entries only). */
   entry?: number;
@@ -75,8 +77,12 @@ const windowText = (fromMs: number, toMs: number): string => `${formatSimTime(fr
 export function incidentRow(figures: IncidentFigures): IncidentRow {
   const { incident } = figures;
   const { series } = incident;
+  // The window is cut at the run's end: cut to nothing, it never began.
+  const happened = figures.toMs > figures.fromMs;
+  const statedEndMs = incident.kind === 'deploy' ? incident.atMs + DEPLOY_WINDOW_MS : incident.endMs;
   return {
     kind: incident.kind,
+    ...(happened ? {} : { happened: false as const }),
     ...(incident.name === undefined ? {} : { name: incident.name }),
     ...(series === undefined ? {} : { entry: series.entry, occurrence: series.occurrence }),
     fromSeconds: round(figures.fromMs / 1000, 3),
@@ -87,7 +93,9 @@ export function incidentRow(figures: IncidentFigures): IncidentRow {
     staleServed: figures.staleServed,
     originRequests: figures.originRequests,
     originRequestsBefore: figures.originRequestsBefore,
-    label: `${incident.name === undefined ? '' : `${incident.name}: `}${incidentWhat(incident)}, ${windowText(figures.fromMs, figures.toMs)}`,
+    label: `${incident.name === undefined ? '' : `${incident.name}: `}${incidentWhat(incident)}, ${
+      happened ? windowText(figures.fromMs, figures.toMs) : `${windowText(figures.fromMs, statedEndMs)}: never happened, the run ended first`
+    }`,
   };
 }
 

@@ -4,6 +4,7 @@ import { adaptiveLine } from './adaptiveReport.js';
 import { formatCount, formatMs, formatPercent, formatTable } from './consoleTable.js';
 import { REGIONS, STATED_REGION_LATENCY_MS } from '../topology/regions.js';
 import type { CapacitySummary, EdgeCaching, LatencyFigures, NodeFiguresRow, Summary } from './summary.js';
+import type { IncidentRow } from './incidentRows.js';
 import { statedText } from './statedTable.js';
 import { warmupText } from './warmupSummary.js';
 
@@ -175,9 +176,11 @@ function incidentTable(summary: Summary): string {
     formatCount(row.originRequests),
     formatCount(row.originRequestsBefore),
   ];
+  // An incident after the run's end has no figures: "0 requests, 0 stale served" would read as one weathered.
+  const shown = (row: IncidentRow): string[] => (row.happened === false ? ['–', '–', '–', '–', '–'] : figures(row));
   const repeated = new Map((summary.repeatedIncidents ?? []).map((row) => [row.entry, row]));
   const rows = summary.incidents.flatMap((row) => {
-    if (row.entry === undefined) return [[row.label, ...figures(row)]];
+    if (row.entry === undefined) return [[row.label, ...shown(row)]];
     const entry = repeated.get(row.entry);
     if (row.occurrence !== 1 || entry === undefined) return [];
     const byOrigin = entry.kind === 'deploy';

@@ -11,7 +11,7 @@ import { incidentEntriesSchema } from '../workload/incidents/incidentSchema.js';
 import { expandIncidents } from '../workload/incidents/incidentRepeat.js';
 import { formatSimTime } from '../workload/incidents/simTime.js';
 import { expectSchema } from './expectSchema.js';
-import { clockedParts, steadyWarmupIssues, warmupSchema, type Warmup } from './warmupSchema.js';
+import { clockedParts, steadyWarmupIssues, warmupCoversRunProblem, warmupSchema, type Warmup } from './warmupSchema.js';
 import { strategiesSchema, strategyClassProblems } from './strategySchema.js';
 import { adaptiveClassProblems, adaptiveTtlSchema } from './adaptiveSchema.js';
 import { REGIONS, type Region } from '../topology/regions.js';
@@ -117,7 +117,7 @@ const runSection = z
   }));
 
 const trafficSection = z.strictObject({
-  rate: rate('mean request rate over all regions (Poisson arrivals; the mean over a week when the arrivals are shaped)').default(20_000),
+  rate: rate('mean request rate over all regions (Poisson arrivals; the mean over a week when the arrivals are shaped); at most 10M/s, a flash crowd included (docs/outputs.md)').default(20_000),
   regions: regionShares.default({ ...DEFAULT_REGION_SHARES }).meta({ description: 'share of requests per region; the shares add up to 100%' }),
   ...arrivalShapeFields,
   clients: requestAttributesSection.optional().meta({
@@ -402,6 +402,8 @@ export const scenarioSchema = z
   })
   .superRefine((scenario, ctx) => {
     for (const issue of steadyWarmupIssues(scenario.run.warmup, clockedParts(scenario))) ctx.addIssue({ code: 'custom', ...issue });
+    const coversRun = warmupCoversRunProblem(scenario.run);
+    if (coversRun !== null) ctx.addIssue({ code: 'custom', path: ['run', 'warmup'], message: coversRun });
     // A replay sends the recorded requests as they were: nothing of the traffic section's own requests applies.
     if (scenario.content.recorded?.use === 'replay') {
       if (scenario.traffic.clients !== undefined) {

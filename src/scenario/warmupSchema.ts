@@ -53,6 +53,12 @@ function scalarWarmup(input: number | string, ctx: z.RefinementCtx): Warmup {
     ctx.addIssue({ code: 'custom', message: 'expected a percentage of the run between 0% and 100%' });
     return z.NEVER;
   }
+  // "2M" is two million in run.requests but two minutes as a duration: here it could mean either.
+  const count = /^\s*([\d.]+(?:e\d+)?)\s*M\s*$/.exec(input);
+  if (count !== null) {
+    ctx.addIssue({ code: 'custom', message: `expected ${(Number(count[1]) * 1e6).toLocaleString('en-US').replaceAll(',', '')} (a request count) or ${count[1]}m (minutes): "${input.trim()}" is a count in run.requests but minutes as a time` });
+    return z.NEVER;
+  }
   const parsed = parseDuration(input);
   if (parsed.ok) return { kind: 'time', ms: parsed.value };
   ctx.addIssue({ code: 'custom', message: `expected a request count, a percentage such as 10%, ${DURATION_EXPECTED}, or steady` });
@@ -168,6 +174,26 @@ export function steadyWarmupIssues(warmup: Warmup, timed: ClockedParts): { path:
     });
   }
   return issues;
+}
+
+/**
+ * A flow warm-up (count, share or time) that uses the whole run leaves no request to measure:
+ * every hit ratio and latency would be undefined (shown as "–", never as 0.00 %). Refused
+ * where the file (or the command line) says so in the warm-up's own unit: a count against
+ * run.requests, a time against run.duration, a share of 100 %. A count against a duration,
+ * or a time against a count, is only known at the run's end, which then warns.
+ */
+export function warmupCoversRunProblem(run: { requests?: number; durationMs?: number; warmup: Warmup }): string | null {
+  const { warmup } = run;
+  const advice = 'no request would be measured; shorten run.warmup, lengthen the run, or warm the caches alone before it (run.warmup: {requests: N})';
+  if (warmup.kind === 'requests' && run.requests !== undefined && warmup.requests >= run.requests) {
+    return `expected a warm-up shorter than the run's ${run.requests.toLocaleString('en-US')} requests, found ${warmup.requests.toLocaleString('en-US')}: ${advice}`;
+  }
+  if (warmup.kind === 'time' && run.durationMs !== undefined && warmup.ms >= run.durationMs) {
+    return `expected a warm-up shorter than the run's ${run.durationMs / 1000} s, found ${warmup.ms / 1000} s: ${advice}`;
+  }
+  if (warmup.kind === 'fraction' && warmup.fraction >= 1) return `expected a share of the run below 100 %, found ${warmup.fraction * 100} %: ${advice}`;
+  return null;
 }
 
 /**

@@ -10,6 +10,16 @@ import type { Scenario } from './schema.js';
 
 /** Most requests one run may generate, by count or by traffic.rate over run.duration: hours of CPU at the simulator's rate. */
 export const MAX_RUN_REQUESTS = 1e10;
+/**
+ * Highest traffic.rate, and highest rate inside a flash crowd (traffic.rate × multiplier):
+ * 10 M requests a simulated second. Every request is held from its arrival until its answer,
+ * so about rate × round trip are in flight at once (Little's law): at 1e7/s and round trips
+ * of 50–300 ms, 0.5–3 M requests, which the machine's memory still holds (measured: about
+ * 275 bytes each, a 4 M-request run at 1e9/s took 1.7 GB against 0.6 GB at 1e6/s). The
+ * simulator also serves about 0.5 M requests per CPU second, so a simulated second at this
+ * rate already costs 20 s.
+ */
+export const MAX_TRAFFIC_RATE = 1e7;
 /** Largest growth of the rate over the run: beyond a million-fold no capacity plan is meant. */
 export const MAX_GROWTH_OVER_RUN = 1e6;
 /**
@@ -32,6 +42,35 @@ export interface WorkBoundProblem {
 
 const formatFactor = (factor: number): string => (Number.isFinite(factor) ? `×${factor.toPrecision(3)}` : 'beyond any number');
 
+/** 1e9/s, 2.5e7/s, 20,000/s: as a scenario would write it. */
+function rateText(perSecond: number): string {
+  if (perSecond < 1e6) return `${(+perSecond.toPrecision(4)).toLocaleString('en-US')}/s`;
+  const exponent = Math.floor(Math.log10(perSecond));
+  return `${+(perSecond / 10 ** exponent).toPrecision(4)}e${exponent}/s`;
+}
+
+/** traffic.rate or a flash crowd's peak above MAX_TRAFFIC_RATE (a replayed recording keeps its own rate). */
+function trafficRateProblem(scenario: Scenario): WorkBoundProblem | null {
+  const { rate, flashCrowds } = scenario.traffic;
+  const why = `requests in flight at once grow with the rate (about rate × round trip), and so do the memory and time a simulated second takes`;
+  if (!(rate <= MAX_TRAFFIC_RATE)) {
+    return {
+      keyPath: ['traffic', 'rate'],
+      message: `expected a rate of at most ${rateText(MAX_TRAFFIC_RATE)} (10M/s), found ${rateText(rate)}: ${why}; model a share of the traffic (one region's, say) at a lower rate`,
+    };
+  }
+  for (const [index, crowd] of flashCrowds.entries()) {
+    const peak = rate * crowd.multiplier;
+    if (!(peak <= MAX_TRAFFIC_RATE)) {
+      return {
+        keyPath: ['traffic', 'flashCrowds', index, 'multiplier'],
+        message: `expected a crowd's rate (traffic.rate × multiplier) of at most ${rateText(MAX_TRAFFIC_RATE)} (10M/s), found ${rateText(rate)} × ${crowd.multiplier} = ${rateText(peak)}: ${why}; lower the multiplier or traffic.rate`,
+      };
+    }
+  }
+  return null;
+}
+
 /** The first bound the scenario breaks, or null. */
 export function workBoundProblem(scenario: Scenario): WorkBoundProblem | null {
   if (scenario.content.recorded?.use === 'replay') return null;
@@ -46,6 +85,8 @@ export function workBoundProblem(scenario: Scenario): WorkBoundProblem | null {
   const durationMs = runMs === undefined ? undefined : runMs + (cacheWarmup?.kind === 'time' ? cacheWarmup.ms : 0);
   const growthText = `{rate: ${+(growthRate * 100).toPrecision(6)}%, per: ${perMs / 1000} s}`;
 
+  const rateProblem = trafficRateProblem(scenario);
+  if (rateProblem !== null) return rateProblem;
   if (kappa > 0) {
     const perCell = Math.exp(kappa * DEFAULT_CELL_MS);
     if (!(perCell <= MAX_GROWTH_PER_CELL)) {

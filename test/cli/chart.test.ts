@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixtureCompare, fixtureFolder, writeJsonFixture, writeRunFixture } from '../support/chartFixtures.js';
@@ -57,10 +57,31 @@ describe('charts from the command line (issue 15)', () => {
 
     const damaged = cdnsim(['chart', folder]);
     expect(damaged.status).toBe(2);
-    expect(damaged.stderr).toMatch(/^cdnsim: cannot draw the charts of .*run: its saved files are not as this version of cdnsim writes them \(.+\); nothing was changed\. Run the scenario again/);
+    // Located: the file and the key, not a TypeError's words.
+    expect(damaged.stderr).toMatch(/^cdnsim: cannot draw the charts of .*run: its saved files are not as this version of cdnsim writes them \(summary\.json: latencyMs is null\); nothing was changed\. Run the scenario again/);
     expect(expectNoStackTrace(damaged.stderr)).toBe(true);
     for (const [file, content] of before) expect(readFileSync(join(folder, 'charts', file)).equals(content), file).toBe(true);
     expect(readFileSync(join(folder, 'report.html'), 'utf8')).toBe(reportBefore);
+  });
+
+  it('issue 26: a summary.json cut short or missing a key gets exit 2 naming the file (and the key), and no file changes, mtimes included', () => {
+    const folder = writeRunFixture(join(temporaryFolder('damaged-more'), 'run'));
+    expect(cdnsim(['chart', folder]).status).toBe(0);
+    const text = readFileSync(join(folder, 'summary.json'), 'utf8');
+    const state = (): string[] => readdirSync(join(folder, 'charts')).map((file) => `${file} ${statSync(join(folder, 'charts', file)).mtimeMs} ${readFileSync(join(folder, 'charts', file)).length}`);
+    const { cdn: _cdn, ...withoutCdn } = JSON.parse(text) as Record<string, unknown>;
+    for (const [damage, message] of [
+      [text.slice(0, Math.floor(text.length / 2)), /^cdnsim: .*summary\.json: not valid JSON \(.+\); redo the run or restore the file\n$/],
+      [JSON.stringify(withoutCdn), /\(summary\.json: cdn is missing\); nothing was changed/],
+    ] as const) {
+      writeFileSync(join(folder, 'summary.json'), damage);
+      const before = [...state(), statSync(join(folder, 'report.html')).mtimeMs];
+      const result = cdnsim(['chart', folder]);
+      expect(result.status).toBe(2);
+      expect(result.stderr).toMatch(message);
+      expect(expectNoStackTrace(result.stderr)).toBe(true);
+      expect([...state(), statSync(join(folder, 'report.html')).mtimeMs]).toEqual(before);
+    }
   });
 
   it('cdnsim chart draws a compare folder from compare.json', () => {

@@ -141,7 +141,13 @@ describe('cdnsim compare', () => {
       expect(strategy.summary.checks.failed).toEqual([]);
     }
     const csv = read(dir, 'compare.csv').trim().split('\n');
-    expect(csv[0]).toBe('strategy,cdn_hit_ratio,cdn_byte_hit_ratio,origin_requests,origin_offload,origin_bytes,origin_byte_offload,p50_ms,p95_ms,p99_ms,stale_share,worst_staleness_s,availability');
+    expect(csv[0]).toBe(
+      'strategy,cdn_hit_ratio,cdn_byte_hit_ratio,origin_requests,origin_offload,origin_bytes,origin_byte_offload,p50_ms,p95_ms,p99_ms,stale_share,worst_staleness_s,availability,' +
+        // Issue 25 item 1: the capacity figures by their summary.json path, as in sweep.csv.
+        'capacity.origin.meanRequestsPerSecond,capacity.origin.peakRequestsPerSecond1s,capacity.origin.peakRequestsPerSecond60s,capacity.origin.meanGbps,capacity.origin.peakGbps1s,capacity.origin.peakGbps60s,' +
+        'capacity.pops.maxUplinkShare1s,capacity.pops.maxUplinkShare1sPop,capacity.pops.maxUplinkShare60s,capacity.pops.maxUplinkShare60sPop,capacity.pops.maxPeakGbps1s,capacity.pops.maxPeakGbps1sPop,' +
+        'capacity.pops.maxPeakGbps60s,capacity.pops.maxPeakGbps60sPop,capacity.pops.maxPeakRequestsPerSecond,capacity.pops.maxPeakRequestsPerSecondPop,capacity.pops.maxStoredBytes,capacity.pops.maxStoredBytesPop',
+    );
     const hit = csv.slice(1).map((line) => Number(line.split(',')[1]));
     // The run lasts 10 simulated seconds: a 1 s TTL expires within it, the scenario's own 60 s and 10 min do not.
     expect(hit[1]).toBeLessThan(hit[0] - 0.05);
@@ -161,6 +167,11 @@ describe('cdnsim compare', () => {
       const origin = summary.cdn.origin;
       expect(Number(cells[columns.indexOf('origin_requests')])).toBe(origin.requests);
       expect(Number(cells[columns.indexOf('origin_offload')])).toBe(summary.originOffload);
+      // Issue 25 item 1: the origin's mean rate is its requests over the measured seconds, the same figure as summary.json's.
+      const meanRate = Number(cells[columns.indexOf('capacity.origin.meanRequestsPerSecond')]);
+      expect(meanRate).toBe(summary.capacity.origin.meanRequestsPerSecond);
+      expect(meanRate).toBeCloseTo(origin.requests / summary.capacity.measuredSeconds, 5);
+      expect(cells[columns.indexOf('capacity.pops.maxPeakRequestsPerSecondPop')]).toBe(summary.capacity.pops.maxPeakRequestsPerSecondPop);
       expect(summary.originOffload).toBe(Math.round((1 - origin.requests / summary.requests) * 1e6) / 1e6);
       expect(origin.fullResponses + origin.notModified + origin.errors + origin.refused).toBe(origin.requests);
       expect(Object.values(origin.byCause as Record<string, number>).reduce((sum, n) => sum + n, 0)).toBe(origin.requests);

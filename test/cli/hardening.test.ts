@@ -50,6 +50,17 @@ describe('issue 17: scenario mistakes found before a run, at their line, column 
     expect(problemsOf('run:\n  requests: 1e10\n')).toEqual([]);
   });
 
+  it('issue 26: traffic.rate above 1e7/s, and a flash crowd whose rate × multiplier is, are refused at the key with the limit and why', () => {
+    const why = 'requests in flight at once grow with the rate (about rate × round trip), and so do the memory and time a simulated second takes';
+    expect(problemsOf('traffic:\n  rate: 1e9/s\n')).toEqual([`s.yaml:2:9: \`traffic.rate\`: expected a rate of at most 1e7/s (10M/s), found 1e9/s: ${why}; model a share of the traffic (one region's, say) at a lower rate`]);
+    // 20,000/s × 501 = 10,020,000/s, just over; × 500 is exactly the limit.
+    expect(problemsOf('traffic:\n  rate: 20k/s\n  flashCrowds:\n    - {start: 1m, duration: 1m, multiplier: 501}\n')).toEqual([
+      `s.yaml:4:45: \`traffic.flashCrowds[0].multiplier\`: expected a crowd's rate (traffic.rate × multiplier) of at most 1e7/s (10M/s), found 20,000/s × 501 = 1.002e7/s: ${why}; lower the multiplier or traffic.rate`,
+    ]);
+    expect(problemsOf('traffic:\n  rate: 20k/s\n  flashCrowds:\n    - {start: 1m, duration: 1m, multiplier: 500}\n')).toEqual([]);
+    expect(problemsOf('traffic:\n  rate: 10M/s\n')).toEqual([]);
+  });
+
   it('issue 26: a cache capacity of 0 is refused at its key, with what to write instead', () => {
     expect(problemsOf('edge:\n  capacity: 0\n')).toEqual(['s.yaml:2:13: `edge.capacity`: expected a capacity above 0 bytes (a cache of 0 stores nothing); to see the origin without a CDN, run a container deployment with cdn: false (spec 1.3), found 0']);
     expect(problemsOf('regional:\n  capacity: 0B\n')[0]).toMatch(/`regional\.capacity`: expected a capacity above 0 bytes .*topology\.regionalTier\.enabled: false, found "0B"$/);

@@ -157,7 +157,7 @@ incidents:
 
 
 describe('an incident the run never reached (a run of a request count ends before it)', () => {
-  it('issue 26: its row shows "–" for availability, not 100.00 % over 0 requests', () => {
+  it('issue 26: its row says it never happened and shows "–" for every figure, not "1h–1h, 0 requests" or 100.00 % over 0 requests', () => {
     const text = `
 seed: 5
 run: { requests: 1000 }
@@ -170,6 +170,7 @@ incidents:
     const summary = buildSummary(runScenario(parseScenarioText(text, 'unreached.yaml')));
     expect(summary.incidents[0].requests).toBe(0);
     const line = summaryText(summary).split('\n').find((row) => row.startsWith('outage'));
-    expect(line).toMatch(/ 0 +– +0 +0 +\d+$/);
+    expect(summary.incidents[0].happened).toBe(false);
+    expect(line).toMatch(/^outage \(connections refused\), 1h–1h5m: never happened, the run ended first(\s+–){5}$/);
   });
 });

@@ -45,6 +45,22 @@ describe('issue 17 fuzz: mutated shipped scenarios load or are refused with a lo
     for (const { file, data } of SHIPPED_SCENARIOS) expect(checkLoad(JSON.stringify(data), `${file}.json`)).toBe('ok');
   });
 
+  // Seeds: the bad inputs issue 26 found accepted, each refused at its key (the random mutations reach some of them by chance).
+  it.each([
+    ['traffic.rate above the 1e7/s cap', 'traffic: { rate: 1e9/s }\n', '`traffic.rate`'],
+    ["a flash crowd's rate × multiplier above it", 'traffic: { rate: 20k/s, flashCrowds: [{ start: 1m, duration: 1m, multiplier: 1000 }] }\n', '`traffic.flashCrowds[0].multiplier`'],
+    ['a warm-up count that uses the whole run', 'run: { requests: 2000, warmup: 2000 }\n', '`run.warmup`'],
+    ['a warm-up time that uses the whole run', 'run: { duration: 1m, warmup: 1m }\n', '`run.warmup`'],
+    ['a warm-up of 100 %', 'run: { warmup: 100% }\n', '`run.warmup`'],
+    ['a warm-up of "1M" (a million, or a minute?)', 'run: { warmup: 1M }\n', '`run.warmup`'],
+    ['a name that leaves results/', 'name: ../../etc\n', '`name`'],
+    ['an edge that stores nothing', 'edge: { capacity: 0 }\n', '`edge.capacity`'],
+    ['an incident after run.duration', 'run: { duration: 10m }\nincidents: [{ kind: outage, start: 30m, duration: 1m }]\n', '`incidents[0].start`'],
+  ])('issue 26 seed: %s is refused at its key', (_name, text, key) => {
+    expect(checkLoad(text, 'seed.yaml')).toBe('refused');
+    expect(() => parseScenarioText(text, 'seed.yaml')).toThrow(key);
+  });
+
   it(`${FUZZ_RUNS} mutations, loaded in process: ok, or refused at file:line:column with a bounded message`, () => {
     const outcomes = { ok: 0, refused: 0 };
     // The long run goes in slices of its own seeds: one fc.assert over tens of thousands of

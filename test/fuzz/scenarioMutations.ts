@@ -32,7 +32,7 @@ export type Mutation =
   | { op: 'huge'; length: number };
 
 const EXTREME_NUMBERS = [-1, -5, 0, -0, 0.5, 1e-300, 2 ** 31, 2 ** 53, 2 ** 53 + 2, 1e15, 1e308, -1e308, Infinity, -Infinity, NaN];
-const UNIT_GARBAGE = ['5 parsecs', '-5s', '1e999GB', '%', '10%%', '-10%', '∞', '12kb/s/s', '', ' ', '0x10', '1,5', '20k/s/s', '100000000000000000000000%', '1e-9999ms', 'NaN', '-', '٣٤٥', '1GiB', '..', '.', '1e12', '1e20', '1e9/s', '0B'];
+const UNIT_GARBAGE = ['5 parsecs', '-5s', '1e999GB', '%', '10%%', '-10%', '∞', '12kb/s/s', '', ' ', '0x10', '1,5', '20k/s/s', '100000000000000000000000%', '1e-9999ms', 'NaN', '-', '٣٤٥', '1GiB', '..', '.', '1e12', '1e20', '1e9/s', '0B', '1M', '100%', '10M/s', '10000001/s'];
 const TYPE_SWAPS: unknown[] = [null, true, false, 'x', 0, [], {}, [1, 2], { a: 1 }, [[]], '[]'];
 
 const mutation: fc.Arbitrary<Mutation> = fc.oneof(

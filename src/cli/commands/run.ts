@@ -11,7 +11,9 @@ import { writeFileAtomic } from '../../report/writeAtomic.js';
 import { loadScenarioFile } from '../../scenario/load.js';
 import { workBoundProblem } from '../../scenario/workBounds.js';
 import { runTimeEstimate, runTimeEstimateLine } from '../../experiment/jobCost.js';
-import { parseWarmupFlag, withWarmup, type Warmup } from '../../scenario/warmupSchema.js';
+import { parseWarmupFlag, warmupCoversRunProblem, withWarmup, type Warmup } from '../../scenario/warmupSchema.js';
+import { runLength } from '../../experiment/runLength.js';
+import { afterRunEndWarnings, expectedAfterRunEndWarnings } from '../../experiment/afterRunEnd.js';
 import { parseCount, parseDuration } from '../../units.js';
 import { UserError } from '../../userError.js';
 import { InterruptedError } from '../interrupted.js';
@@ -106,11 +108,15 @@ export function checkedOverrides(args: Pick<RunArgs, 'seed' | 'requests' | 'dura
 
 /** --requests and --duration change the run's length: the bounds on generated work apply to the run as asked for. */
 export function checkRunLength(scenario: Scenario, overrides: { requests?: number; durationMs?: number }): void {
+  const flags = [overrides.requests === undefined ? '' : '--requests', overrides.durationMs === undefined ? '' : '--duration'].filter(Boolean).join(' and ');
+  // The file was checked as written; a length from the command line, or --warmup (the only other way here), may leave nothing to measure.
+  const { requestLimit, horizonMs } = runLength(scenario, overrides);
+  const coversRun = warmupCoversRunProblem({ requests: Number.isFinite(requestLimit) ? requestLimit : undefined, durationMs: Number.isFinite(horizonMs) ? horizonMs : undefined, warmup: scenario.run.warmup });
+  if (coversRun !== null) throw new UserError(`${flags || '--warmup'} with ${args0(scenario)}: \`run.warmup\`: ${coversRun}`);
   if (overrides.requests === undefined && overrides.durationMs === undefined) return;
   const run = { ...scenario.run, requests: overrides.requests, durationMs: overrides.durationMs };
   const problem = workBoundProblem({ ...scenario, run });
   if (problem === null) return;
-  const flags = [overrides.requests === undefined ? '' : '--requests', overrides.durationMs === undefined ? '' : '--duration'].filter(Boolean).join(' and ');
   throw new UserError(`${flags} with ${args0(scenario)}: \`${problem.keyPath.join('.')}\`: ${problem.message}`);
 }
 
@@ -132,6 +138,8 @@ async function executeRun(args: RunArgs): Promise<void> {
   checkRunLength(scenario, overrides);
   const estimate = runTimeEstimateLine(runTimeEstimate(scenario, overrides));
   if (estimate !== null && !args.json) process.stderr.write(`${estimate}\n`);
+  const { requestLimit, horizonMs } = runLength(scenario, overrides);
+  for (const line of expectedAfterRunEndWarnings(scenario, requestLimit, horizonMs)) process.stderr.write(`warning: ${line}\n`);
   // Read before the run starts: a missing or malformed recording is reported at once (the
   // worker reads it again for the run; reading is fast next to the run).
   if (scenario.content.recorded) await loadScenarioRecording(scenario.content.recorded, args.scenario);
@@ -186,6 +194,7 @@ async function executeRun(args: RunArgs): Promise<void> {
         'before its warm-up was over. Shorten run.warmup or lengthen the run.\n',
     );
   }
+  for (const line of afterRunEndWarnings(scenario, done.simulatedSeconds * 1000)) process.stderr.write(`warning: ${line}\n`);
   // The text report has it under its first line; with --json, stdout is the JSON alone (docs/warmup.md).
   if (args.json && done.warmupWarning !== undefined) process.stderr.write(`warning: ${done.warmupWarning}\n`);
   for (const note of done.curvesWarnings) process.stderr.write(`warning: ${note}\n`);

@@ -2,6 +2,8 @@ import type { Argv } from 'yargs';
 import { requiredFileList } from '../positionals.js';
 import { loadScenarioRecording } from '../../experiment/recordedCaching.js';
 import { loadScenarioFile } from '../../scenario/load.js';
+import { runLength } from '../../experiment/runLength.js';
+import { expectedAfterRunEndWarnings } from '../../experiment/afterRunEnd.js';
 import { UserError, boundedMessage, isUserError } from '../../userError.js';
 
 interface ValidateArgs {
@@ -21,6 +23,9 @@ export function validateCommand(yargs: Argv): Argv {
           // As `run` reads it before it starts: a missing or malformed recording is the scenario's mistake too.
           if (scenario.content.recorded) await loadScenarioRecording(scenario.content.recorded, file);
           process.stdout.write(`ok      ${file} (scenario "${scenario.name}")\n`);
+          // Valid, but likely not what was meant: an incident or crowd after a request-count run's expected end.
+          const { requestLimit, horizonMs } = runLength(scenario);
+          for (const line of expectedAfterRunEndWarnings(scenario, requestLimit, horizonMs)) process.stderr.write(`warning: ${file}: ${line}\n`);
         } catch (error) {
           if (!isUserError(error)) throw error;
           failed++;

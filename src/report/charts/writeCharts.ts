@@ -32,13 +32,50 @@ export async function writeCharts(folder: string): Promise<ChartsWritten> {
   } catch (error) {
     if (isUserError(error)) throw error;
     const reason = error instanceof Error ? error.message : String(error);
+    const damaged = damagedKey(inputs);
     throw new UserError(
-      `cannot draw the charts of ${folder}: its saved files are not as this version of cdnsim writes them (${reason}); nothing was changed. Run the scenario again to make them anew; if the files are as cdnsim wrote them, this is a bug: please report it`,
+      `cannot draw the charts of ${folder}: its saved files are not as this version of cdnsim writes them (${damaged ?? reason}); nothing was changed. Run the scenario again to make them anew; if the files are as cdnsim wrote them, this is a bug: please report it`,
     );
   }
   for (const [file, content] of rendered.contents) writeFileAtomic(join(folder, file), content);
   const files = rendered.contents.map(([file]) => file);
   return { files, drawn: rendered.drawn, skipped: rendered.skipped, wallSeconds: (performance.now() - started) / 1000 };
+}
+
+/** The JSON files a folder's charts read, by the ChartInputs field that holds each. */
+const JSON_FILES = { summary: 'summary.json', scenario: 'scenario.json', compare: 'compare.json', sweep: 'sweep.json' } as const;
+
+/**
+ * Where a saved JSON file that cannot be drawn is damaged, as "summary.json: latencyMs is
+ * null": the charts are planned again (not rendered) on views of the files that note each
+ * key read that held null or nothing; the last one before the failure is where the drawing
+ * broke (a TypeError reading a property of it). Undefined when planning alone does not fail.
+ */
+function damagedKey(inputs: ChartInputs): string | undefined {
+  let last: string | undefined;
+  const watch = (value: unknown, path: string): unknown => {
+    if (value === null || typeof value !== 'object') return value;
+    return new Proxy(value, {
+      get(target, key, receiver) {
+        const child: unknown = Reflect.get(target, key, receiver);
+        if (typeof key !== 'string' || typeof child === 'function') return child;
+        const at = Array.isArray(target) ? `${path}[${key}]` : path.endsWith(': ') ? `${path}${key}` : `${path}.${key}`;
+        if (child === null || child === undefined) last = `${at} is ${child === null ? 'null' : 'missing'}`;
+        return watch(child, at);
+      },
+    });
+  };
+  const watched: ChartInputs = { ...inputs };
+  for (const [field, file] of Object.entries(JSON_FILES) as [keyof typeof JSON_FILES, string][]) {
+    if (inputs[field] !== undefined) (watched as unknown as Record<string, unknown>)[field] = watch(inputs[field], `${file}: `);
+  }
+  try {
+    const set = chartSet(watched);
+    reportHtml(watched, set.filter(isChart), set.filter((entry): entry is SkippedChart => !isChart(entry)));
+  } catch {
+    return last;
+  }
+  return undefined;
 }
 
 async function renderAll(inputs: ChartInputs): Promise<{ drawn: Chart[]; skipped: SkippedChart[]; contents: [string, string | Buffer][] }> {
