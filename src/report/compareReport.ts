@@ -1,6 +1,6 @@
 import type { Summary } from './summary.js';
 import { csvField } from './csvTable.js';
-import { formatCount, formatMs, formatPercent, formatTable } from './consoleTable.js';
+import { DEFAULT_COLUMNS, formatCount, formatMs, formatPercent, formatTableWithin, wrapLine } from './consoleTable.js';
 import { formatBytes } from '../units.js';
 
 /**
@@ -98,7 +98,8 @@ export function compareJson(document: CompareDocument): string {
   return `${JSON.stringify(document, null, 2)}\n`;
 }
 
-export function compareText(document: CompareDocument): string {
+/** The terminal's comparison in `columns`: a table too wide for them is split into blocks that each name the strategies (issue 26). */
+export function compareText(document: CompareDocument, columns: number = DEFAULT_COLUMNS): string {
   const first = document.strategies[0]?.summary;
   const heading = `${document.scenario} · seed ${document.seed} · ${document.strategies.length} strategies on identical traffic · ${formatCount(first?.requests ?? 0)} requests measured each`;
   const header = ['strategy', 'CDN hit', 'byte hit', 'origin req', 'offload', 'origin bytes', 'byte offload', 'p50 ms', 'p95 ms', 'p99 ms', 'outdated', 'worst outdated', 'availability'];
@@ -126,5 +127,6 @@ export function compareText(document: CompareDocument): string {
     'byte offload: 1 − origin body bytes / client bytes; negative when whole 5 MB chunks fetched for smaller ranges exceed what clients read (spec 4.8, docs/byte-figures.md).',
     'outdated: responses older than the origin\'s current version (worst: how long the newer one had existed); availability: during outages and error bursts, else the whole run.',
   ];
-  return [heading, '', formatTable(header, rows), '', ...legend, '', ...notes].join('\n');
+  const wrap = (lines: readonly string[]) => lines.flatMap((line) => wrapLine(line, columns, '    '));
+  return [...wrapLine(heading, columns), '', formatTableWithin(header, rows, columns), '', ...wrap(legend), '', ...notes.flatMap((line) => wrapLine(line, columns))].join('\n');
 }
