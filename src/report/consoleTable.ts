@@ -37,8 +37,8 @@ export const fits = (text: string, columns: number): boolean => widestLine(text)
 /**
  * One long line folded to `columns`, the continuation lines indented by `indent` (so a reader
  * sees where an item ends). It breaks between the " · " parts of a line first, so a figure
- * stays with its label, and between words inside a part too long for a line; a word longer
- * than a line (a URL) is cut.
+ * stays with its label, and between words inside a part too long for a line (from where the
+ * line is, so no line is left short); a word longer than a line (a URL) is cut.
  */
 export function wrapLine(line: string, columns: number, indent = '  '): string[] {
   if (displayWidth(line) <= columns) return [line];
@@ -54,11 +54,13 @@ export function wrapLine(line: string, columns: number, indent = '  '): string[]
       current = joined;
       continue;
     }
-    // The part does not fit after what the line holds: it starts a line of its own, folded by words if it must.
-    if (current !== startOf()) {
+    // The part does not fit after what the line holds: it starts a line of its own when it fits
+    // one; a part longer than any line folds by words from where the line is.
+    const separate = displayWidth(hanging) + displayWidth(part) <= columns;
+    if (current !== startOf() && (separate || displayWidth(current) + 2 > columns)) {
       lines.push(current);
       current = hanging;
-    }
+    } else if (current !== startOf()) current += ' ·';
     for (const word of part.split(' ')) {
       const candidate = current === startOf() ? current + word : `${current} ${word}`;
       if (current === startOf() || displayWidth(candidate) <= columns) current = candidate;

@@ -47,7 +47,9 @@ export function summaryText(summary: Summary, options: SummaryTextOptions = DEFA
   // The answer first: the figures a CDN is sized by.
   for (const line of answerLines(summary)) wrapped(line);
   lines.push('');
-  lines.push(formatTableWithin(LATENCY_HEADER('latency (ms)'), [latencyRow('all', summary.latencyMs.all), ...Object.entries(summary.latencyMs.byRegion).map(([region, figures]) => latencyRow(region, figures))], columns));
+  // Regions without clients have no latency to show (0.00 would read as instant).
+  const regions = Object.entries(summary.latencyMs.byRegion).filter(([, figures]) => figures.count > 0);
+  lines.push(formatTableWithin(LATENCY_HEADER('latency (ms)'), [latencyRow('all', summary.latencyMs.all), ...regions.map(([region, figures]) => latencyRow(region, figures))], columns));
   lines.push('');
   // Is this run within what the service states (spec 1.1, 4.8, 4.9, 7.1, 8)? Whole only where the scenario models the service.
   lines.push(statedText(summary.stated, { whole: options.statedTable, columns }));

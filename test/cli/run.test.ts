@@ -196,7 +196,7 @@ describe('the run folder repeats the run', () => {
     const scenario = join(out, 'small.yaml');
     writeFileSync(scenario, 'content: { objects: 2000 }\nedge: { capacity: 10MB }\ntopology: { pops: { count: 8 } }\nrun: { requests: 20000 }\n');
     // A wide terminal: the warm-up's account and the files written each on one line.
-    const first = cdnsim(['run', scenario, '--warmup', 'steady', '--no-progress', '--out', join(out, 'first')], { columns: 200 });
+    const first = cdnsim(['run', scenario, '--warmup', 'steady', '--no-progress', '--out', join(out, 'first')], { columns: 400 });
     expect(first.status).toBe(0);
     expect(first.stdout).toMatch(/^small · seed 1 · 20,000 requests measured \(caches warmed with [\d,]+ requests over \d+ s, last block's CDN hit ratio [\d.]+ %, steady\)/);
     const summary = JSON.parse(readFileSync(join(out, 'first', 'summary.json'), 'utf8'));
