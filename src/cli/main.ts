@@ -19,6 +19,8 @@ import { EXIT_INTERRUPTED, InterruptedError } from './interrupted.js';
 import { ConservationFailedError, EXIT_CONSERVATION_FAILED } from './conservationFailure.js';
 import { joinNegativeValues, refuseEmptyValues, refuseRepeatedFlags, withFlagSuggestions } from './flags.js';
 import { packageInfo } from './packageInfo.js';
+import { terminalColumns } from './terminalColumns.js';
+import { foldColumns } from '../report/consoleTable.js';
 
 /** Exit codes: 0 success, 2 a user mistake (message, no stack trace), 1 an internal error, 3 `run --check` found a stated figure outside, 4 a conservation check failed (docs/conservation.md). */
 export const EXIT_OK = 0;
@@ -69,7 +71,7 @@ export async function main(rawArgv: string[]): Promise<number> {
     .recommendCommands()
     .help()
     .alias('h', 'help')
-    // No wrapping of our own: a wrapped line breaks words (run.r|equests) and examples cannot be copied; the terminal folds long lines.
+    // No wrapping by yargs: its own cuts words (run.r|equests) and examples could not be copied; foldColumns folds the help between words (below).
     .wrap(null)
     .exitProcess(false)
     .middleware(refuseRepeatedFlags, true)
@@ -79,6 +81,10 @@ export async function main(rawArgv: string[]): Promise<number> {
       throw new UsageError(withFlagSuggestions(clearerUsageMessage(message, argv), knownFlags(instance)));
     });
   for (const add of [runCommand, compareCommand, sweepCommand, planCommand, mergeCommand, chartCommand, replayCommand, trafficCommand, explainCommand, harCommand, validateCommand, schemaCommand, topologyCommand]) cli = add(cli);
+  // yargs prints --help and --version through console.log and offers no other hook: fold what it prints to the terminal's width (issue 26).
+  const log = console.log;
+  const columns = terminalColumns();
+  console.log = (...args: unknown[]) => log(foldColumns(args.map(String).join(' '), columns));
   try {
     await cli.parseAsync();
     return EXIT_OK;
@@ -106,6 +112,8 @@ export async function main(rawArgv: string[]): Promise<number> {
     const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
     process.stderr.write(`cdnsim: internal error: ${detail}\nThis is a bug in cdnsim; please report it with the command line and the scenario file.\n`);
     return EXIT_INTERNAL;
+  } finally {
+    console.log = log;
   }
 }
 

@@ -29,6 +29,9 @@ export interface RunWorkerInput {
   strategy?: string;
   /** --curves: sets run.curves (curves.csv, docs/curves.md). */
   curves?: boolean;
+  /** The terminal's width (src/cli/terminalColumns.ts) and --stated: how the text report is laid out. */
+  columns: number;
+  stated: boolean;
 }
 
 export type RunWorkerMessage =
@@ -94,7 +97,8 @@ async function work(input: RunWorkerInput, post: (message: RunWorkerMessage) => 
     type: 'done',
     scenarioName: scenario.name,
     summaryJson: summaryJson(summary),
-    summaryText: summaryText(summary),
+    // The whole stated table where the scenario models the service itself, or on --stated (issue 26).
+    summaryText: summaryText(summary, { columns: input.columns, statedTable: input.stated || scenario.modelsService }),
     statedCsv: statedCsv(summary.stated),
     csvFiles: [...runCsvFiles(summary, result.timeline, result.adaptive), ...(result.curves && result.curves.nodes.length > 0 ? [{ name: 'curves.csv', text: curvesCsv(result.curves.nodes) }] : [])],
     outside: outsideLines(summary.stated),

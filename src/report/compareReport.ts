@@ -1,6 +1,6 @@
 import type { Summary } from './summary.js';
 import { csvField } from './csvTable.js';
-import { formatCount, formatMs, formatPercent, formatTable } from './consoleTable.js';
+import { DEFAULT_COLUMNS, formatCount, formatMs, formatPercent, formatTableWithin, wrapLine } from './consoleTable.js';
 import { formatBytes } from '../units.js';
 
 /**
@@ -140,7 +140,7 @@ export function compareCsv(document: CompareDocument): string {
  * minute), the busiest PoP against its uplink (spec 1.1) and the most requests a PoP finished
  * in a second. Every capacity column is in compare.csv.
  */
-export function compareCapacityTable(document: CompareDocument): string[] {
+export function compareCapacityTable(document: CompareDocument, columns = DEFAULT_COLUMNS): string[] {
   const capacities = document.strategies.map((strategy) => strategy.summary.capacity);
   if (capacities.some((capacity) => capacity?.origin === undefined || capacity.pops === undefined)) return [];
   const minute = capacities.every((capacity) => capacity!.measuredSeconds >= 60);
@@ -163,9 +163,9 @@ export function compareCapacityTable(document: CompareDocument): string[] {
     ];
   });
   return [
-    formatTable(header, rows),
-    'origin req/s, Gbit/s: every cause, the mean over the measured seconds and the busiest second;',
-    `${uplinks ? 'busiest PoP: its busiest second\'s egress against its uplink' : 'busiest edge: its busiest second\'s egress'}; all capacity figures: compare.csv.`,
+    formatTableWithin(header, rows, columns),
+    ...wrapLine('origin req/s, Gbit/s: every cause, the mean over the measured seconds and the busiest second;', columns),
+    ...wrapLine(`${uplinks ? 'busiest PoP: its busiest second\'s egress against its uplink' : 'busiest edge: its busiest second\'s egress'}; all capacity figures: compare.csv.`, columns),
   ];
 }
 
@@ -173,7 +173,8 @@ export function compareJson(document: CompareDocument): string {
   return `${JSON.stringify(document, null, 2)}\n`;
 }
 
-export function compareText(document: CompareDocument): string {
+/** The terminal's comparison in `columns`: a table too wide for them is split into blocks that each name the strategies (issue 26). */
+export function compareText(document: CompareDocument, columns: number = DEFAULT_COLUMNS): string {
   const first = document.strategies[0]?.summary;
   const heading = `${document.scenario} · seed ${document.seed} · ${document.strategies.length} strategies on identical traffic · ${formatCount(first?.requests ?? 0)} requests measured each`;
   const header = ['strategy', 'CDN hit', 'byte hit', 'origin req', 'offload', 'origin bytes', 'byte offload', 'p50 ms', 'p95 ms', 'p99 ms', 'outdated', 'worst outdated', 'availability'];
@@ -202,6 +203,16 @@ export function compareText(document: CompareDocument): string {
     'byte offload: 1 − origin body bytes / client bytes; negative when whole 5 MB chunks fetched for smaller ranges exceed what clients read (spec 4.8, docs/byte-figures.md).',
     'outdated: responses older than the origin\'s current version (worst: how long the newer one had existed); availability: during outages and error bursts, else the whole run.',
   ];
-  const capacity = compareCapacityTable(document);
-  return [heading, '', formatTable(header, rows), '', ...(capacity.length > 0 ? [...capacity, ''] : []), ...legend, '', ...notes].join('\n');
+  const capacity = compareCapacityTable(document, columns);
+  const wrap = (lines: readonly string[]) => lines.flatMap((line) => wrapLine(line, columns, '    '));
+  return [
+    ...wrapLine(heading, columns),
+    '',
+    formatTableWithin(header, rows, columns),
+    '',
+    ...(capacity.length > 0 ? [...capacity, ''] : []),
+    ...wrap(legend),
+    '',
+    ...notes.flatMap((line) => wrapLine(line, columns)),
+  ].join('\n');
 }

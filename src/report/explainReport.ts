@@ -2,6 +2,7 @@ import type { CacheDecision } from '../policy/decision.js';
 import { DEFAULT_POLICY_OPTIONS, type Deployment } from '../policy/deployment.js';
 import type { RangePlan } from '../policy/ranges.js';
 import { formatReason } from '../policy/reason.js';
+import { DEFAULT_COLUMNS, wrapLine } from './consoleTable.js';
 
 /** The directives a layer obeys (canonical Cache-Control form) and the field they came from. */
 export interface DirectivesInForce {
@@ -70,8 +71,8 @@ export interface ExplainContext {
   readonly rangeChunks: ExplainRecord['rangeChunks'];
 }
 
-/** The human form: the decision in a few lines, then every rule that fired with its source. */
-export function explainText(decisions: readonly CacheDecision[], context: ExplainContext): string {
+/** The human form: the decision in a few lines, then every rule that fired with its source; folded to `columns`, each line continuing under its text. */
+export function explainText(decisions: readonly CacheDecision[], context: ExplainContext, columns: number = DEFAULT_COLUMNS): string {
   const { deployment } = context;
   const kind = deployment.kind === 'full-stack' ? `full-stack (framework segment /_${deployment.framework}/)` : deployment.kind;
   const lines = [
@@ -93,7 +94,13 @@ export function explainText(decisions: readonly CacheDecision[], context: Explai
     lines.push('  why:');
     decision.reasons.forEach((entry, number) => lines.push(`    ${String(number + 1).padStart(2)}. ${entry.rule} [${entry.source}]`));
   });
-  return `${lines.join('\n')}\n`;
+  return `${lines.flatMap((line) => wrapLine(line, columns, ' '.repeat(labelWidth(line)))).join('\n')}\n`;
+}
+
+/** How far past its indent a line's text starts: after "stale:  " or " 4. ", where its continuation lines go. */
+function labelWidth(line: string): number {
+  const label = /^( *)((?:\d+\.|[a-z0-9]+:) +)/.exec(line);
+  return label === null ? 2 : label[2].length;
 }
 
 function rangeLine(plan: ExplainRecord['rangeChunks']): string | undefined {

@@ -8,6 +8,7 @@ import {
 } from '../experiment/harReplay.js';
 import type { Deployment } from '../policy/deployment.js';
 import { formatBytes } from '../units.js';
+import { DEFAULT_COLUMNS, formatTable, formatTableWithin, widestLine, wrapText, type Align } from './consoleTable.js';
 import type { SkippedTraffic, SkipReason } from '../workload/realTraffic/trafficRecord.js';
 
 /** The reasons a HAR reader skips entries for (access-log reasons left out). */
@@ -79,7 +80,8 @@ export function harReportJson(document: HarReportDocument): string {
 // ---------------------------------------------------------------------------------------
 // The human form
 
-export function harReportText(document: HarReportDocument): string {
+/** The replay for the terminal, in `columns` (issue 26): the why of each entry is listed under the table, once per rule. */
+export function harReportText(document: HarReportDocument, columns: number = DEFAULT_COLUMNS): string {
   const lines: string[] = [];
   const hosts = new Set(document.entries.map((entry) => new URL(entry.url).host));
   const visitCount = document.visits.length;
@@ -87,14 +89,15 @@ export function harReportText(document: HarReportDocument): string {
   lines.push(`deployment: ${deploymentText(document.deployment)}; browser → edge → regional → origin (spec 4.9)`);
   lines.push(visitsText(document));
   lines.push('');
-  lines.push(visitTable(document));
+  lines.push(visitTable(document, columns));
   lines.push('');
   lines.push(`served by, per visit ("(304 origin)": the cache's copy, after the origin answered 304 Not Modified; "(stale)": served stale)`);
-  lines.push(entryTable(document, visitCount));
+  lines.push(entryTable(document, visitCount, columns));
+  lines.push(...whySection(document));
   lines.push(...notStoredSection(document));
   lines.push(...alwaysRevalidatedSection(document));
   lines.push(...skippedSection(document));
-  return `${lines.join('\n')}\n`;
+  return `${wrapText(lines.join('\n'), columns, '    ')}\n`;
 }
 
 function deploymentText(deployment: Deployment): string {
@@ -110,7 +113,7 @@ function visitsText(document: HarReportDocument): string {
   return `visits: ${visits.length}, ${durationText(interval / 1000)} apart, ${clients}`;
 }
 
-function visitTable(document: HarReportDocument): string {
+function visitTable(document: HarReportDocument, columns: number): string {
   const header = ['visit', 'start', 'requests', ...SERVING_LAYERS, '304 from edge/regional/origin', 'origin requests', 'origin bytes', 'client bytes'];
   const rows = document.visits.map((visit, index) => [
     String(index + 1),
@@ -122,23 +125,39 @@ function visitTable(document: HarReportDocument): string {
     formatBytes(visit.originBytes),
     formatBytes(visit.clientBytes),
   ]);
-  return alignColumns(header, rows, ['left', 'left', ...header.slice(2).map((): Align => 'right')]);
+  return formatTableWithin(header, rows, columns, ['left', 'left', ...header.slice(2).map((): Align => 'right')]);
 }
 
-function entryTable(document: HarReportDocument, visitCount: number): string {
+function entryTable(document: HarReportDocument, visitCount: number, columns: number): string {
   const visitHeaders = Array.from({ length: visitCount }, (_, index) => `visit ${index + 1}`);
-  const header = ['#', 'method', 'url', 'status', ...visitHeaders, 'edge ttl', 'why (at the edge)'];
-  const rows = document.entries.map((entry) => [
-    String(entry.entry),
-    entry.method,
-    shortUrl(entry.url, document.pageHost),
-    String(entry.status),
-    ...entry.visits.map(servedText),
-    ttlText(entry.edge),
-    entry.edge.reason,
-  ]);
-  const align: Align[] = ['right', 'left', 'left', 'right', ...visitHeaders.map((): Align => 'left'), 'right', 'left'];
-  return alignColumns(header, rows, align);
+  const header = ['#', 'method', 'url', 'status', ...visitHeaders, 'edge ttl', 'why'];
+  const align: Align[] = ['right', 'left', 'left', 'right', ...visitHeaders.map((): Align => 'left'), 'right', 'right'];
+  const rowsWith = (urlWidth: number) =>
+    document.entries.map((entry) => [
+      String(entry.entry),
+      entry.method,
+      shortUrl(entry.url, document.pageHost, urlWidth),
+      String(entry.status),
+      ...entry.visits.map(servedText),
+      ttlText(entry.edge),
+      whyMark(document, entry.edge.reason),
+    ]);
+  // The URL column takes what the others leave of the line (URLs are cut in the middle), down to MIN_URL_WIDTH.
+  const others = formatTable(header, rowsWith(3), align);
+  const urlWidth = Math.max(MIN_URL_WIDTH, Math.min(URL_WIDTH, columns - widestLine(others) + 3));
+  return formatTableWithin(header, rowsWith(urlWidth), columns, align);
+}
+
+/** The edge's reasons, each once, in the order the entries first give them: the table's "why" column names them [1], [2], …. */
+function edgeReasons(document: HarReportDocument): string[] {
+  return [...new Set(document.entries.map((entry) => entry.edge.reason))];
+}
+
+const whyMark = (document: HarReportDocument, reason: string): string => `[${edgeReasons(document).indexOf(reason) + 1}]`;
+
+/** Why the edge kept each entry as long as it did: one line per rule (a column of them ran the table to 200 columns). */
+function whySection(document: HarReportDocument): string[] {
+  return ['', 'why (at the edge):', ...edgeReasons(document).map((reason, index) => `  [${index + 1}] ${reason}`)];
 }
 
 function servedText(visit: EntryVisit): string {
@@ -205,14 +224,15 @@ function uniqueRequests<T extends Pick<EntryReplay, 'method' | 'url'>>(entries: 
 // Formatting
 
 const URL_WIDTH = 56;
+const MIN_URL_WIDTH = 24;
 
 /** The page's own URLs as path + query, other hosts' with the host; long ones cut in the middle, where hashes are least telling. */
-export function shortUrl(url: string, pageHost: string): string {
+export function shortUrl(url: string, pageHost: string, width: number = URL_WIDTH): string {
   const parsed = new URL(url);
   const text = parsed.host === pageHost ? `${parsed.pathname}${parsed.search}` : `${parsed.host}${parsed.pathname}${parsed.search}`;
-  if (text.length <= URL_WIDTH) return text;
-  const tail = Math.floor((URL_WIDTH - 1) / 2);
-  return `${text.slice(0, URL_WIDTH - 1 - tail)}…${text.slice(text.length - tail)}`;
+  if (text.length <= width) return text;
+  const tail = Math.floor((width - 1) / 2);
+  return `${text.slice(0, width - 1 - tail)}…${text.slice(text.length - tail)}`;
 }
 
 const UNITS: readonly (readonly [number, string])[] = [
@@ -236,15 +256,3 @@ function shorten(text: string, limit: number): string {
   return text.length > limit ? `${text.slice(0, limit)}…` : text;
 }
 
-type Align = 'left' | 'right';
-
-/** Columns two spaces apart, each aligned its own way; the last one is never padded. */
-function alignColumns(header: readonly string[], rows: readonly (readonly string[])[], align: readonly Align[]): string {
-  const widths = header.map((cell, column) => Math.max(cell.length, ...rows.map((row) => (row[column] ?? '').length)));
-  const line = (cells: readonly string[]): string =>
-    cells
-      .map((cell, column) => (column === cells.length - 1 ? cell : align[column] === 'right' ? cell.padStart(widths[column]) : cell.padEnd(widths[column])))
-      .join('  ')
-      .trimEnd();
-  return [line(header), ...rows.map(line)].join('\n');
-}

@@ -15,7 +15,7 @@ import { outsideBy, verdictOf, type Bounds, type Verdict } from '../metrics/stat
 import { DEFAULT_UPLINK_BITS_PER_SECOND } from '../topology/bandwidth.js';
 import { formatBytes } from '../units.js';
 import { figureValue } from '../experiment/sweepGrid.js';
-import { formatCount, formatMs, formatTable } from './consoleTable.js';
+import { fits, formatCount, formatMs, formatTableWithin, wrapLine } from './consoleTable.js';
 import type { LatencyFigures, Summary } from './summary.js';
 
 /** One stated figure against the run (docs/stated-figures.md). */
@@ -37,6 +37,9 @@ export type Expectations = Readonly<Record<string, Bounds>>;
 
 /** What a row found before judging: a value and how it was taken, or why there is none. */
 type Reading = { value: number; note: string; verdict?: Verdict } | { value: null; note: string };
+
+/** A row checked against the scenario's `expect` says so after its bounds: "at least 60.000 % (scenario expect…". */
+const EXPECT_MARK = ' (scenario expect';
 
 const notApplicable = (note: string): Reading => ({ value: null, note });
 
@@ -78,7 +81,7 @@ export function buildStatedRows(result: RunResult, summary: Omit<Summary, 'state
     const reading = readFigure(figure.id, result, summary);
     const expected = expectations[figure.id];
     const bounds = expected ?? figure.bounds;
-    const stated = expected === undefined ? figure.stated : `${boundsText(expected, figure.unit)} (scenario expect; stated ${figure.stated})`;
+    const stated = expected === undefined ? figure.stated : `${boundsText(expected, figure.unit)}${EXPECT_MARK}; stated ${figure.stated})`;
     if (reading.value === null) return row(figure, stated, null, 'not-applicable', reading.note);
     if (figure.comparisonFor !== undefined && expected === undefined) {
       const why = `shown for comparison, not judged: the table judges this figure on ${figure.comparisonFor} (name this row under expect: to check it); `;
@@ -96,7 +99,7 @@ function capacityRows(summary: Omit<Summary, 'stated' | 'checks'>, expectations:
   return CAPACITY_EXPECT_FIGURES.flatMap((figure) => {
     const expected = expectations[figure.id];
     if (expected === undefined) return [];
-    const stated = `${boundsText(expected, figure.unit)} (scenario expect)`;
+    const stated = `${boundsText(expected, figure.unit)}${EXPECT_MARK})`;
     const value = figureValue(summary, figure.id);
     if (value === undefined) {
       return [row(figure, stated, null, 'not-applicable', 'the run has no such figure: capacity figures need a recorded timeline, uplink shares the pops model, regional figures a regional tier with traffic')];
@@ -259,15 +262,64 @@ function lifetime(result: RunResult, sends: (cc: CacheControl) => boolean, direc
   return { value: ttl(worst), note };
 }
 
-/** The stated table for the terminal: first in the run's report. */
-export function statedText(rows: readonly StatedRow[]): string {
-  const table = formatTable(
-    ['stated figure (expect: key)', 'stated', 'simulated', 'verdict'],
-    rows.map((r) => [r.id, r.stated, r.simulated === null ? '–' : formatStatedValue(r.simulated, r.unit), r.verdict]),
+const FIGURE_OF_ID = new Map<string, StatedFigure>([...STATED_FIGURES, ...CAPACITY_EXPECT_FIGURES].map((figure) => [figure.id, figure]));
+
+const VERDICT_WORD: Record<Verdict, string> = { within: 'within', outside: 'outside', 'not-applicable': 'n/a' };
+
+/** "9 within, 9 outside, 2 n/a": the verdicts counted, in the table's order. */
+export function verdictCounts(rows: readonly StatedRow[]): string {
+  return (['within', 'outside', 'not-applicable'] as const).map((verdict) => `${rows.filter((r) => r.verdict === verdict).length} ${VERDICT_WORD[verdict]}`).join(', ');
+}
+
+/** The run's value as the table shows it; the uplink row says what its share is of. */
+function simulatedText(row: StatedRow): string {
+  if (row.simulated === null) return '–';
+  const value = formatStatedValue(row.simulated, row.unit);
+  return row.id === 'uplink.major' ? `${value} of it` : value;
+}
+
+/**
+ * The whole stated table (issue 26): what the service description states and where, what
+ * cdnsim judges the run by (its own tolerance, or the scenario's `expect`), the run's value
+ * and the verdict; then why each row outside is outside.
+ */
+export function statedTableText(rows: readonly StatedRow[], columns: number): string {
+  const table = formatTableWithin(
+    ['figure (expect: key)', 'service states (spec §)', 'cdnsim judges by', 'this run', 'verdict'],
+    rows.map((r) => {
+      const figure = FIGURE_OF_ID.get(r.id);
+      const expect = r.stated.indexOf(EXPECT_MARK);
+      // The expect's bounds in symbols ("expect ≥ 60.000 %"): the column stays narrow.
+      const bounds = r.stated.slice(0, expect).replace(/^at least /, '≥ ').replace(/^at most /, '≤ ').replace(/^exactly /, '= ').replace(' to ', '–');
+      const judged = expect >= 0 ? `expect ${bounds}` : (figure?.judgedBy ?? r.stated);
+      return [r.id, figure?.says ?? r.stated, judged, simulatedText(r), VERDICT_WORD[r.verdict]];
+    }),
+    columns,
   );
   const outside = rows.filter((r) => r.verdict === 'outside');
-  const counts = (['within', 'outside', 'not-applicable'] as const).map((verdict) => `${rows.filter((r) => r.verdict === verdict).length} ${verdict}`).join(', ');
-  return [table, `${counts} (notes: summary.json "stated", stated.csv)`, ...outside.map((r) => `outside: ${r.id}: ${r.note}`)].join('\n');
+  return [
+    table,
+    ...wrapLine(
+      `${verdictCounts(rows)} · states: the service description, by section (docs/service.md)` +
+        " · judges by: cdnsim's own tolerance, or the scenario's expect (docs/stated-figures.md) · each row's note: stated.csv",
+      columns,
+    ),
+    ...outside.flatMap((r) => wrapLine(`outside: ${r.id}: ${r.note}`, columns)),
+  ].join('\n');
+}
+
+/**
+ * The stated figures for the terminal: the whole table when asked (a scenario that models the
+ * service, or --stated) and it fits; else one line, so a scenario that never meant to
+ * reproduce the service is not greeted by verdicts on its PoP count.
+ */
+export function statedText(rows: readonly StatedRow[], options: { whole: boolean; columns: number }): string {
+  if (options.whole) {
+    const whole = statedTableText(rows, options.columns);
+    if (fits(whole, options.columns)) return whole;
+  }
+  const why = options.whole ? `wider than ${options.columns} columns` : 'the whole table: --stated';
+  return wrapLine(`stated figures: ${verdictCounts(rows)} — stated.csv (${why})`, options.columns).join('\n');
 }
 
 /** Why the rows outside failed `cdnsim run --check`: one line each. */

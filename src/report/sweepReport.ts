@@ -1,6 +1,6 @@
 import type { SweepPoint } from '../experiment/sweepGrid.js';
 import type { FigureEstimate } from '../experiment/sweepStats.js';
-import { formatTable } from './consoleTable.js';
+import { DEFAULT_COLUMNS, formatTableWithin, wrapLine } from './consoleTable.js';
 import { csvField } from './csvTable.js';
 
 /**
@@ -78,12 +78,16 @@ export function formatEstimate(estimate: FigureEstimate | undefined, ratio: bool
   return estimate.n > 1 ? `${text} ± ${number(half * scale)}` : text;
 }
 
-export function sweepText(document: SweepDocument): string {
+/** The sweep's table in `columns` (split into blocks that each repeat the point's values when wider), then the target's answer. */
+export function sweepText(document: SweepDocument, columns: number = DEFAULT_COLUMNS): string {
   const paths = document.params.map((param) => param.path);
   const heading = `${document.scenario} · seed ${document.seed}${document.replicates > 1 ? `–${document.seed + document.replicates - 1}` : ''} · ${document.points.length} points × ${document.replicates} replicate${document.replicates === 1 ? '' : 's'}${document.shard ? ` · shard ${document.shard.index}/${document.shard.count}` : ''}${document.replicates > 1 ? ' · mean ± 95 % CI' : ''}`;
   const rows = document.points.map((point) => [...paths.map((path) => point.values[path]), ...TABLE_FIGURES.map((f) => formatEstimate(point.figures[f.figure], f.ratio))]);
-  const parts = [heading, '', formatTable([...paths, ...TABLE_FIGURES.map((f) => f.label)], rows)];
-  if (document.target) parts.push('', ...targetLines(document.target, document.replicates));
+  // With several --param, the point is named by all of them: one column joining them keeps each block of a split table readable.
+  const named = paths.length > 1 ? rows.map((row) => [row.slice(0, paths.length).join(', '), ...row.slice(paths.length)]) : rows;
+  const header = [paths.length > 1 ? paths.join(', ') : (paths[0] ?? ''), ...TABLE_FIGURES.map((f) => f.label)];
+  const parts = [...wrapLine(heading, columns), '', formatTableWithin(header, named, columns)];
+  if (document.target) parts.push('', ...targetLines(document.target, document.replicates).flatMap((line) => wrapLine(line, columns)));
   return parts.join('\n');
 }
 

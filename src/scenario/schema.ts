@@ -386,6 +386,13 @@ export const scenarioSchema = z
       .refine((name) => !/^\.+$/.test(name), { error: 'expected a name with a letter, digit, "_" or "-": a name of dots only names a folder outside results/' })
       .optional(),
     description: z.string().optional(),
+    modelsService: z
+      .boolean()
+      .default(false)
+      .meta({
+        description:
+          "true when the scenario models the service itself (its PoPs, latencies and lifetimes, as scenarios/baseline.yaml does): `cdnsim run` then prints the whole stated-figures table; otherwise one line of verdicts and stated.csv (run --stated shows the table; docs/stated-figures.md)",
+      }),
     seed: z.number().int().min(0).max(2 ** 53 - 1).default(1).meta({ description: 'master seed: the same scenario and seed give the same summary.json' }),
     run: runSection.prefault({}),
     traffic: trafficSection.prefault({}),

@@ -26,6 +26,7 @@ export function scenarioToInput(scenario: Scenario): ScenarioInput {
   return {
     name: scenario.name,
     ...(scenario.description === undefined ? {} : { description: scenario.description }),
+    ...(scenario.modelsService ? { modelsService: true } : {}),
     seed: scenario.seed,
     run: {
       ...(scenario.run.requests === undefined ? {} : { requests: scenario.run.requests }),

@@ -7,7 +7,8 @@ import { cdnsim, expectNoStackTrace, temporaryFolder } from './helpers.js';
 describe('spec 1.2 item 6 from the command line: cdnsim run --strategy adaptive', () => {
   it('runs scenarios/adaptive-ttl.yaml with the controller: adaptive.csv, summary.json "adaptive", the terminal line, scenario.json with cdn.adaptiveTtl', () => {
     const out = join(temporaryFolder('adaptive'), 'run');
-    const result = cdnsim(['run', 'scenarios/adaptive-ttl.yaml', '--strategy', 'adaptive', '--duration', '4m', '--out', out, '--no-progress', '--no-charts']);
+    // A wide terminal: the controller's line unfolded.
+    const result = cdnsim(['run', 'scenarios/adaptive-ttl.yaml', '--strategy', 'adaptive', '--duration', '4m', '--out', out, '--no-progress', '--no-charts'], { columns: 200 });
     expect(result.status).toBe(0);
     expect(result.stdout).toMatch(/adaptive TTL \(spec 1\.2 item 6; every 60 s, target 90 %, outdated at most 5 %\): \d+ raised, \d+ lowered · image 60 s → \d+ s/);
     const csv = readFileSync(join(out, 'adaptive.csv'), 'utf8').trimEnd().split('\n');

@@ -7,7 +7,8 @@ import { cdnsim, expectNoStackTrace, temporaryFolder } from './helpers.js';
 describe('charts from the command line (issue 15)', () => {
   it('cdnsim run draws charts/*.svg, charts/*.png and report.html into the run folder; --no-charts skips them; cdnsim chart redraws them from the files', () => {
     const out = temporaryFolder('charts');
-    const run = cdnsim(['run', 'scenarios/baseline.yaml', '--requests', '50k', '--warmup', '25%', '--no-progress', '--out', join(out, 'run')]);
+    // A wide terminal: the charts line unfolded, whatever the temporary folder's name.
+    const run = cdnsim(['run', 'scenarios/baseline.yaml', '--requests', '50k', '--warmup', '25%', '--no-progress', '--out', join(out, 'run')], { columns: 300 });
     expect(run.status).toBe(0);
     expect(run.stdout).toMatch(/\ncharts: \d+ in .*charts\/ \(svg, png\) and .*report\.html \([\d.]+ s\)/);
     const charts = readdirSync(join(out, 'run', 'charts')).sort();
@@ -31,7 +32,7 @@ describe('charts from the command line (issue 15)', () => {
     const out = join(temporaryFolder('replay-report'), 'curves');
     const trace = 'test/fixtures/traces/cloudPhysicsIO.oracleGeneral.bin';
     const args = ['replay', trace, '--policy', 'lru,fifo', '--cache-size', '0.01,0.1', '--no-progress', '--report', out];
-    const result = cdnsim(args);
+    const result = cdnsim(args, { columns: 300 });
     expect(result.status).toBe(0);
     expect(result.stdout).toMatch(/\nwritten: .*curves\/replay\.json\ncharts: 1 in .*curves\/charts\/ \(svg, png\) and .*report\.html/);
     // Two policies at two sizes: four rows, one curve per policy.

@@ -99,7 +99,8 @@ describe('cdnsim explain (human output)', () => {
   });
 
   it('spec 7.1 against 4.7: max-age=1 alone: a 500 is held 5 s and clients get the cached error; stale only when the origin is unreachable', () => {
-    const result = cdnsim(['explain', '--url', '/a.css', '--res-header', 'Cache-Control: public, max-age=1', '--now', 'Sat, 21 Nov 2026 12:00:00 GMT']);
+    // A wide terminal: each sentence on one line (folding at 100 columns: test/report/terminalWidth.test.ts).
+    const result = cdnsim(['explain', '--url', '/a.css', '--res-header', 'Cache-Control: public, max-age=1', '--now', 'Sat, 21 Nov 2026 12:00:00 GMT'], { columns: 200 });
     expect(result.status).toBe(0);
     expect(result.stdout).toContain('served stale for 0 s while revalidating, 0 s in place of a 5xx, 86400 s (1 d) when the origin is unreachable');
     expect(result.stdout).toContain('5xx:    a 500 is held 5 s (spec 7.1: about one origin request per key per node per 5 s); meanwhile clients get the cached error');
@@ -107,7 +108,7 @@ describe('cdnsim explain (human output)', () => {
   });
 
   it('RFC 5861 §4: with stale-if-error=300 the stored copy answers in place of the held 500', () => {
-    const result = cdnsim(['explain', '--url', '/a.css', '--res-header', 'Cache-Control: public, max-age=1, stale-if-error=300', '--now', 'Sat, 21 Nov 2026 12:00:00 GMT']);
+    const result = cdnsim(['explain', '--url', '/a.css', '--res-header', 'Cache-Control: public, max-age=1, stale-if-error=300', '--now', 'Sat, 21 Nov 2026 12:00:00 GMT'], { columns: 200 });
     expect(result.stdout).toContain('0 s while revalidating, 300 s (5 min) in place of a 5xx, 300 s (5 min) when the origin is unreachable');
     expect(result.stdout).toContain('meanwhile clients get the stored copy (up to 300 s (5 min) past expiry)');
   });

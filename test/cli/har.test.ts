@@ -25,7 +25,8 @@ function harJson(args: string[]): { stdout: string; document: HarJson } {
 
 describe('cdnsim har', () => {
   it('prints the visits, a row per entry with the serving layer per visit, the edge ttl and the reason, and what the CDN does not store', () => {
-    const result = cdnsim(['har', PAGE_LOAD]);
+    // A wide terminal: whole URLs and each sentence on one line (at 100 columns: test/report/terminalWidth.test.ts).
+    const result = cdnsim(['har', PAGE_LOAD], { columns: 200 });
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
     const out = result.stdout;
@@ -35,7 +36,9 @@ describe('cdnsim har', () => {
     // visit, start, requests, browser, edge, regional, origin, 304 from edge/regional/origin, origin requests
     expect(out).toMatch(/^1\s+0 s\s+14\s+0\s+0\s+0\s+14\s+0\/0\/0\s+14\s+416 KB\s+416 KB$/m);
     expect(out).toMatch(/^2\s+\+10 min\s+14\s+10\s+0\s+0\s+4\s+0\/0\/3\s+7\s+51\.7 KB\s+51\.7 KB$/m);
-    expect(out).toMatch(/^ 1\s+GET\s+\/_next\/static\/css\/8f3c2a1b9d4e7f60\.css\s+200\s+origin\s+browser\s+1 y\s+Cache-Control max-age=31536000 sets the lifetime \(RFC 9111 §5\.2\.2\.1\)$/m);
+    // The reason by its number, each reason once under the table.
+    expect(out).toMatch(/^ 1\s+GET\s+\/_next\/static\/css\/8f3c2a1b9d4e7f60\.css\s+200\s+origin\s+browser\s+1 y\s+\[2\]$/m);
+    expect(out).toContain('\nwhy (at the edge):\n  [1] Cache-Control no-store: never cached anywhere (spec 2.2, RFC 9111 §5.2.2.5)\n  [2] Cache-Control max-age=31536000 sets the lifetime (RFC 9111 §5.2.2.1)\n');
     expect(out).toMatch(/^ 8\s+GET\s+\/images\/products\/sneaker-blue\.webp\s+200\s+origin\s+browser \(304 origin\)\s+0 s\s/m);
     expect(out).toMatch(/^14\s+GET\s+analytics\.example\.net\/js\/script\.js\s/m);
     expect(out).toContain('Not stored by the CDN (3 requests');

@@ -13,11 +13,17 @@ export interface CliResult {
   stderr: string;
 }
 
-export function cdnsim(args: string[], options: { cwd?: string; timeoutMs?: number } = {}): CliResult {
+/**
+ * The CLI as a user runs it, in a pipe: laid out for 100 columns unless `columns` gives the
+ * terminal's width (COLUMNS), as a test of a line's whole content does with a wide one.
+ */
+export function cdnsim(args: string[], options: { cwd?: string; timeoutMs?: number; columns?: number } = {}): CliResult {
+  const { COLUMNS: _inherited, ...env } = process.env;
   const result = spawnSync(process.execPath, [CLI, ...args], {
     cwd: options.cwd ?? REPO,
     encoding: 'utf8',
-    env: { ...process.env, FORCE_COLOR: '0' },
+    // The runner's own COLUMNS (an exported shell variable) must not change what a test sees.
+    env: { ...env, FORCE_COLOR: '0', ...(options.columns === undefined ? {} : { COLUMNS: String(options.columns) }) },
     timeout: options.timeoutMs ?? 120_000,
     maxBuffer: 64 * 1024 * 1024,
   });

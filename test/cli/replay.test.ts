@@ -143,7 +143,8 @@ describe('cdnsim replay --json', () => {
 describe('cdnsim replay (human output)', () => {
   it('prints the trace facts (requests, objects, working set, trace time), the warm-up, and a table row per cache; --out still writes JSON', () => {
     const out = join(folder, 'human.json');
-    const result = cdnsim(['replay', BIN, '--policy', 'lru,fifo', '--cache-size', '0.01,0.1', '--warmup', '20%', '--out', out, '--no-progress']);
+    // A wide terminal: the trace facts on one line (at 100 columns they fold: test/report/terminalWidth.test.ts).
+    const result = cdnsim(['replay', BIN, '--policy', 'lru,fifo', '--cache-size', '0.01,0.1', '--warmup', '20%', '--out', out, '--no-progress'], { columns: 200 });
     expect(result.status).toBe(0);
     expect(result.stderr).toBe('');
     const lines = result.stdout.trimEnd().split('\n');

@@ -75,11 +75,16 @@ describe('cdnsim run (end to end, built CLI)', () => {
     expect(result.stderr).toContain('written:');
   });
 
-  it('human output prints the hit-ratio and latency tables; on a pipe no progress bar is drawn', () => {
+  it('human output opens with the answer (issue 26), then the hit-ratio and latency tables; on a pipe no progress bar is drawn', () => {
     const out = temporaryFolder('human');
     const result = cdnsim(['run', 'scenarios/baseline.yaml', '--requests', '100000', '--warmup', '25%', '--out', out]);
     expect(result.status).toBe(0);
-    expect(result.stdout).toMatch(/^baseline · seed 1 · 75,000 requests measured \(25,000 warm-up\) · 5\.0 s simulated · catalogue 100,000 objects, 5\.26 GB\n/);
+    // The header folds at 100 columns before its catalogue; then the figures that size a CDN.
+    expect(result.stdout).toMatch(
+      /^baseline · seed 1 · 75,000 requests measured \(25,000 warm-up\) · 5\.0 s simulated\n {2}catalogue 100,000 objects, 5\.26 GB\n\nCDN hit ratio \d+\.\d\d % · edge hit ratio \d+\.\d\d % · CDN byte hit ratio \d+\.\d\d %\norigin load: [\d,.]+ requests\/s mean, peak [\d,]+ in 1 s\norigin egress: [\d.]+ Gbit\/s mean, peak [\d.]+ over 1 s\nbusiest PoP: [A-Z]{3} \([A-Za-z -]+\) peaks at [\d.]+ Gbit\/s over 1 s, [\d.]+ % of its (10|100) Gbit\/s uplink\n\nlatency \(ms\) +requests +mean +p50 +p90 +p95 +p99 +p99\.9\nall /,
+    );
+    // The baseline models the service (modelsService: true): its stated table is shown whole.
+    expect(result.stdout).toMatch(/\nfigure \(expect: key\) +service states \(spec §\) +cdnsim judges by +this run +verdict\n/);
     expect(result.stdout).toMatch(/\nhit ratio per request\s+\d+\.\d\d %\s+\d+\.\d\d %\s+\d+\.\d\d %\n/);
     // Per lookup: the edge and regional caches only (no cdn column).
     expect(result.stdout).toMatch(/\nhit ratio per lookup\s+\d+\.\d\d %\s+\d+\.\d\d %\n/);
@@ -190,7 +195,8 @@ describe('the run folder repeats the run', () => {
     const out = temporaryFolder('steady');
     const scenario = join(out, 'small.yaml');
     writeFileSync(scenario, 'content: { objects: 2000 }\nedge: { capacity: 10MB }\ntopology: { pops: { count: 8 } }\nrun: { requests: 20000 }\n');
-    const first = cdnsim(['run', scenario, '--warmup', 'steady', '--no-progress', '--out', join(out, 'first')]);
+    // A wide terminal: the warm-up's account and the files written each on one line.
+    const first = cdnsim(['run', scenario, '--warmup', 'steady', '--no-progress', '--out', join(out, 'first')], { columns: 400 });
     expect(first.status).toBe(0);
     expect(first.stdout).toMatch(/^small · seed 1 · 20,000 requests measured \(caches warmed with [\d,]+ requests over \d+ s, last block's CDN hit ratio [\d.]+ %, steady\)/);
     const summary = JSON.parse(readFileSync(join(out, 'first', 'summary.json'), 'utf8'));
@@ -248,7 +254,7 @@ describe('the run folder repeats the run', () => {
     const out = temporaryFolder('limits');
     const scenario = join(out, 'both.yaml');
     writeFileSync(scenario, 'content: { objects: 2000 }\nrun: { requests: 1M, duration: 4s, warmup: 50% }\n');
-    const firstRun = cdnsim(['run', scenario, '--no-progress', '--out', join(out, 'first')]);
+    const firstRun = cdnsim(['run', scenario, '--no-progress', '--out', join(out, 'first')], { columns: 200 });
     expect(firstRun.status).toBe(0);
     expect(firstRun.stderr).toMatch(/^warning: no request was measured: the run ended after [\d,]+ requests and 4 simulated seconds, before its warm-up was over\. Shorten run\.warmup or lengthen the run\.\n$/);
     const saved = JSON.parse(readFileSync(join(out, 'first', 'scenario.json'), 'utf8'));

@@ -73,8 +73,9 @@ describe('cdnsim run: the run folder CSVs, their headers and row counts', () => 
     expect(summary.lookupHitRatio.regional).toBeCloseTo(regional.lookupHits / regional.lookups, 6);
     expect(csv('classes.csv').slice(1).map((row) => row[0])).toEqual(['static-asset', 'image', 'html']);
 
-    // The terminal report in the order a reader asks: stated table, hit ratios per layer, latency per region, busiest PoPs against their uplinks, incidents.
-    const order = ['stated figure (expect: key)', '\nhit ratio ', '\nlatency (ms) ', '\nedge hits (ms) ', '\nbusiest PoPs ', '\nincident ', '\navailability '].map((heading) => stdout.indexOf(heading));
+    // The terminal report in the order a reader asks (issue 26): the answer (hit ratios, origin load, busiest PoP, latency by region),
+    // the stated figures in one line (the scenario does not model the service), then hit ratios per layer, busiest PoPs against their uplinks, incidents.
+    const order = ['\nCDN hit ratio ', '\norigin load: ', '\nbusiest PoP: ', '\nlatency (ms) ', '\nstated figures: ', '\nhit ratio ', '\nedge hits (ms) ', '\nbusiest PoPs ', '\nincident ', '\navailability '].map((heading) => stdout.indexOf(heading));
     expect(order.every((index) => index > 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
     expect(stdout).toMatch(/\nbusiest PoPs\s+uplink\s+peak 1 s\s+of uplink\s+peak 60 s\s+of uplink\s+peak requests\/s\n[A-Z]{3} \(Europe\)\s+(100|10) Gbit\/s\s+[\d.]+ Gbit\/s\s+[\d.]+ %/);

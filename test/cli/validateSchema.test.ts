@@ -57,7 +57,7 @@ describe('cdnsim schema', () => {
     expect(result.status).toBe(0);
     const schema = JSON.parse(result.stdout);
     expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
-    expect(Object.keys(schema.properties)).toEqual(['$schema', 'name', 'description', 'seed', 'run', 'traffic', 'deployment', 'content', 'edge', 'regional', 'topology', 'cdn', 'metrics', 'incidents', 'expect', 'strategies']);
+    expect(Object.keys(schema.properties)).toEqual(['$schema', 'name', 'description', 'modelsService', 'seed', 'run', 'traffic', 'deployment', 'content', 'edge', 'regional', 'topology', 'cdn', 'metrics', 'incidents', 'expect', 'strategies']);
     expect(schema.additionalProperties).toBe(false);
     expect(schema.properties.edge.properties.capacity.type).toEqual(['string', 'number']);
     expect(schema.properties.edge.properties.policy.enum).toEqual(['lru', 'fifo', 'clock', 'sieve', 's3fifo', 'lfu', 'arc', 'twoq', 's4lru', 'gdsf']);

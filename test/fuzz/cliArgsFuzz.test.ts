@@ -27,7 +27,7 @@ const FILES = ['missing.yaml', '.', '/', '/dev/null', '/dev/stdin', '-', '--', '
  * replace or repeat) and the flags it takes (string- or number-valued, and boolean).
  */
 const COMMANDS: Record<string, { fixed: string[]; flags: string[]; booleans: string[] }> = {
-  run: { fixed: ['run', TINY], flags: ['--seed', '--requests', '--duration', '--out'], booleans: ['--json', '--no-progress', '--check'] },
+  run: { fixed: ['run', TINY], flags: ['--seed', '--requests', '--duration', '--out'], booleans: ['--json', '--no-progress', '--check', '--stated'] },
   compare: { fixed: ['compare', TINY], flags: ['--strategies', '--seed', '--requests', '--workers', '--out'], booleans: ['--json', '--no-progress'] },
   sweep: {
     fixed: ['sweep', TINY, '--param', 'edge.capacity=1MB,2MB'],

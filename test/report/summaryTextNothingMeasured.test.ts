@@ -16,7 +16,8 @@ describe('the terminal summary of a run with nothing or one request measured (is
     // A time against a count: known only at the run's end (a count against a count is refused before, below).
     const lines = textOf('{ requests: 200, warmup: 1m }').split('\n');
     expect(lines[0]).toMatch(/^nothing · seed 1 · 0 requests measured \(200 warm-up\) · /);
-    expect(lines.slice(1)).toEqual(['', 'no request was measured, so no hit ratio or latency: the warm-up used the whole run']);
+    // The header folds before its catalogue part (100 columns).
+    expect(lines.slice(1)).toEqual(['  catalogue 100 objects, 3.77 MB', '', 'no request was measured, so no hit ratio or latency: the warm-up used the whole run']);
   });
 
   it('one request measured is "1 request measured"', () => {

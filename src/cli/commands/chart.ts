@@ -1,4 +1,6 @@
 import type { Argv } from 'yargs';
+import { wrapText } from '../../report/consoleTable.js';
+import { terminalColumns } from '../terminalColumns.js';
 
 interface ChartArgs {
   folder: string;
@@ -16,7 +18,7 @@ export function chartCommand(yargs: Argv): Argv {
       // Loaded here: vega and resvg take a moment to load, and other commands never need them.
       const { chartsWrittenLine, writeCharts } = await import('../../report/charts/writeCharts.js');
       const written = await writeCharts(args.folder);
-      process.stdout.write(`${chartsWrittenLine(args.folder, written)}\n`);
+      process.stdout.write(`${wrapText(chartsWrittenLine(args.folder, written), terminalColumns())}\n`);
     },
   );
 }

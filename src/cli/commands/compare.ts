@@ -14,6 +14,7 @@ import { checkRunFolder, claimRunFolder } from '../outputPath.js';
 import { conservationFailure } from '../conservationFailure.js';
 import { packageInfo } from '../packageInfo.js';
 import { checkedOverrides, checkRunLength, printResult, RUN_LENGTH_OPTIONS } from './run.js';
+import { terminalColumns } from '../terminalColumns.js';
 
 interface CompareArgs {
   scenario: string;
@@ -101,7 +102,7 @@ async function executeCompare(args: CompareArgs): Promise<void> {
   writeFileAtomic(join(folder, 'compare.csv'), compareCsv(document));
   writeFileAtomic(join(folder, 'run.json'), `${JSON.stringify(runInfo(runId, args, scenario.name, seed, startedAt, wallSeconds, workers), null, 2)}\n`);
   const written = `written: ${relative(process.cwd(), join(folder, 'compare.json')) || folder}, compare.csv, run.json (${wallSeconds.toFixed(3)} s wall, ${Math.min(workers, jobs.length)} workers)`;
-  await printResult({ json: args.json, jsonText: json, text: compareText(document), written, chartsFolder: args.charts ? folder : undefined });
+  await printResult({ json: args.json, jsonText: json, text: compareText(document, terminalColumns()), written, chartsFolder: args.charts ? folder : undefined });
   const broken = conservationFailure(strategies.map((strategy, i) => ({ label: strategy.name, checks: summaries[i].checks })));
   if (broken) throw broken;
 }

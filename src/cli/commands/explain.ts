@@ -9,6 +9,7 @@ import { directivesInForce } from '../../policy/responseFacts.js';
 import { explainRecord, explainText } from '../../report/explainReport.js';
 import { nearest } from '../../suggest.js';
 import { UserError } from '../../userError.js';
+import { terminalColumns } from '../terminalColumns.js';
 
 interface ExplainArgs {
   url: string;
@@ -77,7 +78,7 @@ function executeExplain(args: ExplainArgs): void {
     process.stdout.write(`${JSON.stringify(args.layer === 'all' ? records : records[0], null, 2)}\n`);
     return;
   }
-  process.stdout.write(explainText(decisions, { method, url, status, deployment, nowText: formatHttpDate(nowMs), directives, rangeChunks }));
+  process.stdout.write(explainText(decisions, { method, url, status, deployment, nowText: formatHttpDate(nowMs), directives, rangeChunks }, terminalColumns()));
 }
 
 /** spec 4.8: with a Range request and the object's size (Content-Length), which chunks it needs. */

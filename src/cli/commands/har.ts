@@ -7,6 +7,7 @@ import { UserError } from '../../userError.js';
 import { readHar } from '../../workload/realTraffic/harReader.js';
 import type { SkippedTraffic, TrafficRecord } from '../../workload/realTraffic/trafficRecord.js';
 import { createHarProgressReporter } from '../progressBar.js';
+import { terminalColumns } from '../terminalColumns.js';
 
 interface HarArgs {
   file: string;
@@ -89,7 +90,7 @@ async function executeHar(args: HarArgs): Promise<void> {
     progress.stop();
   }
   const document = harReportDocument(args.file, result, skipped);
-  process.stdout.write(args.json ? harReportJson(document) : harReportText(document));
+  process.stdout.write(args.json ? harReportJson(document) : harReportText(document, terminalColumns()));
 }
 
 /** As `cdnsim explain` builds it (spec 1.3). */

@@ -8,6 +8,7 @@ import { writeFileAtomic } from '../../report/writeAtomic.js';
 import { UserError } from '../../userError.js';
 import { checkRunFolder, claimRunFolder } from '../outputPath.js';
 import { printResult } from './run.js';
+import { terminalColumns } from '../terminalColumns.js';
 
 interface MergeArgs {
   dirs: string[];
@@ -61,5 +62,5 @@ async function executeMerge(args: MergeArgs): Promise<void> {
   writeFileAtomic(join(folder, 'sweep.json'), json);
   writeFileAtomic(join(folder, 'sweep.csv'), sweepCsv(merged));
   const written = `written: ${relative(process.cwd(), join(folder, 'sweep.json')) || folder}, sweep.csv (${args.dirs.length} shards)`;
-  await printResult({ json: args.json, jsonText: json, text: sweepText(merged), written, chartsFolder: args.charts ? folder : undefined });
+  await printResult({ json: args.json, jsonText: json, text: sweepText(merged, terminalColumns()), written, chartsFolder: args.charts ? folder : undefined });
 }

@@ -2,7 +2,8 @@ import { basename, join, relative } from 'node:path';
 import type { Argv } from 'yargs';
 import { CACHE_POLICY_NAMES, type CachePolicyName } from '../../cache/registry.js';
 import { replay, type CacheSizeSpec, type ReplayConfig, type ReplayResult, type ReplayWarmup } from '../../experiment/replay.js';
-import { formatCount, formatPercent, formatTable } from '../../report/consoleTable.js';
+import { formatCount, formatPercent, formatTableWithin, wrapLine, wrapText } from '../../report/consoleTable.js';
+import { terminalColumns } from '../terminalColumns.js';
 import { writeFileAtomic } from '../../report/writeAtomic.js';
 import { nearest } from '../../suggest.js';
 import { formatBinaryBytes, formatBytes, parseCount, parseDuration, parseFraction, parseSize } from '../../units.js';
@@ -107,7 +108,7 @@ async function executeReplay(args: ReplayArgs): Promise<void> {
     if (reportLine !== '') process.stderr.write(`${reportLine}\n`);
     return;
   }
-  process.stdout.write(`${replayText(result, wallSeconds, /\d\s*[kmgtp]ib/i.test(args.cacheSize) ? formatBinaryBytes : formatBytes)}\n${reportLine === '' ? '' : `${reportLine}\n`}`);
+  process.stdout.write(`${replayText(result, wallSeconds, /\d\s*[kmgtp]ib/i.test(args.cacheSize) ? formatBinaryBytes : formatBytes, terminalColumns())}\n${reportLine === '' ? '' : `${reportLine}\n`}`);
 }
 
 /** --report: a folder like a run's, holding replay.json and, unless --no-charts, its charts and report.html (`cdnsim chart` redraws them). */
@@ -115,7 +116,7 @@ async function writeReportFolder(folder: string, rowsJson: string, charts: boole
   claimRunFolder(folder, '--report', 'replay.json');
   writeFileAtomic(join(folder, 'replay.json'), rowsJson);
   const written = `written: ${join(relative(process.cwd(), folder) || folder, 'replay.json')}`;
-  return charts ? `${written}\n${await drawCharts(folder)}` : written;
+  return wrapText(charts ? `${written}\n${await drawCharts(folder)}` : written, terminalColumns());
 }
 
 /** A replay that measured no request has no miss ratio to report; 0.0000 would read as a perfect cache. */
@@ -133,7 +134,7 @@ function refuseUnmeasured(result: ReplayResult): void {
 }
 
 /** `formatSize`: sizes written as the user wrote them (--cache-size 100MiB prints 100 MiB, not 105 MB). */
-function replayText(result: ReplayResult, wallSeconds: number, formatSize: (bytes: number) => string): string {
+function replayText(result: ReplayResult, wallSeconds: number, formatSize: (bytes: number) => string, columns: number): string {
   const { trace } = result;
   const countMode = result.rows[0]?.countMode ?? false;
   const header = [
@@ -143,7 +144,7 @@ function replayText(result: ReplayResult, wallSeconds: number, formatSize: (byte
       `${formatCount(result.rows.length)} cache(s) in ${wallSeconds.toFixed(2)} s (${formatCount(trace.requests / Math.max(wallSeconds, 1e-9))} requests/s)`,
     '',
   ];
-  const table = formatTable(
+  const table = formatTableWithin(
     ['policy', countMode ? 'cache (objects)' : 'cache size', 'of working set', 'ttl', 'miss ratio', 'byte miss ratio', 'hits'],
     result.rows.map((row) => [
       row.policy,
@@ -154,8 +155,9 @@ function replayText(result: ReplayResult, wallSeconds: number, formatSize: (byte
       row.byteMissRatio.toFixed(4),
       formatCount(row.hits),
     ]),
+    columns,
   );
-  return [...header, table].join('\n');
+  return [...header.flatMap((line) => wrapLine(line, columns)), table].join('\n');
 }
 
 function formatSeconds(seconds: number): string {

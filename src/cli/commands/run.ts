@@ -22,6 +22,8 @@ import { checkRunFolder, claimRunFolder } from '../outputPath.js';
 import { conservationFailure } from '../conservationFailure.js';
 import { packageInfo } from '../packageInfo.js';
 import { createProgressReporter } from '../progressBar.js';
+import { terminalColumns } from '../terminalColumns.js';
+import { wrapText } from '../../report/consoleTable.js';
 import type { RunWorkerInput, RunWorkerMessage } from '../runWorker.js';
 import { SIMULATION_WORKER_LIMITS } from '../workerLimits.js';
 
@@ -38,6 +40,7 @@ interface RunArgs {
   check: boolean;
   charts: boolean;
   curves: boolean;
+  stated: boolean;
 }
 
 /** `--check`: a row of the stated table is outside its stated value or the scenario's expectation. */
@@ -76,6 +79,11 @@ export function runCommand(yargs: Argv): Argv {
           type: 'boolean',
           default: false,
           describe: 'sets run.curves: write curves.csv, every LRU edge and regional cache\'s hit ratio at every capacity from this one run (docs/curves.md)',
+        })
+        .option('stated', {
+          type: 'boolean',
+          default: false,
+          describe: 'print the whole stated-figures table (as a scenario with modelsService: true does); otherwise one line of verdicts, stated.csv (docs/stated-figures.md)',
         })
         .option('check', {
           type: 'boolean',
@@ -137,9 +145,10 @@ async function executeRun(args: RunArgs): Promise<void> {
   if (args.strategy !== undefined) checkStrategiesApply(scenario, selectStrategies(scenario, [args.strategy], '--strategy'), args.scenario);
   checkRunLength(scenario, overrides);
   const estimate = runTimeEstimateLine(runTimeEstimate(scenario, overrides));
-  if (estimate !== null && !args.json) process.stderr.write(`${estimate}\n`);
+  if (estimate !== null && !args.json) process.stderr.write(`${wrapText(estimate, terminalColumns())}\n`);
   const { requestLimit, horizonMs } = runLength(scenario, overrides);
-  for (const line of expectedAfterRunEndWarnings(scenario, requestLimit, horizonMs)) process.stderr.write(`warning: ${line}\n`);
+  for (const line of expectedAfterRunEndWarnings(scenario, requestLimit, horizonMs)) process.stderr.write(`${wrapText(`warning: ${line}`, terminalColumns())}
+`);
   // Read before the run starts: a missing or malformed recording is reported at once (the
   // worker reads it again for the run; reading is fast next to the run).
   if (scenario.content.recorded) await loadScenarioRecording(scenario.content.recorded, args.scenario);
@@ -154,7 +163,7 @@ async function executeRun(args: RunArgs): Promise<void> {
   let done: Extract<RunWorkerMessage, { type: 'done' }>;
   try {
     done = await runInWorker(
-      { scenarioFile: args.scenario, overrides, ...(warmup === undefined ? {} : { warmup }), ...(args.strategy === undefined ? {} : { strategy: args.strategy }), ...(args.curves ? { curves: true } : {}) },
+      { scenarioFile: args.scenario, overrides, columns: terminalColumns(), stated: args.stated, ...(warmup === undefined ? {} : { warmup }), ...(args.strategy === undefined ? {} : { strategy: args.strategy }), ...(args.curves ? { curves: true } : {}) },
       (p) => progress.update(p),
       folder,
     );
@@ -190,14 +199,17 @@ async function executeRun(args: RunArgs): Promise<void> {
 
   if (done.measuredRequests === 0) {
     process.stderr.write(
-      `warning: no request was measured: the run ended after ${done.totalRequests.toLocaleString('en-US')} requests and ${done.simulatedSeconds} simulated seconds, ` +
-        'before its warm-up was over. Shorten run.warmup or lengthen the run.\n',
+      `${wrapText(
+        `warning: no request was measured: the run ended after ${done.totalRequests.toLocaleString('en-US')} requests and ${done.simulatedSeconds} simulated seconds, ` +
+          'before its warm-up was over. Shorten run.warmup or lengthen the run.',
+        terminalColumns(),
+      )}\n`,
     );
   }
   for (const line of afterRunEndWarnings(scenario, done.simulatedSeconds * 1000)) process.stderr.write(`warning: ${line}\n`);
   // The text report has it under its first line; with --json, stdout is the JSON alone (docs/warmup.md).
-  if (args.json && done.warmupWarning !== undefined) process.stderr.write(`warning: ${done.warmupWarning}\n`);
-  for (const note of done.curvesWarnings) process.stderr.write(`warning: ${note}\n`);
+  if (args.json && done.warmupWarning !== undefined) process.stderr.write(`${wrapText(`warning: ${done.warmupWarning}`, terminalColumns())}\n`);
+  for (const note of done.curvesWarnings) process.stderr.write(`${wrapText(`warning: ${note}`, terminalColumns())}\n`);
   const written = `written: ${relative(process.cwd(), join(folder, 'summary.json')) || folder}, scenario.json, stated.csv, ${done.csvFiles.map((file) => file.name).join(', ')}, run.json (${runInfo.wallSeconds} s wall${
     done.cacheWarmupRequests > 0
       ? `: ${done.cacheWarmupRequests.toLocaleString('en-US')} requests warming the caches alone, then ${done.totalRequests.toLocaleString('en-US')} through the flow`
@@ -220,11 +232,13 @@ async function executeRun(args: RunArgs): Promise<void> {
  */
 export async function printResult(result: { json: boolean; jsonText: string; text: string; written: string; chartsFolder: string | undefined }): Promise<void> {
   const charts = result.chartsFolder === undefined ? '' : `\n${await drawCharts(result.chartsFolder)}`;
+  // The files written, folded to the terminal's width like the report above them (issue 26).
+  const written = wrapText(`${result.written}${charts}`, terminalColumns());
   if (result.json) {
     process.stdout.write(result.jsonText);
-    process.stderr.write(`${result.written}${charts}\n`);
+    process.stderr.write(`${written}\n`);
   } else {
-    process.stdout.write(`${result.text}\n\n${result.written}${charts}\n`);
+    process.stdout.write(`${result.text}\n\n${written}\n`);
   }
 }
 

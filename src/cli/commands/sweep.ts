@@ -19,6 +19,7 @@ import { runInfo } from './compare.js';
 import type { Summary } from '../../report/summary.js';
 import { conservationFailure } from '../conservationFailure.js';
 import { checkedOverrides, checkRunLength, printResult, RUN_LENGTH_OPTIONS } from './run.js';
+import { terminalColumns } from '../terminalColumns.js';
 
 interface SweepArgs {
   scenario: string;
@@ -207,7 +208,7 @@ async function executeSweep(args: SweepArgs): Promise<void> {
   writeFileAtomic(join(folder, 'sweep.csv'), sweepCsv(document));
   writeFileAtomic(join(folder, 'run.json'), `${JSON.stringify({ ...runInfo(runId, args, base.name, seed, startedAt, wallSeconds, workers), replicates, ...(shard ? { shard } : {}) }, null, 2)}\n`);
   const written = `written: ${relative(process.cwd(), join(folder, 'sweep.json')) || folder}, sweep.csv, run.json (${wallSeconds.toFixed(3)} s wall, ${workers} worker${workers === 1 ? '' : 's'})`;
-  await printResult({ json: args.json, jsonText: json, text: sweepText(document), written, chartsFolder: args.charts ? folder : undefined });
+  await printResult({ json: args.json, jsonText: json, text: sweepText(document, terminalColumns()), written, chartsFolder: args.charts ? folder : undefined });
   const broken = conservationFailure(runChecks);
   if (broken) throw broken;
 }

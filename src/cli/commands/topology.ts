@@ -1,5 +1,6 @@
 import type { Argv } from 'yargs';
-import { formatMs, formatTable } from '../../report/consoleTable.js';
+import { DEFAULT_COLUMNS, formatMs, formatTableWithin, wrapLine } from '../../report/consoleTable.js';
+import { terminalColumns } from '../terminalColumns.js';
 import { STATED_GLOBAL_LATENCY_MS, STATED_LAYER_LATENCY_MS, summariseLatency, type LatencyFigures } from '../../topology/latencySummary.js';
 import { popsServedBy } from '../../topology/regionalTier.js';
 import { REGIONS } from '../../topology/regions.js';
@@ -28,7 +29,7 @@ export function topologyCommand(yargs: Argv): Argv {
         .example('$0 topology --json | jq ".pops | length"', 'count the PoPs') as unknown as Argv<TopologyArgs>,
     (args) => {
       const topology = buildTopology(args.scenario === undefined ? undefined : scenarioTopologySpec(args.scenario));
-      process.stdout.write(args.json ? `${JSON.stringify(topologyRecord(topology), null, 2)}\n` : topologyText(topology));
+      process.stdout.write(args.json ? `${JSON.stringify(topologyRecord(topology), null, 2)}\n` : topologyText(topology, terminalColumns()));
     },
   );
 }
@@ -89,8 +90,8 @@ function wrapCodes(codes: readonly string[], indent: number, width = 100): strin
   return lines.map((text, i) => (i === 0 ? text : `${' '.repeat(indent)}${text}`));
 }
 
-/** The human report. */
-export function topologyText(topology: Topology): string {
+/** The human report, in `columns` (issue 26). */
+export function topologyText(topology: Topology, columns: number = DEFAULT_COLUMNS): string {
   const { pops, regionalTier, origins } = topology;
   const summary = summariseLatency(topology);
   const majors = pops.filter((pop) => pop.sizeClass === 'major').length;
@@ -120,12 +121,10 @@ export function topologyText(topology: Topology): string {
     return row(figures.region, inRegion.length, inRegion.filter((pop) => pop.sizeClass === 'major').length, figures, range(figures.statedMs));
   });
   rows.push(row('global', pops.length, majors, summary.global, String(STATED_GLOBAL_LATENCY_MS)));
-  out.push(
-    formatTable(['region', 'PoPs', 'major', 'demand', 'RTT p50', 'RTT p90', 'RTT p99', 'edge hit', 'stated', 'regional hit', 'origin fetch'], rows),
-  );
+  out.push(formatTableWithin(['region', 'PoPs', 'major', 'demand', 'RTT p50', 'RTT p90', 'RTT p99', 'edge hit', 'stated', 'regional', 'origin'], rows, columns));
   out.push('');
   out.push('RTT: propagation round trip from the client places to their nearest PoP (demand-weighted percentiles, ms).');
-  out.push('edge hit, regional hit, origin fetch: mean time to first byte when that layer serves the request (ms), last mile included.');
+  out.push('edge hit, regional, origin: mean time to first byte when that layer serves the request (ms), last mile included.');
   out.push(
     `Layers (spec 4.9): edge hit ${formatMs(summary.global.edgeHitMs)} ms (stated ${range(STATED_LAYER_LATENCY_MS.edge)}), ` +
       `regional hit ${formatMs(summary.global.regionalHitMs)} ms (stated ${range(STATED_LAYER_LATENCY_MS.regional)}), ` +
@@ -140,7 +139,7 @@ export function topologyText(topology: Topology): string {
     const placeWidth = Math.max(...places.map((place) => place.length));
     regionalTier.sites.forEach((site, s) => {
       const label = `  ${site.code.padEnd(codeWidth)}  ${places[s].padEnd(placeWidth)}  ${String(served[s].length).padStart(3)} PoPs: `;
-      out.push(`${label}${wrapCodes(served[s].map((pop) => pop.code), label.length).join('\n')}`);
+      out.push(`${label}${wrapCodes(served[s].map((pop) => pop.code), label.length, columns).join('\n')}`);
     });
   } else {
     out.push('The regional tier is off: PoPs fetch from the origin directly.');
@@ -151,5 +150,6 @@ export function topologyText(topology: Topology): string {
   out.push('Regions are the five of spec 1.1: the Middle East, Turkey and the Caucasus count as Europe;');
   out.push('Mexico, Central America and the Caribbean as Latin America.');
   out.push('Data: data/pops.json (derived from a public PoP list, MIT; data/README.md). Model and calibration: docs/topology.md.');
-  return `${out.join('\n')}\n`;
+  // Prose lines folded; the table and the code lists are already laid out in `columns`.
+  return `${out.flatMap((line) => line.split('\n')).flatMap((line) => (line.startsWith(' ') ? [line] : wrapLine(line, columns))).join('\n')}\n`;
 }
