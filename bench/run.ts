@@ -27,12 +27,16 @@ import { runSweepBenchmarks } from './sweepBench.js';
 import { runAdaptiveBenchmarks } from './adaptiveBench.js';
 import { runIncidentBenchmarks } from './incidentBench.js';
 import { runCurvesBenchmarks } from './curvesBench.js';
+import { runReferenceBenchmarks } from './referenceBench.js';
 
 /**
  * `npm run bench`: one JSON line per benchmark. Rates are operations per second (best
- * and median of the repeats). Arguments: names to run (default all).
+ * and median of the repeats). Arguments: names to run (default all), each a prefix of the
+ * benchmarks' names: `npm run bench -- reference` (or `-- --only reference`) runs
+ * `reference.baselineFlow` alone.
  */
-const selected = new Set(process.argv.slice(2));
+// `--only NAME` is the same as NAME (`npm run bench -- --only reference`).
+const selected = new Set(process.argv.slice(2).filter((argument) => argument !== '--only'));
 const wanted = (name: string) => selected.size === 0 || [...selected].some((s) => name.startsWith(s));
 
 // Kernel: a hold model (pop one event, schedule one) at a steady queue depth.
@@ -229,6 +233,7 @@ if (wanted('slice.allFeatures')) {
   report({ name: 'slice.allFeatures', requests, requestsPerSecond: result.bestPerSecond, medianRequestsPerSecond: result.medianPerSecond, eventsPerRequest: events / requests });
 }
 
+runReferenceBenchmarks(wanted);
 runHotPathBenchmarks(wanted);
 runAdaptiveBenchmarks(wanted);
 runPolicyBenchmarks(wanted);

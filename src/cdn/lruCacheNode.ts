@@ -1,21 +1,26 @@
 import type { CurveLayer } from '../cache/hitRatioCurves.js';
 import { statusIn, versionIn, versionStatusOf, type CacheNode, type CacheNodeStore } from './cacheNode.js';
 
-const EMPTY = 0;
+/** An index slot's entry when the slot is free. */
+const FREE = -1;
 const NIL = -1;
 /** Golden-ratio multiplier (Knuth's multiplicative hashing): a key's home slot is the product's top bits. */
 const HASH_MULTIPLIER = 0x9e3779b1;
-/** A second, independent multiplier: a key's fingerprint is this product's top byte (odd, so never EMPTY). */
-const FINGERPRINT_MULTIPLIER = 0x85ebca6b;
 const INITIAL_SLOTS = 1024;
-/** The table doubles before more than this share of its slots is taken. */
+/** The index doubles before more than this share of its slots is taken. */
 const MAX_LOAD = 0.75;
-/** One 64-byte slot: Int32 words 0 key, 1 prev, 2 next (slots, NIL at the ends); Float64 numbers 2… the entry's fields. */
+/** Entries first allocated; the arena then grows by a quarter (at least this many), so it is at most a fifth empty. */
+const INITIAL_ENTRIES = 256;
+/** One 64-byte entry: Int32 words 0 key, 1 prev, 2 next (entries, NIL at the ends; next links the free list too); Float64 numbers 2… the entry's fields. */
 const WORDS = 16;
 const NUMBERS = 8;
 const KEY = 0;
 const PREV = 1;
 const NEXT = 2;
+/** Until the node first evicts: when the entry was last used (the node's use count then), its place in the recency order. */
+const USED_AT = 3;
+/** Stamps stay below this; a node that would pass it links its list then (Int32 words). */
+const MAX_STAMP = 2 ** 31 - 1;
 const SIZE = 2;
 const RESPONSE_AT = 3;
 const VERSION_AT = 4;
@@ -25,38 +30,56 @@ const VERSION_STATUS = 6;
 const ERROR_UNTIL = 7;
 
 /**
- * An LRU shared cache node (the default policy) whose hash slot holds the whole entry: the
- * key, its LRU links, its size and what HTTP caching needs (SharedCacheNode's five fields),
- * 64 bytes in one slot. SharedCacheNode over SparseKeyStore and LruStore reads a hash slot,
- * then an LRU record, then the node's record: three cache lines per hit, and the tables of
- * hundreds of PoPs do not stay in the CPU caches. Here a hit reads a fingerprint and one slot.
+ * An LRU shared cache node (the default policy): an index from key to entry, and the entries
+ * in one arena, each 64 bytes holding the key, its LRU links, its size and what HTTP caching
+ * needs (SharedCacheNode's five fields). SharedCacheNode over SparseKeyStore and LruStore
+ * reads a hash slot, then an LRU record, then the node's record: three cache lines per hit,
+ * and the tables of hundreds of PoPs do not stay in the CPU caches. Here a hit reads an index
+ * slot and its entry.
  *
- * Probes run over a byte per slot (the key's fingerprint, 0 when free), 64 to a cache line,
- * and read a slot only when its fingerprint matches: most lookups miss (the key is not at
- * this node), and a miss then costs one line, as before, though the slots are 8 times wider.
- * Open addressing with linear probing; an entry leaves the table as it leaves the cache
- * (LRU keeps no ghosts), by Knuth's Algorithm R (TAOCP vol. 3, 6.4), which moves later
- * entries of the probe run back: an entry's handle (its slot) changes then, so a handle is
- * valid only until the next put or remove (see CacheNode), and a moved entry's neighbours
- * are relinked to its new slot.
+ * The index is open addressing with linear probing over 8-byte slots (key, entry), 8 to a
+ * cache line: most lookups miss (the key is not at this node) and a miss reads one or two
+ * lines of the index alone. It doubles before it is three quarters full, moving only its
+ * 8-byte slots, in slot order: the entries stay where they are (issue 27: when whole 64-byte
+ * entries lived in the hash slots, re-placing them in recency order was 8 % of a cold run).
+ * The arena grows by a quarter, a copy of memory, so it is at least four fifths used; an
+ * entry that leaves goes on a free list for the next put. Memory: 64 bytes an entry at 80–100 %
+ * of the arena plus 8 an index slot at 3/8–3/4, about 75–100 bytes an object (85–171 with
+ * entries in the slots). An entry leaves the index as it leaves the cache (LRU keeps no
+ * ghosts), by Knuth's Algorithm R (TAOCP vol. 3, 6.4), which moves later index slots of the
+ * probe run back; an entry's handle (its place in the arena) does not change while stored.
  *
  * Decisions are LruStore's under SharedCacheNode, exactly: the same recency order, the same
  * evictions (least recent first until the new object fits), the same refusal of an object
  * larger than the cache (after the older version is gone), the same byte sums in the same
  * order. Entries never expire here (the flow judges freshness, as with SharedCacheNode).
- * Memory: 64 bytes a slot at a load of 3/8 to 3/4, so 85–171 bytes an object (SharedCacheNode:
- * about 98, but up to twice that after its arrays double).
  */
 export class LruCacheNode implements CacheNode, CacheNodeStore {
   readonly policy = 'lru';
-  private words: Int32Array;
-  private numbers: Float64Array;
-  private prints: Uint8Array;
+  /** Slot s: Int32 2s the key, 2s + 1 its entry (FREE: the slot is free). */
+  private index: Int32Array;
   private mask: number;
   private shift: number;
-  /** Most recently used entry's slot, or NIL. */
+  private words: Int32Array;
+  private numbers: Float64Array;
+  /** Entries the arena has room for, and entries ever handed out (those at and past it are untouched). */
+  private entryRoom = INITIAL_ENTRIES;
+  private entryTop = 0;
+  /** First entry of the free list (linked through NEXT), or NIL. */
+  private freeEntry = NIL;
+  /**
+   * Whether the recency list is kept. Until a node first has to evict, nothing reads the
+   * recency order, so a use only stamps the entry (USED_AT) instead of relinking it, which
+   * reads its two neighbours' entries: two cache misses a hit (issue 27: unlink was 6 % of a
+   * cold baseline run). The first eviction links the list once, by stamp; from then on the
+   * list is kept. The order is the same either way: the order of last use.
+   */
+  private linked = false;
+  /** Uses so far (lookup hits and puts): the next stamp. */
+  private uses = 0;
+  /** Most recently used entry, or NIL (while linked). */
   private head = NIL;
-  /** Least recently used entry's slot (the next to go), or NIL. */
+  /** Least recently used entry (the next to go), or NIL. */
   private tail = NIL;
   private used = 0;
   private count = 0;
@@ -70,11 +93,11 @@ export class LruCacheNode implements CacheNode, CacheNodeStore {
     readonly id: number,
   ) {
     if (!(capacity >= 0)) throw new RangeError(`cache capacity must be ≥ 0, got ${capacity}`);
-    this.words = new Int32Array(INITIAL_SLOTS * WORDS);
-    this.numbers = new Float64Array(this.words.buffer);
-    this.prints = new Uint8Array(INITIAL_SLOTS);
+    this.index = new Int32Array(2 * INITIAL_SLOTS).fill(FREE);
     this.mask = INITIAL_SLOTS - 1;
     this.shift = 32 - Math.log2(INITIAL_SLOTS);
+    this.words = new Int32Array(INITIAL_ENTRIES * WORDS);
+    this.numbers = new Float64Array(this.words.buffer);
   }
 
   /** The node is its own store: one table holds both. */
@@ -95,13 +118,10 @@ export class LruCacheNode implements CacheNode, CacheNodeStore {
   }
 
   lookup(key: number, _nowMs: number): number {
-    const slot = this.find(key);
-    if (this.curve !== null) this.curve.reference(this.curveNode, key, slot >= 0);
-    if (slot >= 0 && this.head !== slot) {
-      this.unlink(slot);
-      this.linkAtHead(slot);
-    }
-    return slot;
+    const entry = this.find(key);
+    if (this.curve !== null) this.curve.reference(this.curveNode, key, entry >= 0);
+    if (entry >= 0) this.use(entry);
+    return entry;
   }
 
   storedLocalOf(key: number): number {
@@ -113,16 +133,19 @@ export class LruCacheNode implements CacheNode, CacheNodeStore {
     // The curve learns the size even when the object is refused: docs/curves.md, objects larger than the cache.
     if (this.curve !== null) this.curve.stored(this.curveNode, key, bytes);
     // The old version goes even when the new one is refused (as LruStore.insert).
-    const present = this.find(key);
+    const present = this.slotOf(key);
     if (present >= 0) this.forget(present);
     if (bytes > this.capacity) return -1;
-    while (this.used + bytes > this.capacity) this.forget(this.tail);
-    if (this.count + 1 > (this.mask + 1) * MAX_LOAD) this.grow();
+    if (!this.linked && (this.used + bytes > this.capacity || this.uses === MAX_STAMP)) this.linkByStamps();
+    while (this.used + bytes > this.capacity) this.forget(this.slotOf(this.words[this.tail * WORDS + KEY]));
+    if (this.count + 1 > (this.mask + 1) * MAX_LOAD) this.growIndex();
+    const entry = this.newEntry();
     const slot = this.freeSlotFor(key);
-    this.prints[slot] = fingerprintOf(key);
-    this.words[slot * WORDS + KEY] = key;
+    this.index[2 * slot] = key;
+    this.index[2 * slot + 1] = entry;
+    this.words[entry * WORDS + KEY] = key;
     const numbers = this.numbers;
-    const at = slot * NUMBERS;
+    const at = entry * NUMBERS;
     numbers[at + SIZE] = bytes;
     numbers[at + RESPONSE_AT] = responseAtMs;
     numbers[at + VERSION_AT] = versionAtMs;
@@ -131,8 +154,9 @@ export class LruCacheNode implements CacheNode, CacheNodeStore {
     numbers[at + ERROR_UNTIL] = -Infinity;
     this.used += bytes;
     this.count++;
-    this.linkAtHead(slot);
-    return slot;
+    if (this.linked) this.linkAtHead(entry);
+    else this.words[entry * WORDS + USED_AT] = this.uses++;
+    return entry;
   }
 
   renew(local: number, responseAtMs: number, freshUntilMs: number): void {
@@ -146,7 +170,7 @@ export class LruCacheNode implements CacheNode, CacheNodeStore {
   }
 
   remove(key: number): void {
-    const slot = this.find(key);
+    const slot = this.slotOf(key);
     if (slot >= 0) this.forget(slot);
   }
 
@@ -169,111 +193,140 @@ export class LruCacheNode implements CacheNode, CacheNodeStore {
     return statusIn(this.numbers[local * NUMBERS + VERSION_STATUS]);
   }
 
-  /** The slot of `key`, or −1: fingerprints probed, a slot read only where one matches. */
+  /** The entry of `key`, or −1. */
   private find(key: number): number {
-    const prints = this.prints;
+    const index = this.index;
     const mask = this.mask;
-    const print = fingerprintOf(key);
-    let slot = Math.imul(key, HASH_MULTIPLIER) >>> this.shift;
-    for (;;) {
-      const found = prints[slot];
-      if (found === print) {
-        if (this.words[slot * WORDS + KEY] === key) return slot;
-      } else if (found === EMPTY) return -1;
-      slot = (slot + 1) & mask;
+    for (let slot = Math.imul(key, HASH_MULTIPLIER) >>> this.shift; ; slot = (slot + 1) & mask) {
+      const entry = index[2 * slot + 1];
+      if (entry === FREE) return -1;
+      if (index[2 * slot] === key) return entry;
     }
   }
 
-  /** The first free slot of `key`'s probe sequence (`key` is not in the table). */
+  /** The index slot of `key`, or −1. */
+  private slotOf(key: number): number {
+    const index = this.index;
+    const mask = this.mask;
+    for (let slot = Math.imul(key, HASH_MULTIPLIER) >>> this.shift; ; slot = (slot + 1) & mask) {
+      if (index[2 * slot + 1] === FREE) return -1;
+      if (index[2 * slot] === key) return slot;
+    }
+  }
+
+  /** The first free index slot of `key`'s probe sequence (`key` is not in the index). */
   private freeSlotFor(key: number): number {
-    const prints = this.prints;
+    const index = this.index;
     const mask = this.mask;
     let slot = Math.imul(key, HASH_MULTIPLIER) >>> this.shift;
-    while (prints[slot] !== EMPTY) slot = (slot + 1) & mask;
+    while (index[2 * slot + 1] !== FREE) slot = (slot + 1) & mask;
     return slot;
   }
 
-  /** The entry in `slot` leaves the cache: off the recency list and out of the table. */
-  private forget(slot: number): void {
-    this.unlink(slot);
-    this.used -= this.numbers[slot * NUMBERS + SIZE];
-    this.count--;
-    this.deleteAt(slot);
+  /** An entry for a new object: a freed one, else the next of the arena (grown by a quarter when full). */
+  private newEntry(): number {
+    const freed = this.freeEntry;
+    if (freed !== NIL) {
+      this.freeEntry = this.words[freed * WORDS + NEXT];
+      return freed;
+    }
+    if (this.entryTop === this.entryRoom) {
+      // A quarter more, one copy of memory: the entries keep their places (handles), so nothing is re-placed.
+      this.entryRoom += Math.max(INITIAL_ENTRIES, this.entryRoom >> 2);
+      const words = new Int32Array(this.entryRoom * WORDS);
+      words.set(this.words);
+      this.words = words;
+      this.numbers = new Float64Array(words.buffer);
+    }
+    return this.entryTop++;
   }
 
-  private unlink(slot: number): void {
+  /** The entry indexed at `slot` leaves the cache: off the recency list, out of the index, onto the free list. */
+  private forget(slot: number): void {
+    const entry = this.index[2 * slot + 1];
+    if (this.linked) this.unlink(entry);
+    this.used -= this.numbers[entry * NUMBERS + SIZE];
+    this.count--;
+    this.deleteAt(slot);
+    this.words[entry * WORDS + NEXT] = this.freeEntry;
+    this.freeEntry = entry;
+  }
+
+  /** A lookup hit: `entry` becomes the most recently used. */
+  private use(entry: number): void {
+    if (!this.linked && this.uses === MAX_STAMP) this.linkByStamps();
+    if (!this.linked) this.words[entry * WORDS + USED_AT] = this.uses++;
+    else if (this.head !== entry) {
+      this.unlink(entry);
+      this.linkAtHead(entry);
+    }
+  }
+
+  /** Links the recency list from the stamps, least recent first, and keeps it from now on. */
+  private linkByStamps(): void {
     const words = this.words;
-    const before = words[slot * WORDS + PREV];
-    const after = words[slot * WORDS + NEXT];
+    const index = this.index;
+    const entries = new Int32Array(this.count);
+    let n = 0;
+    for (let slot = 1; slot < index.length; slot += 2) if (index[slot] !== FREE) entries[n++] = index[slot];
+    entries.sort((a, b) => words[a * WORDS + USED_AT] - words[b * WORDS + USED_AT]);
+    this.linked = true;
+    this.head = NIL;
+    this.tail = NIL;
+    for (let i = 0; i < n; i++) this.linkAtHead(entries[i]);
+  }
+
+  private unlink(entry: number): void {
+    const words = this.words;
+    const before = words[entry * WORDS + PREV];
+    const after = words[entry * WORDS + NEXT];
     if (before === NIL) this.head = after;
     else words[before * WORDS + NEXT] = after;
     if (after === NIL) this.tail = before;
     else words[after * WORDS + PREV] = before;
   }
 
-  private linkAtHead(slot: number): void {
+  private linkAtHead(entry: number): void {
     const words = this.words;
     const head = this.head;
-    words[slot * WORDS + PREV] = NIL;
-    words[slot * WORDS + NEXT] = head;
-    if (head !== NIL) words[head * WORDS + PREV] = slot;
-    else this.tail = slot;
-    this.head = slot;
+    words[entry * WORDS + PREV] = NIL;
+    words[entry * WORDS + NEXT] = head;
+    if (head !== NIL) words[head * WORDS + PREV] = entry;
+    else this.tail = entry;
+    this.head = entry;
   }
 
-  /**
-   * Empties `slot` (its entry unlinked already), moving back each later entry of its probe
-   * run that may sit there (Algorithm R) and pointing the moved entry's neighbours at it.
-   */
+  /** Frees index slot `slot`, moving back each later slot of its probe run that may sit there (Algorithm R). */
   private deleteAt(slot: number): void {
-    const words = this.words;
-    const prints = this.prints;
+    const index = this.index;
     const mask = this.mask;
     let hole = slot;
-    for (let next = (slot + 1) & mask; prints[next] !== EMPTY; next = (next + 1) & mask) {
-      const home = Math.imul(words[next * WORDS + KEY], HASH_MULTIPLIER) >>> this.shift;
-      // The entry may move to the hole when its home is not strictly after the hole (cyclically).
+    for (let next = (slot + 1) & mask; index[2 * next + 1] !== FREE; next = (next + 1) & mask) {
+      const home = Math.imul(index[2 * next], HASH_MULTIPLIER) >>> this.shift;
+      // The slot may move to the hole when its home is not strictly after the hole (cyclically).
       if (((next - home) & mask) >= ((next - hole) & mask)) {
-        prints[hole] = prints[next];
-        for (let word = 0; word < WORDS; word++) words[hole * WORDS + word] = words[next * WORDS + word];
-        const before = words[hole * WORDS + PREV];
-        const after = words[hole * WORDS + NEXT];
-        if (before === NIL) this.head = hole;
-        else words[before * WORDS + NEXT] = hole;
-        if (after === NIL) this.tail = hole;
-        else words[after * WORDS + PREV] = hole;
+        index[2 * hole] = index[2 * next];
+        index[2 * hole + 1] = index[2 * next + 1];
         hole = next;
       }
     }
-    prints[hole] = EMPTY;
+    index[2 * hole] = FREE;
+    index[2 * hole + 1] = FREE;
   }
 
-  /** Doubles the table, placing the entries again from the least recent to the most recent. */
-  private grow(): void {
-    const oldWords = this.words;
-    const oldPrints = this.prints;
+  /** Doubles the index, placing its slots again in slot order (the entries stay where they are). */
+  private growIndex(): void {
+    const old = this.index;
     const slots = 2 * (this.mask + 1);
-    this.words = new Int32Array(slots * WORDS);
-    this.numbers = new Float64Array(this.words.buffer);
-    this.prints = new Uint8Array(slots);
+    this.index = new Int32Array(2 * slots).fill(FREE);
     this.mask = slots - 1;
     this.shift = 32 - Math.log2(slots);
-    let from = this.tail;
-    this.head = NIL;
-    this.tail = NIL;
-    const words = this.words;
-    while (from !== NIL) {
-      const slot = this.freeSlotFor(oldWords[from * WORDS + KEY]);
-      // Word by word, as deleteAt moves a slot: a subarray view per entry would allocate.
-      for (let word = 0; word < WORDS; word++) words[slot * WORDS + word] = oldWords[from * WORDS + word];
-      this.prints[slot] = oldPrints[from];
-      this.linkAtHead(slot);
-      from = oldWords[from * WORDS + PREV];
+    const index = this.index;
+    for (let from = 0; from < old.length; from += 2) {
+      if (old[from + 1] === FREE) continue;
+      const slot = this.freeSlotFor(old[from]);
+      index[2 * slot] = old[from];
+      index[2 * slot + 1] = old[from + 1];
     }
   }
-}
-
-/** A key's fingerprint: the top 7 bits of a second hash, made odd so it is never EMPTY (0). */
-function fingerprintOf(key: number): number {
-  return (Math.imul(key, FINGERPRINT_MULTIPLIER) >>> 24) | 1;
 }

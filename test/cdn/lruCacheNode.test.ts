@@ -90,6 +90,34 @@ describe('LruCacheNode: an LRU node in one table (spec 4.9 layers 2–3)', () =>
     expect([node.responseAtOf(local), node.versionAtOf(local), node.freshUntilOf(local), node.versionOf(local), node.statusOf(local)]).toEqual([39_995, 40_000, 41_000, 4, 200]);
   });
 
+  it('issue 27: an entry keeps its handle while stored: key 5 stored first keeps handle 0 through 10,000 more puts (the index doubling four times past 1,024 slots) and gets it back after one eviction frees it', () => {
+    const node = new LruCacheNode(10_001, 0);
+    const first = node.put(5, 1, 1, 2, 3, 7, 200);
+    expect(first).toBe(0); // the arena's first entry
+    for (let key = 1; key <= 10_000; key++) node.put(1_000 + key, 1, key, key, key, 1, 200);
+    expect(node.objectCount).toBe(10_001);
+    expect(node.store.storedLocalOf(5)).toBe(first);
+    expect(entryOf(node, first)).toEqual([2, 1, 3, 7, 200, -Infinity]);
+    // Full (10,001 bytes): one more evicts the least recent, key 5, and its entry is the next one handed out.
+    expect(node.put(99_999, 1, 0, 0, 0, 2, 200)).toBe(first);
+    expect(node.store.storedLocalOf(5)).toBe(-1);
+  });
+
+  it('issue 27: until its first eviction a node stamps uses instead of relinking; the first eviction links the list by stamp: keys 1-4 stored (4 bytes, full), used 3, 1, 4, 2: storing 5 and 6 evicts 3 then 1; after a hit on 4, storing 7 evicts 2', () => {
+    const node = new LruCacheNode(4, 0);
+    for (const key of [1, 2, 3, 4]) node.put(key, 1, 0, 0, 0, 1, 200);
+    for (const key of [3, 1, 4, 2]) expect(node.lookup(key, 0)).toBeGreaterThanOrEqual(0);
+    const held = () => [1, 2, 3, 4, 5, 6, 7].filter((key) => node.store.storedLocalOf(key) >= 0);
+    node.put(5, 1, 0, 0, 0, 1, 200);
+    expect(held()).toEqual([1, 2, 4, 5]);
+    node.put(6, 1, 0, 0, 0, 1, 200);
+    expect(held()).toEqual([2, 4, 5, 6]);
+    // Linked now: a hit relinks, so 4 (used before 2) goes next only after 2 is used again.
+    expect(node.lookup(4, 0)).toBeGreaterThanOrEqual(0);
+    node.put(7, 1, 0, 0, 0, 1, 200);
+    expect(held()).toEqual([4, 5, 6, 7]);
+  });
+
   it('createCacheNode builds LRU nodes as LruCacheNode and other policies over SparseKeyStore', () => {
     expect(createCacheNode('lru', 10, 3)).toBeInstanceOf(LruCacheNode);
     const s3fifo = createCacheNode('s3fifo', 10, 4);

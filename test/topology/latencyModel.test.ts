@@ -57,6 +57,27 @@ describe('TopologyLatencyModel: the hops of a request (hand-made layout)', () =>
   });
 });
 
+describe('TopologyLatencyModel: the client leg reads the round trip to the PoP the request reached', () => {
+  // Two PoPs at 0° and 5° east, the client place 1° east: its nearest PoP is 0 (1° away), PoP 1 is 4° away.
+  const twoPops = () =>
+    new TopologyLatencyModel(
+      layout([pop('POP', 0), pop('FAR', 5), pop('REG', 10), pop('ORG', 20)], [PLACE], {
+        pops: { codes: ['POP', 'FAR'] },
+        regionalTier: { sites: ['REG'] },
+        origins: ['ORG'],
+        latency: { lastMileSigma: 0, lastMile: { Africa: '20ms' } },
+      }),
+      new RandomStreams(1),
+    );
+
+  it('issue 27: the nearest PoP (kept per place) and a misrouted one (the place × PoP matrix) give RTT + last mile + processing of their own hop', () => {
+    const model = twoPops();
+    expect(model.route(0)).toBe(0);
+    expect(model.clientToPopMs(0, 0, false)).toBeCloseTo(accessRtt(1) + 20 + 1, 9);
+    expect(model.clientToPopMs(0, 1, false)).toBeCloseTo(accessRtt(4) + 20 + 1, 9);
+  });
+});
+
 describe('TopologyLatencyModel: sampling matches its distribution parameters', () => {
   const n = 200_000;
 
