@@ -6,7 +6,7 @@ const YAML_FILE = 'scenarios/bad.yaml';
 const JSON_FILE = 'scenarios/bad.json';
 
 const SIZE = 'expected a size such as 5MB, 193MiB, 10GB or a whole number of bytes';
-const TOP_LEVEL_KEYS = '`name`, `description`, `seed`, `run`, `traffic`, `deployment`, `content`, `edge`, `regional`, `topology`, `cdn`, `metrics`, `incidents`, `expect`, `strategies`';
+const TOP_LEVEL_KEYS = '`name`, `description`, `modelsService`, `seed`, `run`, `traffic`, `deployment`, `content`, `edge`, `regional`, `topology`, `cdn`, `metrics`, `incidents`, `expect`, `strategies`';
 const EMPTY = 'the file is empty; expected a scenario mapping with keys such as traffic, content and edge (see scenarios/baseline.yaml)';
 
 /** Parses `text` and returns the problems of the ScenarioError it must throw. */
@@ -392,6 +392,7 @@ describe('valid scenarios', () => {
       metrics: { intervalMs: 60_000 },
       incidents: [],
       expect: {},
+      modelsService: false,
     });
   });
 
@@ -434,6 +435,7 @@ describe('valid scenarios', () => {
       metrics: { intervalMs: 60_000 },
       incidents: [],
       expect: {},
+      modelsService: false,
     });
     expect('$schema' in scenario).toBe(false);
   });
