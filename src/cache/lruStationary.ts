@@ -85,7 +85,11 @@ export function cheCharacteristicTime(buckets: WeightBuckets, capacity: number):
   };
   if (capacity <= 0) return 0;
   let hi = 1 / buckets.bucketMax[0];
-  while (filled(hi) < capacity) hi *= 2;
+  while (filled(hi) < capacity) {
+    hi *= 2;
+    // Only weights too small for a double's 1 − e^{−w·x} reach C: as good as everything fitting.
+    if (hi > Number.MAX_VALUE / 4) return Infinity;
+  }
   let lo = hi / 2;
   while (filled(lo) >= capacity) {
     hi = lo;
@@ -245,7 +249,10 @@ export function stationaryLruOrder(buckets: WeightBuckets, capacity: number, x: 
     }
     // A sparse bucket: geometric skips to the ids whose u falls below q (the bucket's largest
     // q_i), then u is uniform below q, and the id is kept if its E is also below its own p_i·T.
-    const logMiss = Math.log(1 - q);
+    // log1p: for a bucket of weights far below 1/T, 1 − q rounds to 1 and log(1 − q) to 0 (a
+    // regional's most popular objects, p·e^{−p x} of ~1e−300, looped forever on it).
+    const logMiss = Math.log1p(-q);
+    if (!(logMiss < 0)) continue;
     for (let k = bucketStart[b] - 1; ; ) {
       k += 1 + Math.floor(Math.log(1 - stream.next()) / logMiss);
       if (k >= end) break;

@@ -140,6 +140,16 @@ describe('LRU stationary contents (move-to-front under the independent reference
     }, 20_000);
   }
 
+  it('a regional\'s weights p·e^{−p x}: the popular objects underflow to ~1e−300 and the draw still ends, filling the cache (it looped forever)', () => {
+    const p = zipfProbabilities(2_000, 0.8);
+    const weights = p.map((pi) => pi * Math.exp(-pi * 5_000));
+    const sizes = new Float64Array(2_000).fill(1);
+    const contents = fill(weights, sizes, 500, new RandomStreams(9).stream('test'));
+    expect(contents).toHaveLength(500);
+    expect(contents).not.toContain(0);
+    expect(fill(new Float64Array([1, 1e-300]), new Float64Array([1, 1]), 1, new RandomStreams(9).stream('test'))).toEqual([0]);
+  });
+
   it('deterministic: the same stream gives the same fill, another stream another', () => {
     const weights = zipfProbabilities(5_000, 0.8);
     const sizes = new Float64Array(5_000).fill(1);
