@@ -128,6 +128,12 @@ for (const objects of sizes) {
   const steady = rule.summary.warmup.steady;
   if (steady === undefined) throw new Error('the steady warm-up reported no blocks');
   const warmed = rule.summary.warmup.requests;
+  // The rule's half on its own first (stderr): the longer warm-up takes four times as long.
+  console.error(
+    `rule: ${objects} objects, start ${rule.summary.warmup.start}, ${warmed} requests warmed (${steady.blockHitRatios.length} blocks, converged ${steady.converged}), ` +
+      `measured CDN ${pct(rule.summary.hitRatio.cdn)}, edge ${pct(rule.summary.hitRatio.edge)}, ${rule.seconds.toFixed(0)} s; fill ${JSON.stringify(rule.summary.warmup.fill)}; ` +
+      `blocks CDN ${steady.blockHitRatios.map(pct).join(' ')}; edge ${steady.blockEdgeHitRatios.map(pct).join(' ')}`,
+  );
   const longer = run('4×', objects, unstoppable(objects, steady.blockRequests, 4 * warmed));
   if (longer.summary.warmup.requests !== 4 * warmed) throw new Error(`the longer warm-up used ${longer.summary.warmup.requests} requests, not ${4 * warmed}`);
   const cdn = longer.summary.hitRatio.cdn - rule.summary.hitRatio.cdn;

@@ -35,6 +35,8 @@ export interface CacheNode {
   /** Until when an origin error is held on this entry (−∞: none). */
   errorUntilOf(local: number): number;
   remove(key: number): void;
+  /** Optional: room for `entries` more entries at once, before a bulk fill (src/cdn/stationaryFill.ts); a hint, never needed. */
+  reserve?(entries: number): void;
   responseAtOf(local: number): number;
   versionAtOf(local: number): number;
   /**

@@ -78,6 +78,8 @@ export function runPhaseText(progress: RunProgress): string {
   const warming = progress.warming;
   if (warming === undefined) return `sim ${formatSimulated(progress.simulatedMs)}`;
   const goal = warming.until === 'steady' ? `steady, ≤ ${formatShortCount(warming.target ?? 0)}` : warming.until === 'requests' ? `to ${formatShortCount(warming.target ?? 0)}` : 'for a time';
+  // The stationary start fills every cache in one step before the first warmed request (docs/warmup.md).
+  if (warming.filling) return `filling caches (stationary start), then ${warming.until === 'steady' ? 'steady' : goal}`;
   const block = warming.lastBlockHitRatio === null ? '' : ` · block ${(warming.lastBlockHitRatio * 100).toFixed(1)} % CDN`;
   return `warming ${goal}${block}`;
 }

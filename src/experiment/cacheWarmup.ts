@@ -1,4 +1,6 @@
 import { CacheWarmer, type CacheWarmerOptions } from '../cdn/cacheWarmer.js';
+import { fillStationary, type FillCatalogue, type FillFacts, type FillKeyOf } from '../cdn/stationaryFill.js';
+import type { RandomStream } from '../sim/random.js';
 import type { CacheWarmupLength, Warmup } from '../scenario/warmupSchema.js';
 import type { Simulation } from '../sim/simulation.js';
 import type { ClientRequest } from '../workload/request.js';
@@ -14,6 +16,13 @@ export interface WarmupFacts {
   method: 'none' | 'flow' | 'caches';
   /** `caches`: steady, or a fixed request count or time. */
   until?: 'steady' | 'requests' | 'time';
+  /**
+   * `caches`: how the caches started: `stationary`, filled with LRU's stationary contents
+   * (src/cdn/stationaryFill.ts) before the first warmed request, or `empty`.
+   */
+  start?: 'stationary' | 'empty';
+  /** `stationary`: what the fill placed per layer. */
+  fill?: FillFacts;
   /** Requests used by the warm-up. */
   requests: number;
   /** Simulated time the warm-up covered, ms (flow: up to the first measured request). */
@@ -42,6 +51,7 @@ const FIXED_REPORT_BLOCK = 1_000_000;
 /** The steady rule with its block size resolved (scaled from the catalogue and the edges when the scenario leaves it out). */
 interface ResolvedSteady {
   kind: 'steady';
+  start: 'stationary' | 'empty';
   tolerance: number;
   blockRequests: number;
   maxRequests: number;
@@ -69,9 +79,16 @@ export class CacheWarmup {
   private endMs = 0;
   private converged = false;
   private simulation: Simulation | undefined;
+  private fillFacts: FillFacts | undefined;
+  private filling = false;
 
   /** `objects`: the catalogue's size, which with the number of edges sets a steady warm-up's default block. */
-  constructor(length: CacheWarmupLength, caches: CacheWarmerOptions, objects: number) {
+  constructor(
+    length: CacheWarmupLength,
+    private readonly caches: CacheWarmerOptions,
+    objects: number,
+    private readonly fill: StationaryFillInputs | null = null,
+  ) {
     this.warmer = new CacheWarmer(caches);
     this.length = length.kind === 'steady' ? { ...length, blockRequests: length.blockRequests ?? steadyBlockRequests(objects, caches.edges.length) } : length;
   }
@@ -108,6 +125,13 @@ export class CacheWarmup {
    */
   run(simulation: Simulation, onProgress?: (simulatedMs: number, requests: number) => void): number {
     this.simulation = simulation;
+    if (this.length.start === 'stationary') {
+      if (this.fill === null) throw new Error('a stationary start needs the catalogue, its keys and a random stream (cacheWarmupFor)');
+      this.filling = true;
+      onProgress?.(simulation.nowMs, 0);
+      this.fillFacts = fillStationary(this.caches, this.fill.catalogue, this.fill.keyOf, this.fill.stream);
+      this.filling = false;
+    }
     while (this.warming) {
       const outcome = simulation.run({ maxEvents: 1_000_000 });
       onProgress?.(simulation.nowMs, this.requests);
@@ -125,7 +149,7 @@ export class CacheWarmup {
     const target = length.kind === 'requests' ? length.requests : length.kind === 'steady' ? length.maxRequests : null;
     // A steady warm-up's share is of its cap: an upper bound on what is left, said as such.
     const fraction = length.kind === 'time' ? Math.min(1, simulatedMs / length.ms) : target === null || target === 0 ? null : Math.min(1, this.requests / target);
-    return { requests: this.requests, target, until: length.kind, fraction, lastBlockHitRatio: this.blockHitRatios.at(-1) ?? null };
+    return { requests: this.requests, target, until: length.kind, filling: this.filling, fraction, lastBlockHitRatio: this.blockHitRatios.at(-1) ?? null };
   }
 
   facts(): WarmupFacts {
@@ -134,6 +158,8 @@ export class CacheWarmup {
     return {
       method: 'caches',
       until: length.kind,
+      start: length.start,
+      ...(this.fillFacts === undefined ? {} : { fill: this.fillFacts }),
       requests: this.requests,
       simulatedMs: this.endMs,
       ...(lastBlock === undefined ? {} : { finalBlockHitRatio: lastBlock }),
@@ -167,15 +193,28 @@ export interface WarmingProgress {
   /** The count it warms (`{requests: N}`), or a steady warm-up's cap; null for a simulated time. */
   target: number | null;
   until: CacheWarmupLength['kind'];
+  /** The caches are being filled with their stationary contents (before the first warmed request). */
+  filling: boolean;
   /** Share done: of the count, the cap (steady) or the time; null when none applies. */
   fraction: number | null;
   /** The CDN hit ratio of the last full block, null before the first. */
   lastBlockHitRatio: number | null;
 }
 
-/** The cache-only warm-up a scenario asks for, or null for a warm-up through the flow. */
-export function cacheWarmupFor(warmup: Warmup, caches: CacheWarmerOptions, objects: number): CacheWarmup | null {
-  return warmup.kind === 'caches' ? new CacheWarmup(warmup.length, caches, objects) : null;
+/** What a stationary start reads: the catalogue's probabilities and sizes, each object's key, and the fill's own random stream. */
+export interface StationaryFillInputs {
+  catalogue: FillCatalogue;
+  keyOf: FillKeyOf;
+  stream: RandomStream;
+}
+
+/**
+ * The cache-only warm-up a scenario asks for, or null for a warm-up through the flow.
+ * `fill` is called only for a stationary start, so a run that starts empty opens no stream for it.
+ */
+export function cacheWarmupFor(warmup: Warmup, caches: CacheWarmerOptions, objects: number, fill: () => StationaryFillInputs): CacheWarmup | null {
+  if (warmup.kind !== 'caches') return null;
+  return new CacheWarmup(warmup.length, caches, objects, warmup.length.start === 'stationary' ? fill() : null);
 }
 
 /** The facts of a warm-up through the flow (or none): its requests and the time of the first measured one. */

@@ -16,6 +16,7 @@ import { buildRunNetwork } from './runNetwork.js';
 import { RunRecorder } from './runRecorder.js';
 import type { RunResult } from './runResult.js';
 import { cacheWarmupFor } from './cacheWarmup.js';
+import { fillKeyOf } from './fillKeys.js';
 import { RunLifecycle, type RunProgress } from './runLifecycle.js';
 import { newTimeline, withCapacity } from './runTimeline.js';
 import { newAdaptiveController } from './adaptiveRun.js';
@@ -116,7 +117,12 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
     flow: flowOptions,
     recorder,
     timeline: options.timeline === false ? null : (originActivity) => newTimeline(scenario, layers, recorder.metrics, network.edges, originActivity),
-    cacheWarmup: cacheWarmupFor(scenario.run.warmup, flowOptions, catalogue.size),
+    cacheWarmup: cacheWarmupFor(scenario.run.warmup, flowOptions, catalogue.size, () => ({
+      catalogue,
+      keyOf: fillKeyOf(clients?.keys ?? null),
+      // Its own stream: the fill draws nothing from the workload's (docs/warmup.md, "A stationary start").
+      stream: streams.stream('warmup.fill'),
+    })),
     adaptive,
     queryKeys: content.queryKeys,
     bounds: {

@@ -6,6 +6,10 @@ import { roundTo } from './rounding.js';
 export interface WarmupSummary {
   method: WarmupFacts['method'];
   until?: WarmupFacts['until'];
+  /** `caches`: how the caches started (docs/warmup.md "A stationary start"). */
+  start?: WarmupFacts['start'];
+  /** `start: stationary`: the objects and bytes the fill placed per layer (all caches of the layer together), and Che's hit ratio of one of its caches. */
+  fill?: WarmupFacts['fill'];
   requests: number;
   simulatedSeconds: number;
   finalBlockHitRatio?: number;
@@ -20,12 +24,19 @@ export function warmupSummary(facts: WarmupFacts): WarmupSummary {
   return {
     method: facts.method,
     ...(facts.until === undefined ? {} : { until: facts.until }),
+    ...(facts.start === undefined ? {} : { start: facts.start }),
+    ...(facts.fill === undefined ? {} : { fill: fillSummary(facts.fill) }),
     requests: facts.requests,
     simulatedSeconds: round6(facts.simulatedMs / 1000),
     ...(facts.finalBlockHitRatio === undefined ? {} : { finalBlockHitRatio: round6(facts.finalBlockHitRatio) }),
     ...(facts.steady === undefined ? {} : { steady: steadySummary(facts.steady) }),
     ...(facts.steady === undefined || facts.steady.converged ? {} : { warning: notSteadyWarning(facts.requests, facts.steady) }),
   };
+}
+
+function fillSummary(fill: NonNullable<WarmupFacts['fill']>): NonNullable<WarmupSummary['fill']> {
+  const layer = (facts: NonNullable<WarmupFacts['fill']>['edge']) => ({ ...facts, cheHitRatio: round6(facts.cheHitRatio) });
+  return { edge: layer(fill.edge), ...(fill.regional === undefined ? {} : { regional: layer(fill.regional) }) };
 }
 
 const points = (gain: number): string => `${(gain * 100).toFixed(2)} points`;
@@ -41,7 +52,7 @@ function notSteadyWarning(requests: number, steady: NonNullable<WarmupFacts['ste
     return `${stopped}, fewer than the 8 blocks of ${formatCount(steady.blockRequests)} the rule needs) before it could judge the hit ratios; raise run.warmup.max (docs/warmup.md)`;
   }
   return (
-    `${stopped}) before the hit ratios settled: a warm-up four times as long could still raise the CDN hit ratio ` +
+    `${stopped}) before the hit ratios settled: a warm-up four times as long could still change the CDN hit ratio ` +
     `by up to ${points(cdn)} and the edge hit ratio by up to ${points(edge)} (tolerance ${points(steady.tolerance)}); raise run.warmup.max (docs/warmup.md)`
   );
 }
@@ -62,7 +73,8 @@ export function warmupText(warmup: WarmupSummary): string {
   const time = `${warmup.simulatedSeconds.toFixed(0)} s`;
   const last = warmup.finalBlockHitRatio === undefined ? '' : `, last block's CDN hit ratio ${formatPercent(warmup.finalBlockHitRatio)}`;
   const steady = warmup.steady === undefined ? '' : warmup.steady.converged ? ', steady' : `, NOT steady after ${formatCount(warmup.requests)} requests (run.warmup.max)`;
-  return `(caches warmed with ${formatCount(warmup.requests)} requests over ${time}${last}${steady})`;
+  const start = warmup.start === 'stationary' ? 'filled to their stationary state, then ' : '';
+  return `(caches ${start}warmed with ${formatCount(warmup.requests)} requests over ${time}${last}${steady})`;
 }
 
 /**
@@ -79,7 +91,8 @@ export function warmupDescription(warmup: WarmupSummary): string {
       return `through the whole flow: the first ${formatCount(warmup.requests)} requests (${span}), not measured`;
     case 'caches': {
       const last = warmup.finalBlockHitRatio === undefined ? '' : `; last block's CDN hit ratio ${formatPercent(warmup.finalBlockHitRatio)}`;
-      const requests = `${formatCount(warmup.requests)} requests (${span})`;
+      const filled = warmup.fill === undefined ? '' : `, after a stationary start (${formatCount(warmup.fill.edge.objects)} objects placed in the edge caches${warmup.fill.regional === undefined ? '' : `, ${formatCount(warmup.fill.regional.objects)} in the regional`})`;
+      const requests = `${formatCount(warmup.requests)} requests (${span})${filled}`;
       if (warmup.until === 'steady') {
         const steady = warmup.steady;
         const verdict = steady === undefined ? '' : steady.converged ? ', steady' : `, not steady at the ${formatCount(steady.maxRequests)}-request limit`;

@@ -14,6 +14,9 @@ import { COUNT_EXPECTED, DURATION_EXPECTED, FRACTION_EXPECTED, parseCount, parse
  *   cache stores, block after block, until the CDN hit ratio of a block differs from the
  *   block before by less than `tolerance`, or `max` requests have been used.
  * - `{requests: 20M}` or `{duration: 30m}`: the same cache-only warm-up for a fixed count or time.
+ * - `start: stationary | empty` in the object form: whether the caches are first filled with
+ *   their steady-state contents (the default until steady) or start empty (the default for
+ *   a fixed length, so npm start's `{requests: 15M}` warms as it always has).
  */
 
 /** Defaults of the steady-state rule (src/experiment/steadyRule.ts; docs/warmup.md says why). */
@@ -25,10 +28,21 @@ export const STEADY_DEFAULTS = {
   maxRequests: 200_000_000,
 } as const;
 
+/**
+ * How a cache-only warm-up starts its caches: `stationary`, filled with LRU's stationary
+ * contents under the independent reference model before the first warmed request
+ * (src/cdn/stationaryFill.ts, docs/warmup.md "A stationary start"), or `empty`.
+ */
+export type WarmupStart = 'stationary' | 'empty';
+const WARMUP_STARTS: readonly WarmupStart[] = ['stationary', 'empty'];
+/** A warm-up until steady starts stationary unless told; a fixed one starts empty, as it always has. */
+const STEADY_START: WarmupStart = 'stationary';
+const FIXED_START: WarmupStart = 'empty';
+
 export type CacheWarmupLength =
-  | { kind: 'steady'; tolerance: number; blockRequests: number | null; maxRequests: number }
-  | { kind: 'requests'; requests: number }
-  | { kind: 'time'; ms: number };
+  | { kind: 'steady'; tolerance: number; blockRequests: number | null; maxRequests: number; start: WarmupStart }
+  | { kind: 'requests'; requests: number; start: WarmupStart }
+  | { kind: 'time'; ms: number; start: WarmupStart };
 
 export type Warmup =
   | { kind: 'requests'; requests: number }
@@ -46,7 +60,7 @@ function scalarWarmup(input: number | string, ctx: z.RefinementCtx): Warmup {
     ctx.addIssue({ code: 'custom', message: 'expected a whole number of requests (0 or more)' });
     return z.NEVER;
   }
-  if (input.trim() === STEADY_WORD) return { kind: 'caches', length: { kind: 'steady', ...STEADY_DEFAULTS } };
+  if (input.trim() === STEADY_WORD) return { kind: 'caches', length: { kind: 'steady', ...STEADY_DEFAULTS, start: STEADY_START } };
   if (input.trim().endsWith('%')) {
     const parsed = parseFraction(input);
     if (parsed.ok) return { kind: 'fraction', fraction: parsed.value };
@@ -72,6 +86,10 @@ const cacheWarmupShape = z.strictObject({
   tolerance: quantity(parseFraction, FRACTION_EXPECTED, 'until steady: most the CDN or edge hit ratio may still gain over a warm-up four times as long (0.25%)').optional(),
   block: quantity(parseCount, COUNT_EXPECTED, 'until steady: requests per block (default: the larger of the catalogue and 3,000 per edge cache, 100k to 10M)').optional(),
   max: quantity(parseCount, COUNT_EXPECTED, 'until steady: the most requests the warm-up may use (200M)').optional(),
+  start: z
+    .string()
+    .optional()
+    .meta({ description: 'stationary: fill the caches with their steady-state contents first (the default until steady); empty: start them empty (the default for requests / duration)' }),
 });
 
 type CacheWarmupInput = z.output<typeof cacheWarmupShape>;
@@ -90,17 +108,22 @@ function cacheWarmup(input: CacheWarmupInput, ctx: z.RefinementCtx): Warmup {
     ctx.addIssue({ code: 'custom', path: ['until'], message: 'expected steady (or requests: N / duration: D for a fixed length)' });
     return z.NEVER;
   }
+  if (input.start !== undefined && !(WARMUP_STARTS as readonly string[]).includes(input.start)) {
+    ctx.addIssue({ code: 'custom', path: ['start'], message: `expected stationary (the caches filled with their steady-state contents) or empty, found ${JSON.stringify(input.start)}` });
+    return z.NEVER;
+  }
+  const start = input.start as WarmupStart | undefined;
   if (input.until === undefined) {
     for (const key of ['tolerance', 'block', 'max'] as const) {
       if (input[key] !== undefined) ctx.addIssue({ code: 'custom', path: [key], message: `expected no \`${key}\` with a fixed warm-up length; it belongs to until: steady` });
     }
     if (input.requests !== undefined) {
-      if (input.requests > 0) return { kind: 'caches', length: { kind: 'requests', requests: input.requests } };
+      if (input.requests > 0) return { kind: 'caches', length: { kind: 'requests', requests: input.requests, start: start ?? FIXED_START } };
       ctx.addIssue({ code: 'custom', path: ['requests'], message: 'expected at least 1 request' });
       return z.NEVER;
     }
     const ms = input.duration ?? 0;
-    if (ms > 0) return { kind: 'caches', length: { kind: 'time', ms } };
+    if (ms > 0) return { kind: 'caches', length: { kind: 'time', ms, start: start ?? FIXED_START } };
     ctx.addIssue({ code: 'custom', path: ['duration'], message: 'expected a simulated time above 0, such as 30m' });
     return z.NEVER;
   }
@@ -109,6 +132,7 @@ function cacheWarmup(input: CacheWarmupInput, ctx: z.RefinementCtx): Warmup {
     tolerance: input.tolerance ?? STEADY_DEFAULTS.tolerance,
     blockRequests: input.block ?? STEADY_DEFAULTS.blockRequests,
     maxRequests: input.max ?? STEADY_DEFAULTS.maxRequests,
+    start: start ?? STEADY_START,
   };
   if (steady.tolerance <= 0) ctx.addIssue({ code: 'custom', path: ['tolerance'], message: 'expected a tolerance above 0%, such as 0.2%' });
   if (steady.blockRequests !== null && steady.blockRequests < 1) ctx.addIssue({ code: 'custom', path: ['block'], message: 'expected at least 1 request per block' });
@@ -125,7 +149,7 @@ export const warmupSchema = z
   .transform((input, ctx): Warmup => (typeof input === 'object' ? cacheWarmup(input, ctx) : scalarWarmup(input, ctx)))
   .meta({
     description:
-      'how the caches fill before the run measures: a count, a percentage of the run or a duration (simulated through the whole flow, not measured), or steady / {until: steady, tolerance, block, max} / {requests: N} / {duration: D} (the caches alone, before the run)',
+      'how the caches fill before the run measures: a count, a percentage of the run or a duration (simulated through the whole flow, not measured), or steady / {until: steady, tolerance, block, max, start} / {requests: N, start} / {duration: D, start} (the caches alone, before the run; start: stationary or empty)',
   });
 
 /** The scenario-file form of a resolved warm-up (scenario.json). */
@@ -139,9 +163,16 @@ export function warmupToInput(warmup: Warmup): z.input<typeof warmupSchema> {
       return `${warmup.ms}ms`;
     case 'caches': {
       const length = warmup.length;
-      if (length.kind === 'requests') return { requests: length.requests };
-      if (length.kind === 'time') return { duration: `${length.ms}ms` };
-      return { until: STEADY_WORD, tolerance: length.tolerance, ...(length.blockRequests === null ? {} : { block: length.blockRequests }), max: length.maxRequests };
+      // The start is written only where it is not the form's default, so scenario.json reads as before.
+      if (length.kind === 'requests') return { requests: length.requests, ...(length.start === FIXED_START ? {} : { start: length.start }) };
+      if (length.kind === 'time') return { duration: `${length.ms}ms`, ...(length.start === FIXED_START ? {} : { start: length.start }) };
+      return {
+        until: STEADY_WORD,
+        tolerance: length.tolerance,
+        ...(length.blockRequests === null ? {} : { block: length.blockRequests }),
+        max: length.maxRequests,
+        ...(length.start === STEADY_START ? {} : { start: length.start }),
+      };
     }
   }
 }

@@ -144,17 +144,21 @@ describe('RunLifecycle: a run takes its phases in order and stops in one place',
   });
 
   it('a cache-only warm-up: its requests never reach the flow; every request the flow takes is measured', () => {
-    const { lifecycle, answered, phasesSeen } = lifecycleFor('max-age=3600', { requestLimit: 20 }, { cacheWarmup: { kind: 'requests', requests: 15 } });
+    const { lifecycle, answered, phasesSeen } = lifecycleFor('max-age=3600', { requestLimit: 20 }, { cacheWarmup: { kind: 'requests', requests: 15, start: 'empty' } });
     expect(lifecycle.phase).toBe('warming');
     const reports: RunProgress[] = [];
     const end = lifecycle.run(() => null, (progress) => reports.push(progress), 10);
     // issue 26: the warm-up reports its own progress (it read 0 % and "0 requests" throughout), then the run its own.
-    expect(reports[0]).toEqual({ simulatedMs: 1_400, requests: 15, fraction: 1, warming: { requests: 15, target: 15, until: 'requests', fraction: 1, lastBlockHitRatio: null } });
+    expect(reports[0]).toEqual({ simulatedMs: 1_400, requests: 15, fraction: 1, warming: { requests: 15, target: 15, until: 'requests', filling: false, fraction: 1, lastBlockHitRatio: null } });
     expect(runPhaseText(reports[0])).toBe('warming to 15');
     expect(reports.slice(1).every((report) => report.warming === undefined)).toBe(true);
     expect(runPhaseText(reports[reports.length - 1])).toBe('sim 3.4 s');
-    expect(runPhaseText({ ...reports[0], warming: { requests: 3e6, target: 2e8, until: 'steady', fraction: 0.015, lastBlockHitRatio: 0.97104 } })).toBe(
+    expect(runPhaseText({ ...reports[0], warming: { requests: 3e6, target: 2e8, until: 'steady', filling: false, fraction: 0.015, lastBlockHitRatio: 0.97104 } })).toBe(
       'warming steady, ≤ 200 M · block 97.1 % CDN',
+    );
+    // The stationary start's fill comes before the first warmed request and says so (docs/warmup.md "A stationary start").
+    expect(runPhaseText({ ...reports[0], warming: { requests: 0, target: 2e8, until: 'steady', filling: true, fraction: 0, lastBlockHitRatio: null } })).toBe(
+      'filling caches (stationary start), then steady',
     );
     expect(phasesSeen.slice(0, 15)).toEqual(Array<RunPhase>(15).fill('warming'));
     expect(phasesSeen[15]).toBe('measuring');

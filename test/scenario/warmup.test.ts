@@ -17,20 +17,29 @@ function messagesOf(text: string): string[] {
 
 describe('run.warmup: the cache-only forms (spec 1.1: figures of a CDN in service)', () => {
   it('steady alone takes the documented rule: at most 0.25 points to gain over a warm-up four times as long, blocks scaled to the run (null), at most 200M', () => {
-    expect(parse('run: { warmup: steady }\n').run.warmup).toEqual({ kind: 'caches', length: { kind: 'steady', tolerance: 0.0025, blockRequests: null, maxRequests: 200_000_000 } });
+    expect(parse('run: { warmup: steady }\n').run.warmup).toEqual({ kind: 'caches', length: { kind: 'steady', tolerance: 0.0025, blockRequests: null, maxRequests: 200_000_000, start: 'stationary' } });
     expect(STEADY_DEFAULTS).toEqual({ tolerance: 0.0025, blockRequests: null, maxRequests: 200_000_000 });
   });
 
   it('{until: steady} takes its own tolerance, block and max in human units', () => {
     expect(parse('run: { warmup: { until: steady, tolerance: 0.5%, block: 200k, max: 5M } }\n').run.warmup).toEqual({
       kind: 'caches',
-      length: { kind: 'steady', tolerance: 0.005, blockRequests: 200_000, maxRequests: 5_000_000 },
+      length: { kind: 'steady', tolerance: 0.005, blockRequests: 200_000, maxRequests: 5_000_000, start: 'stationary' },
     });
   });
 
   it('{requests: 20M} and {duration: 30m} warm the caches for a fixed count or simulated time', () => {
-    expect(parse('run: { warmup: { requests: 20M } }\n').run.warmup).toEqual({ kind: 'caches', length: { kind: 'requests', requests: 20_000_000 } });
-    expect(parse('run: { warmup: { duration: 30m } }\n').run.warmup).toEqual({ kind: 'caches', length: { kind: 'time', ms: 1_800_000 } });
+    expect(parse('run: { warmup: { requests: 20M } }\n').run.warmup).toEqual({ kind: 'caches', length: { kind: 'requests', requests: 20_000_000, start: 'empty' } });
+    expect(parse('run: { warmup: { duration: 30m } }\n').run.warmup).toEqual({ kind: 'caches', length: { kind: 'time', ms: 1_800_000, start: 'empty' } });
+  });
+
+  it('start: stationary | empty says how the caches start (docs/warmup.md "A stationary start"); each form keeps its default unless told', () => {
+    expect(parse('run: { warmup: { until: steady, start: empty } }\n').run.warmup).toMatchObject({ length: { kind: 'steady', start: 'empty' } });
+    expect(parse('run: { warmup: { requests: 8M, start: stationary } }\n').run.warmup).toEqual({ kind: 'caches', length: { kind: 'requests', requests: 8_000_000, start: 'stationary' } });
+    expect(parse('run: { warmup: { duration: 30m, start: stationary } }\n').run.warmup).toMatchObject({ length: { kind: 'time', start: 'stationary' } });
+    expect(messagesOf('run: { warmup: { until: steady, start: warm } }\n')).toEqual([
+      'run.warmup.start: expected stationary (the caches filled with their steady-state contents) or empty, found "warm"',
+    ]);
   });
 
   it('the flow forms are unchanged: a count, a share, a time', () => {
@@ -40,7 +49,7 @@ describe('run.warmup: the cache-only forms (spec 1.1: figures of a CDN in servic
   });
 
   it('scenario.json writes each form back so that it loads to the same warm-up', () => {
-    for (const text of ['steady', '{ until: steady, tolerance: 1%, block: 10k, max: 1M }', '{ requests: 20M }', '{ duration: 30m }', '25%', '1000', '60s']) {
+    for (const text of ['steady', '{ until: steady, tolerance: 1%, block: 10k, max: 1M }', '{ until: steady, start: empty }', '{ requests: 20M, start: stationary }', '{ requests: 20M }', '{ duration: 30m }', '25%', '1000', '60s']) {
       const scenario = parse(`run: { warmup: ${text} }\n`);
       expect(parse(JSON.stringify(scenarioToInput(scenario))).run.warmup).toEqual(scenario.run.warmup);
     }

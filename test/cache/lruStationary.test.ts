@@ -1,0 +1,163 @@
+import { describe, expect, it } from 'vitest';
+import { cheCharacteristicTime, cheHitRatio, StationaryScratch, stationaryLruOrder, weightBuckets } from '../../src/cache/lruStationary.js';
+import { cheApproximation } from '../../src/cache/che.js';
+import { LruCacheNode } from '../../src/cdn/lruCacheNode.js';
+import { RandomStreams, type RandomStream } from '../../src/sim/random.js';
+import type { KeyId } from '../../src/sim/ids.js';
+import { AliasTable } from '../../src/workload/aliasTable.js';
+import { zipfProbabilities } from '../../src/workload/zipf.js';
+
+/**
+ * The stationary start (docs/warmup.md "A stationary start"): an LRU cache filled with one draw
+ * of move-to-front's stationary law under the independent reference model, the longest prefix
+ * of the recency order that fits.
+ */
+const filler = (weights: Float64Array, sizes: Float64Array, capacity: number) => {
+  const buckets = weightBuckets(weights, sizes, capacity);
+  const x = cheCharacteristicTime(buckets, capacity);
+  const scratch = new StationaryScratch();
+  const out = { ids: new Int32Array(16) };
+  return (stream: RandomStream): number[] => {
+    const held = stationaryLruOrder(buckets, capacity, x, stream, scratch, out);
+    return Array.from(out.ids.subarray(0, held));
+  };
+};
+const fill = (weights: Float64Array, sizes: Float64Array, capacity: number, stream: RandomStream): number[] => filler(weights, sizes, capacity)(stream);
+
+/** An LRU cache filled least recent first, then asked `requests` independent requests by `weights`: its hit ratio. */
+function hitRatioAfter(weights: Float64Array, sizes: Float64Array, capacity: number, contents: number[], requests: number, stream: RandomStream): number {
+  const cache = new LruCacheNode(capacity, 0);
+  for (let k = contents.length - 1; k >= 0; k--) cache.put(contents[k] as KeyId, sizes[contents[k]], 0, 0, Infinity, 0, 200);
+  const picker = new AliasTable(weights);
+  let hits = 0;
+  for (let r = 0; r < requests; r++) {
+    const id = picker.sample(stream.next());
+    if (cache.lookup(id as KeyId, 0 as never) >= 0) hits++;
+    else cache.put(id as KeyId, sizes[id], 0, 0, Infinity, 0, 200);
+  }
+  return hits / requests;
+}
+
+describe('LRU stationary contents (move-to-front under the independent reference model)', () => {
+  it('three objects, p = 0.5, 0.3, 0.2, room for one: the cache holds object i with probability p_i (the most recent request)', () => {
+    const weights = new Float64Array([0.5, 0.3, 0.2]);
+    const sizes = new Float64Array([1, 1, 1]);
+    const stream = new RandomStreams(3).stream('test');
+    const held = [0, 0, 0];
+    const draws = 20_000;
+    const draw = filler(weights, sizes, 1);
+    for (let d = 0; d < draws; d++) {
+      const [only, ...rest] = draw(stream);
+      expect(rest).toEqual([]);
+      held[only]++;
+    }
+    // Binomial standard deviation √(0.5 × 0.5 / 20,000) = 0.0035: within 4 of it.
+    expect(held[0] / draws).toBeCloseTo(0.5, 1);
+    expect(Math.abs(held[0] / draws - 0.5)).toBeLessThan(0.014);
+    expect(Math.abs(held[2] / draws - 0.2)).toBeLessThan(0.012);
+  });
+
+  it('room for two: contents {0, 1} with probability 0.5·0.3/0.5 + 0.3·0.5/0.7 = 0.5143, and the more recent first', () => {
+    const weights = new Float64Array([0.5, 0.3, 0.2]);
+    const sizes = new Float64Array([1, 1, 1]);
+    const stream = new RandomStreams(4).stream('test');
+    let both = 0;
+    let zeroFirst = 0;
+    const draws = 20_000;
+    const draw = filler(weights, sizes, 2);
+    for (let d = 0; d < draws; d++) {
+      const contents = draw(stream);
+      expect(contents).toHaveLength(2);
+      if (contents.includes(0) && contents.includes(1)) both++;
+      if (contents[0] === 0) zeroFirst++;
+    }
+    // σ = √(0.514 × 0.486 / 20,000) = 0.0035.
+    expect(Math.abs(both / draws - 0.5143)).toBeLessThan(0.014);
+    expect(Math.abs(zeroFirst / draws - 0.5)).toBeLessThan(0.014);
+  });
+
+  it('bytes: the longest prefix that fits, never more than the capacity; everything when the catalogue fits', () => {
+    const weights = zipfProbabilities(1_000, 0.8);
+    const sizes = new Float64Array(1_000).map((_, i) => 100 + (i % 7) * 50);
+    const stream = new RandomStreams(5).stream('test');
+    const contents = fill(weights, sizes, 20_000, stream);
+    const bytes = contents.reduce((sum, id) => sum + sizes[id], 0);
+    expect(bytes).toBeLessThanOrEqual(20_000);
+    expect(bytes).toBeGreaterThan(20_000 - 400);
+    expect(new Set(contents).size).toBe(contents.length);
+    expect(fill(weights, sizes, 1e9, stream).sort((a, b) => a - b)).toEqual(Array.from({ length: 1_000 }, (_, i) => i));
+  });
+
+  it("Che's characteristic time agrees with src/cache/che.ts (unit sizes, 20,000 objects, room for 2,000)", () => {
+    const weights = zipfProbabilities(20_000, 0.8);
+    const sizes = new Float64Array(20_000).fill(1);
+    const buckets = weightBuckets(weights, sizes, 2_000);
+    const x = cheCharacteristicTime(buckets, 2_000);
+    const reference = cheApproximation(weights, sizes, 2_000);
+    expect(x / reference.characteristicTime).toBeCloseTo(1, 4);
+    expect(cheHitRatio(buckets, x)).toBeCloseTo(reference.hitRatio, 4);
+  });
+
+  for (const [label, sizesOf] of [
+    ['unit sizes', (n: number) => new Float64Array(n).fill(1)],
+    ['lognormal sizes (median 1, σ 1)', (n: number) => new Float64Array(n).map(() => 0)],
+  ] as const) {
+    it(`spec 1.1, ${label}: Zipf(0.8) over 20,000 objects, room for a tenth: the 100,000 requests after the fill hit as often as after 2,000,000 from empty, and as Che says`, () => {
+      const n = 20_000;
+      const streams = new RandomStreams(11);
+      const weights = zipfProbabilities(n, 0.8);
+      let sizes = sizesOf(n);
+      if (sizes[0] === 0) {
+        const sizeStream = streams.stream('sizes');
+        sizes = sizes.map(() => sizeStream.lognormal(1, 1));
+      }
+      let total = 0;
+      for (const size of sizes) total += size;
+      const capacity = total / 10;
+      const filled = hitRatioAfter(weights, sizes, capacity, fill(weights, sizes, capacity, streams.stream('fill')), 100_000, streams.stream('after fill'));
+      // The long warm-up: 2 M requests from empty, then the same 100,000 measured.
+      const longStream = streams.stream('long');
+      const cache = new LruCacheNode(capacity, 0);
+      const picker = new AliasTable(weights);
+      for (let r = 0; r < 2_000_000; r++) {
+        const id = picker.sample(longStream.next());
+        if (cache.lookup(id as KeyId, 0 as never) < 0) cache.put(id as KeyId, sizes[id], 0, 0, Infinity, 0, 200);
+      }
+      let hits = 0;
+      for (let r = 0; r < 100_000; r++) {
+        const id = picker.sample(longStream.next());
+        if (cache.lookup(id as KeyId, 0 as never) >= 0) hits++;
+        else cache.put(id as KeyId, sizes[id], 0, 0, Infinity, 0, 200);
+      }
+      const warmed = hits / 100_000;
+      const buckets = weightBuckets(weights, sizes, capacity);
+      const che = cheHitRatio(buckets, cheCharacteristicTime(buckets, capacity));
+      // The hit ratio of 100,000 requests varies by about √(h(1 − h)/n) = 0.0015 (more, as
+      // successive requests share a cache state): 0.008 between the two runs is over 3.5 of
+      // their joint deviation; Che's approximation is itself within a few tenths of a point.
+      expect(Math.abs(filled - warmed)).toBeLessThan(0.008);
+      expect(Math.abs(filled - che)).toBeLessThan(0.008);
+    }, 20_000);
+  }
+
+  it('a regional\'s weights p·e^{−p x}: the popular objects underflow to ~1e−300 and the draw still ends, filling the cache (it looped forever)', () => {
+    const p = zipfProbabilities(2_000, 0.8);
+    const weights = p.map((pi) => pi * Math.exp(-pi * 5_000));
+    const sizes = new Float64Array(2_000).fill(1);
+    const contents = fill(weights, sizes, 500, new RandomStreams(9).stream('test'));
+    expect(contents).toHaveLength(500);
+    expect(contents).not.toContain(0);
+    expect(fill(new Float64Array([1, 1e-300]), new Float64Array([1, 1]), 1, new RandomStreams(9).stream('test'))).toEqual([0]);
+  });
+
+  it('deterministic: the same stream gives the same fill, another stream another', () => {
+    const weights = zipfProbabilities(5_000, 0.8);
+    const sizes = new Float64Array(5_000).fill(1);
+    const a = fill(weights, sizes, 500, new RandomStreams(7).stream('warmup.fill'));
+    const b = fill(weights, sizes, 500, new RandomStreams(7).stream('warmup.fill'));
+    const c = fill(weights, sizes, 500, new RandomStreams(8).stream('warmup.fill'));
+    expect(a).toEqual(b);
+    expect(a).not.toEqual(c);
+    expect(a).toHaveLength(500);
+  });
+});
