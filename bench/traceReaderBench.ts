@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RandomStreams } from '../src/sim/random.js';
 import { AliasTable } from '../src/workload/aliasTable.js';
-import { TraceBatch } from '../src/workload/traces/traceBatch.js';
-import { openTrace, type TraceFormat, type TraceReaderOptions } from '../src/workload/traces/traceReader.js';
+import { TraceBatch } from '../src/recorded/traces/traceBatch.js';
+import { openTrace, type TraceFormat, type TraceReaderOptions } from '../src/recorded/traces/traceReader.js';
 import { zipfProbabilities } from '../src/workload/zipf.js';
 import { measure, report } from './harness.js';
 

@@ -1,5 +1,5 @@
 import type { RandomStream } from '../sim/random.js';
-import type { OriginConditionsTimeline } from '../workload/incidents/incidentSchedule.js';
+import type { OriginConditionsTimeline } from './incidentSchedule.js';
 
 /** How the origin answered one request (the status travels down the layers). */
 export const ORIGIN_REFUSED = 0;

@@ -6,7 +6,7 @@ import { formatHttpDate, parseHttpDate } from '../policy/httpDate.js';
 import { conditionalRequestMatches } from '../policy/revalidation.js';
 import { formatReason } from '../policy/reason.js';
 import { readResponseFacts } from '../policy/responseFacts.js';
-import type { TrafficRecord } from '../workload/realTraffic/trafficRecord.js';
+import type { TrafficRecord } from '../recorded/realTraffic/trafficRecord.js';
 
 /**
  * Replays a HAR page load (records from readHar) through the exact, header-level cache

@@ -5,10 +5,10 @@ import type { Deployment } from '../policy/deployment.js';
 import { fileExtension } from '../policy/variants.js';
 import { scenarioKeyLocation } from '../scenario/load.js';
 import type { RecordedContent } from '../scenario/schema.js';
-import { readAccessLog } from '../workload/realTraffic/accessLogReader.js';
-import { readHar } from '../workload/realTraffic/harReader.js';
-import { loadRecordedTraffic, type RecordedTraffic } from '../workload/realTraffic/trafficCatalogue.js';
-import { MissingFileError, TraceError, UnopenableFileError } from '../workload/traces/traceError.js';
+import { readAccessLog } from '../recorded/realTraffic/accessLogReader.js';
+import { readHar } from '../recorded/realTraffic/harReader.js';
+import { loadRecordedTraffic, type RecordedTraffic } from '../recorded/realTraffic/trafficCatalogue.js';
+import { MissingFileError, TraceError, UnopenableFileError } from '../recorded/traces/traceError.js';
 import { echoValue } from '../userError.js';
 import { addClassCaching, type ContentCaching } from './contentCaching.js';
 

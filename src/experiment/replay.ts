@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { needsFutureKnowledge, type CacheStore } from '../cache/cacheStore.js';
 import { createCacheStore, OFFLINE_CACHE_POLICY_NAMES, type CachePolicyName } from '../cache/registry.js';
 import { UserError } from '../userError.js';
-import { formatFromFileName, openTrace, type TraceReaderOptions } from '../workload/traces/traceReader.js';
+import { formatFromFileName, openTrace, type TraceReaderOptions } from '../recorded/traces/traceReader.js';
 import { scanTrace, type DenseBatch, type ScanOptions, type ScanProgress, type TraceFacts } from './traceScan.js';
 
 export type { TraceFacts } from './traceScan.js';

@@ -7,8 +7,8 @@ import { ClassCatalogue, classCatalogueObjects } from '../workload/content/class
 import { churnReservation } from '../workload/content/churn.js';
 import type { ContentClass } from '../workload/content/contentClasses.js';
 import type { ObjectCatalogue } from '../workload/objectCatalogue.js';
-import { recordedCatalogue } from '../workload/realTraffic/recordedCatalogue.js';
-import type { RecordedTraffic } from '../workload/realTraffic/trafficCatalogue.js';
+import { recordedCatalogue } from '../recorded/realTraffic/recordedCatalogue.js';
+import type { RecordedTraffic } from '../recorded/realTraffic/trafficCatalogue.js';
 import { ClientTraffic } from '../workload/requests/clientTraffic.js';
 import { RequestAttributeSampler } from '../workload/requests/requestAttributes.js';
 import { requestAttributeSpec, type RequestAttributesSettings } from '../workload/requests/requestAttributesSchema.js';

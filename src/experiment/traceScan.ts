@@ -3,9 +3,9 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { UserError } from '../userError.js';
 import { IdInterner } from '../workload/idInterner.js';
-import { DEFAULT_TRACE_BATCH_CAPACITY, TraceBatch } from '../workload/traces/traceBatch.js';
-import { TraceError } from '../workload/traces/traceError.js';
-import { openTrace, type TraceReader, type TraceReaderOptions } from '../workload/traces/traceReader.js';
+import { DEFAULT_TRACE_BATCH_CAPACITY, TraceBatch } from '../recorded/traces/traceBatch.js';
+import { TraceError } from '../recorded/traces/traceError.js';
+import { openTrace, type TraceReader, type TraceReaderOptions } from '../recorded/traces/traceReader.js';
 
 /**
  * One pass over one or more trace files, handed on a batch at a time with object ids

@@ -9,7 +9,7 @@ import {
 import type { Deployment } from '../policy/deployment.js';
 import { formatBytes } from '../units.js';
 import { DEFAULT_COLUMNS, formatTable, formatTableWithin, widestLine, wrapText, type Align } from './consoleTable.js';
-import type { SkippedTraffic, SkipReason } from '../workload/realTraffic/trafficRecord.js';
+import type { SkippedTraffic, SkipReason } from '../recorded/realTraffic/trafficRecord.js';
 
 /** The reasons a HAR reader skips entries for (access-log reasons left out). */
 const HAR_SKIP_REASONS: readonly SkipReason[] = ['non-http-url', 'no-response', 'bad-entry'];

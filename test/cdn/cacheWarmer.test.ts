@@ -6,7 +6,7 @@ import { OriginModel } from '../../src/cdn/origin.js';
 import { SharedCacheNode } from '../../src/cdn/sharedCacheNode.js';
 import { CompiledDecisionTable } from '../../src/policy/compile.js';
 import { RandomStreams } from '../../src/sim/random.js';
-import { IncidentSchedule } from '../../src/workload/incidents/incidentSchedule.js';
+import { IncidentSchedule } from '../../src/cdn/incidentSchedule.js';
 import { incidentsSchema, type IncidentInput } from '../../src/workload/incidents/incidentSchema.js';
 import { newClientRequest } from '../../src/workload/request.js';
 import { FixedNetwork, flowHarness } from './flowHarness.js';

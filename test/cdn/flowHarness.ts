@@ -9,7 +9,7 @@ import { SharedCacheNode } from '../../src/cdn/sharedCacheNode.js';
 import { CompiledDecisionTable } from '../../src/policy/compile.js';
 import { RandomStreams } from '../../src/sim/random.js';
 import { Simulation } from '../../src/sim/simulation.js';
-import { IncidentSchedule, INCIDENT_START } from '../../src/workload/incidents/incidentSchedule.js';
+import { IncidentSchedule, INCIDENT_START } from '../../src/cdn/incidentSchedule.js';
 import { incidentsSchema, type IncidentInput } from '../../src/workload/incidents/incidentSchema.js';
 import { newClientRequest } from '../../src/workload/request.js';
 import { CHUNK_SIZE_BYTES } from '../../src/policy/ranges.js';

@@ -3,8 +3,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { replayHar, type EntryReplay, type HarReplayOptions, type HarReplayResult } from '../../src/experiment/harReplay.js';
 import { DEFAULT_DEPLOYMENT } from '../../src/policy/deployment.js';
 import { formatHttpDate } from '../../src/policy/httpDate.js';
-import { readHar } from '../../src/workload/realTraffic/harReader.js';
-import type { TrafficRecord } from '../../src/workload/realTraffic/trafficRecord.js';
+import { readHar } from '../../src/recorded/realTraffic/harReader.js';
+import type { TrafficRecord } from '../../src/recorded/realTraffic/trafficRecord.js';
 
 /**
  * `cdnsim har`'s replay (src/experiment/harReplay.ts): the fixture page load

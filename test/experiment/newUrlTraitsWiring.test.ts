@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildOriginTimeline } from '../../src/experiment/originTimeline.js';
+import { buildOriginTimeline } from '../../src/cdn/originTimeline.js';
 import { variantMaskOfPath } from '../../src/experiment/requestVariants.js';
 import { buildRunContent } from '../../src/experiment/runContent.js';
 import { buildRunNetwork } from '../../src/experiment/runNetwork.js';

@@ -8,8 +8,8 @@ import { buildSummary, summaryJson } from '../../src/report/summary.js';
 import { ScenarioError, parseScenarioText } from '../../src/scenario/load.js';
 import type { Scenario } from '../../src/scenario/schema.js';
 import { UserError } from '../../src/userError.js';
-import { readAccessLog } from '../../src/workload/realTraffic/accessLogReader.js';
-import { loadRecordedTraffic } from '../../src/workload/realTraffic/trafficCatalogue.js';
+import { readAccessLog } from '../../src/recorded/realTraffic/accessLogReader.js';
+import { loadRecordedTraffic } from '../../src/recorded/realTraffic/trafficCatalogue.js';
 
 const HAR_SCENARIO = 'test/fixtures/har/scenario.yaml';
 const LOG_SCENARIO = 'test/fixtures/access-logs/scenario.yaml';

@@ -4,8 +4,8 @@ import { DEPLOYMENT_KINDS, type Deployment, type DeploymentKind } from '../../po
 import { harReportDocument, harReportJson, harReportText } from '../../report/harReport.js';
 import { parseDuration } from '../../units.js';
 import { UserError } from '../../userError.js';
-import { readHar } from '../../workload/realTraffic/harReader.js';
-import type { SkippedTraffic, TrafficRecord } from '../../workload/realTraffic/trafficRecord.js';
+import { readHar } from '../../recorded/realTraffic/harReader.js';
+import type { SkippedTraffic, TrafficRecord } from '../../recorded/realTraffic/trafficRecord.js';
 import { createHarProgressReporter } from '../progressBar.js';
 import { terminalColumns } from '../terminalColumns.js';
 

@@ -8,7 +8,7 @@ import { writeFileAtomic } from '../../report/writeAtomic.js';
 import { nearest } from '../../suggest.js';
 import { formatBinaryBytes, formatBytes, parseCount, parseDuration, parseFraction, parseSize } from '../../units.js';
 import { echoValue, UserError } from '../../userError.js';
-import { TRACE_FORMATS, type TraceFormat, type TraceReaderOptions } from '../../workload/traces/traceReader.js';
+import { TRACE_FORMATS, type TraceFormat, type TraceReaderOptions } from '../../recorded/traces/traceReader.js';
 import { checkOutputFile, checkRunFolder, claimRunFolder } from '../outputPath.js';
 import { createReplayProgressReporter } from '../progressBar.js';
 import { requiredFileList } from '../positionals.js';

@@ -1,6 +1,6 @@
-import type { Simulation } from '../../sim/simulation.js';
-import { formatSimTime, lastAtOrBefore } from './simTime.js';
-import type { DeployIncident, ErrorBurstIncident, Incident, SlowdownIncident } from './incidentSchema.js';
+import type { Simulation } from '../sim/simulation.js';
+import { formatSimTime, lastAtOrBefore } from '../workload/incidents/simTime.js';
+import type { DeployIncident, ErrorBurstIncident, Incident, SlowdownIncident } from '../workload/incidents/incidentSchema.js';
 
 /**
  * Incidents as the CDN flow consumes them, two ways:
@@ -12,11 +12,14 @@ import type { DeployIncident, ErrorBurstIncident, Incident, SlowdownIncident } f
  *   from breakpoints precomputed into typed arrays, with a cursor: O(1) amortised for
  *   non-decreasing t, O(log n) after a step back, no allocation.
  *
- * Semantics (see incidentSchema.ts): windows are [start, end) — at t = start the incident is
- * on, at t = end it is off; a deploy counts from its `at` on. Outages overlap as a union,
- * slowdown factors multiply, error bursts do not overlap. At equal times the sink sees ends
- * before starts (a window that ends as the next begins hands over cleanly), then incidents
- * in list order.
+ * Semantics (see the scenario's section, src/workload/incidents/incidentSchema.ts): windows
+ * are [start, end) — at t = start the incident is on, at t = end it is off; a deploy counts
+ * from its `at` on. Outages overlap as a union, slowdown factors multiply, error bursts do not
+ * overlap. At equal times the sink sees ends before starts (a window that ends as the next
+ * begins hands over cleanly), then incidents in list order.
+ *
+ * It lives beside the origin (src/cdn, docs/architecture.md) because it is the origin's
+ * timeline; the scenario-facing schema and repeats stay in src/workload/incidents.
  */
 
 export const INCIDENT_START = 0;

@@ -1,12 +1,25 @@
-import type { FlowNetwork } from '../cdn/flowNetwork.js';
-import { OriginModel } from '../cdn/origin.js';
+import type { FlowNetwork } from './flowNetwork.js';
+import { IncidentSchedule, INCIDENT_START } from './incidentSchedule.js';
+import { OriginModel } from './origin.js';
 import type { Scenario } from '../scenario/schema.js';
 import type { RandomStreams } from '../sim/random.js';
 import type { Simulation } from '../sim/simulation.js';
 import { ContentChurn, type ChurnHooks } from '../workload/content/churn.js';
-import { IncidentSchedule, INCIDENT_START } from '../workload/incidents/incidentSchedule.js';
+import type { ClassCatalogue } from '../workload/content/classCatalogue.js';
 import type { ShapedWorkload } from '../workload/shapedWorkload.js';
-import type { RunContent } from './runContent.js';
+
+/**
+ * The parts of a run's content the timeline reads (the experiment's `RunContent` has them),
+ * named here so `cdn` does not import from `experiment` (docs/architecture.md, imports point down).
+ */
+export interface OriginTimelineContent {
+  readonly catalogue: { readonly size: number };
+  readonly classCatalogue?: ClassCatalogue;
+  /** The compiled content classes, in class order: only their names are read. */
+  readonly contentCaching: { readonly classes: readonly { readonly name: string }[] };
+  /** Per-object request traits that follow a same-URL update to its new id. */
+  readonly classTraits?: { noteUpdate(objectId: number, previousId: number): void };
+}
 
 /** The origin of a run and what changes it over the run's clock. */
 export interface OriginTimeline {
@@ -26,7 +39,7 @@ export interface OriginTimeline {
  */
 export function buildOriginTimeline(
   scenario: Scenario,
-  content: RunContent,
+  content: OriginTimelineContent,
   shaped: ShapedWorkload | null,
   network: FlowNetwork,
   simulation: Simulation,

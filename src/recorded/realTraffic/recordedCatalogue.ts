@@ -1,6 +1,6 @@
-import { AliasTable } from '../aliasTable.js';
-import type { ObjectCatalogue } from '../objectCatalogue.js';
-import { zipfProbabilities } from '../zipf.js';
+import { AliasTable } from '../../workload/aliasTable.js';
+import type { ObjectCatalogue } from '../../workload/objectCatalogue.js';
+import { zipfProbabilities } from '../../workload/zipf.js';
 import type { RecordedTraffic } from './trafficCatalogue.js';
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { UserError } from '../../../src/userError.js';
-import { TraceBatch } from '../../../src/workload/traces/traceBatch.js';
-import { openTrace, TraceError } from '../../../src/workload/traces/traceReader.js';
+import { TraceBatch } from '../../../src/recorded/traces/traceBatch.js';
+import { openTrace, TraceError } from '../../../src/recorded/traces/traceReader.js';
 import { errorOf, fixture, oracleGeneralBytes, readTrace, scratchDirectory } from './helpers.js';
 
 const write = scratchDirectory();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { daysFromCivil } from '../../../src/workload/traces/clfReader.js';
-import { HTTP_METHODS, httpMethodIndex, TraceBatch } from '../../../src/workload/traces/traceBatch.js';
-import { openTrace, TraceError } from '../../../src/workload/traces/traceReader.js';
+import { daysFromCivil } from '../../../src/recorded/traces/clfReader.js';
+import { HTTP_METHODS, httpMethodIndex, TraceBatch } from '../../../src/recorded/traces/traceBatch.js';
+import { openTrace, TraceError } from '../../../src/recorded/traces/traceReader.js';
 import { errorOf, fixture, readTrace, scratchDirectory } from './helpers.js';
 
 const write = scratchDirectory();

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll } from 'vitest';
-import { TraceBatch } from '../../../src/workload/traces/traceBatch.js';
-import { openTrace, type TraceReader, type TraceReaderOptions } from '../../../src/workload/traces/traceReader.js';
+import { TraceBatch } from '../../../src/recorded/traces/traceBatch.js';
+import { openTrace, type TraceReader, type TraceReaderOptions } from '../../../src/recorded/traces/traceReader.js';
 
 export const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '../../fixtures/traces');
 export const fixture = (name: string): string => join(FIXTURES, name);

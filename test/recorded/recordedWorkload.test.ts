@@ -5,10 +5,10 @@ import { RandomStreams } from '../../src/sim/random.js';
 import { Simulation } from '../../src/sim/simulation.js';
 import { buildClientPlaces, loadClientCities, placeFor, type ClientPlaces } from '../../src/topology/clients.js';
 import { REGIONS } from '../../src/topology/regions.js';
-import { readHar } from '../../src/workload/realTraffic/harReader.js';
-import { recordedCatalogue } from '../../src/workload/realTraffic/recordedCatalogue.js';
-import { loadRecordedTraffic, type RecordedTraffic } from '../../src/workload/realTraffic/trafficCatalogue.js';
-import { RecordedWorkload, type RecordedReplaySpec } from '../../src/workload/recordedWorkload.js';
+import { readHar } from '../../src/recorded/realTraffic/harReader.js';
+import { recordedCatalogue } from '../../src/recorded/realTraffic/recordedCatalogue.js';
+import { loadRecordedTraffic, type RecordedTraffic } from '../../src/recorded/realTraffic/trafficCatalogue.js';
+import { RecordedWorkload, type RecordedReplaySpec } from '../../src/recorded/recordedWorkload.js';
 import type { ClientRequest } from '../../src/workload/request.js';
 
 const PAGE_LOAD = join(dirname(fileURLToPath(import.meta.url)), '../fixtures/har/page-load.har');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { TraceBatch } from '../../../src/workload/traces/traceBatch.js';
-import { openTrace, TraceError } from '../../../src/workload/traces/traceReader.js';
+import { TraceBatch } from '../../../src/recorded/traces/traceBatch.js';
+import { openTrace, TraceError } from '../../../src/recorded/traces/traceReader.js';
 import { errorOf, fixture, readTrace, scratchDirectory } from './helpers.js';
 
 const write = scratchDirectory();

@@ -2,11 +2,11 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { RandomStreams } from '../../../src/sim/random.js';
-import { readAccessLog } from '../../../src/workload/realTraffic/accessLogReader.js';
-import { readHar } from '../../../src/workload/realTraffic/harReader.js';
-import { recordedCatalogue } from '../../../src/workload/realTraffic/recordedCatalogue.js';
-import { loadRecordedTraffic, requestTarget } from '../../../src/workload/realTraffic/trafficCatalogue.js';
-import { TraceError } from '../../../src/workload/traces/traceReader.js';
+import { readAccessLog } from '../../../src/recorded/realTraffic/accessLogReader.js';
+import { readHar } from '../../../src/recorded/realTraffic/harReader.js';
+import { recordedCatalogue } from '../../../src/recorded/realTraffic/recordedCatalogue.js';
+import { loadRecordedTraffic, requestTarget } from '../../../src/recorded/realTraffic/trafficCatalogue.js';
+import { TraceError } from '../../../src/recorded/traces/traceReader.js';
 import type { ObjectCatalogue } from '../../../src/workload/objectCatalogue.js';
 import { scratchDirectory } from '../traces/helpers.js';
 

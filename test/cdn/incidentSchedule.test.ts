@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { Simulation } from '../../../src/sim/simulation.js';
-import { incidentsSchema, type Incident } from '../../../src/workload/incidents/incidentSchema.js';
+import { Simulation } from '../../src/sim/simulation.js';
+import { incidentsSchema, type Incident } from '../../src/workload/incidents/incidentSchema.js';
 import {
   INCIDENT_END,
   INCIDENT_START,
@@ -9,7 +9,7 @@ import {
   OriginConditionsTimeline,
   incidentPhaseName,
   type OriginConditions,
-} from '../../../src/workload/incidents/incidentSchedule.js';
+} from '../../src/cdn/incidentSchedule.js';
 
 const H = 3_600_000;
 const M = 60_000;

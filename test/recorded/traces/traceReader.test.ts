@@ -2,8 +2,8 @@ import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isUserError } from '../../../src/userError.js';
-import { LineSplitter } from '../../../src/workload/traces/lineSplitter.js';
-import { formatFromFileName, openTrace, TRACE_FORMATS, TraceError, type TraceFormat } from '../../../src/workload/traces/traceReader.js';
+import { LineSplitter } from '../../../src/recorded/traces/lineSplitter.js';
+import { formatFromFileName, openTrace, TRACE_FORMATS, TraceError, type TraceFormat } from '../../../src/recorded/traces/traceReader.js';
 import { errorOf, FIXTURES, fixture, scratchDirectory } from './helpers.js';
 
 const write = scratchDirectory();

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { TraceError, type TraceFormat, type TraceReaderOptions } from '../../../src/workload/traces/traceReader.js';
+import { TraceError, type TraceFormat, type TraceReaderOptions } from '../../../src/recorded/traces/traceReader.js';
 import { readTrace, scratchDirectory } from './helpers.js';
 
 const write = scratchDirectory();

@@ -1,4 +1,4 @@
-import type { TrafficReader, TrafficRecord } from '../../../src/workload/realTraffic/trafficRecord.js';
+import type { TrafficReader, TrafficRecord } from '../../../src/recorded/realTraffic/trafficRecord.js';
 
 export async function readAll(reader: TrafficReader): Promise<TrafficRecord[]> {
   const records: TrafficRecord[] = [];

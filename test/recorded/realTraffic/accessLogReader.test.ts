@@ -4,8 +4,8 @@ import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { UserError } from '../../../src/userError.js';
-import { type AccessLogFields, parseAccessLogLine, readAccessLog } from '../../../src/workload/realTraffic/accessLogReader.js';
-import { TraceError } from '../../../src/workload/traces/traceReader.js';
+import { type AccessLogFields, parseAccessLogLine, readAccessLog } from '../../../src/recorded/realTraffic/accessLogReader.js';
+import { TraceError } from '../../../src/recorded/traces/traceReader.js';
 import { scratchDirectory } from '../traces/helpers.js';
 import { failedRead, readAll } from './readHelpers.js';
 

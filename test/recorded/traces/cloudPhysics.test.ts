@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { TraceBatch } from '../../../src/workload/traces/traceBatch.js';
-import { openTrace } from '../../../src/workload/traces/traceReader.js';
-import type { TraceReaderOptions } from '../../../src/workload/traces/traceReader.js';
+import { TraceBatch } from '../../../src/recorded/traces/traceBatch.js';
+import { openTrace } from '../../../src/recorded/traces/traceReader.js';
+import type { TraceReaderOptions } from '../../../src/recorded/traces/traceReader.js';
 import { CLOUD_PHYSICS } from './helpers.js';
 
 /**

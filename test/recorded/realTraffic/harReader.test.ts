@@ -4,9 +4,9 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { UserError } from '../../../src/userError.js';
-import { parseIsoDateTime, readHar } from '../../../src/workload/realTraffic/harReader.js';
-import type { TrafficReaderOptions } from '../../../src/workload/realTraffic/trafficRecord.js';
-import { TraceError } from '../../../src/workload/traces/traceReader.js';
+import { parseIsoDateTime, readHar } from '../../../src/recorded/realTraffic/harReader.js';
+import type { TrafficReaderOptions } from '../../../src/recorded/realTraffic/trafficRecord.js';
+import { TraceError } from '../../../src/recorded/traces/traceReader.js';
 import { scratchDirectory } from '../traces/helpers.js';
 import { failedRead, readAll } from './readHelpers.js';
 

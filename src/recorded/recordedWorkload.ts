@@ -1,9 +1,9 @@
 import type { RandomStream, RandomStreams } from '../sim/random.js';
 import type { Simulation } from '../sim/simulation.js';
 import { placeFor, regionFor, type ClientPlaces } from '../topology/clients.js';
-import type { ObjectCatalogue } from './objectCatalogue.js';
+import type { ObjectCatalogue } from '../workload/objectCatalogue.js';
 import type { RecordedTraffic } from './realTraffic/trafficCatalogue.js';
-import { fillWholeObject, newClientRequest, type ClientRequest, type RequestSink } from './request.js';
+import { fillWholeObject, newClientRequest, type ClientRequest, type RequestSink } from '../workload/request.js';
 
 export interface RecordedReplaySpec {
   /** The recording: requests in time order with their offsets (loadRecordedTraffic). */
