@@ -207,6 +207,8 @@ export class RunLifecycle {
       phase = this.phaseNow = MEASURING;
       this.measuredFromMs = request.timeMs;
       this.flow.measuredFromSeq = seq;
+      // docs/capacity.md: the origin's and regional sites' 1 s windows are whole seconds from where the measured time starts.
+      this.flow.upstreamLoad.startMeasuring(this.warmupFacts().simulatedMs);
       this.timeline?.start(request.timeMs);
     }
     if (phase === MEASURING && request.firstChunk >= 0) {

@@ -191,7 +191,7 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
     rangeRequests: lifecycle.rangeRequests,
     errorCaching: [...errorClassOf].flatMap((id, i) => (id < 0 ? [] : [{ status: 500 + i, edge: contentCaching.table.get(id, 'edge') }])),
     ...(timelineFigures ? { timeline: timelineFigures } : {}),
-    upstream: flow.upstreamLoad.figures(),
+    upstream: flow.upstreamLoad.figures(lifecycle.warmupFacts().simulatedMs, simulatedMs),
     ...(adaptive ? { adaptive: adaptive.figures() } : {}),
     ...(curves === null ? {} : { curves: runCurves(curves, network) }),
     events,

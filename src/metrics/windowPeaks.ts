@@ -26,6 +26,10 @@ const WINDOW_SECONDS = 60;
 
 export class WindowPeaks {
   private second = -Infinity;
+  /** Where second 0 starts: the measured time's start (startMeasuring), so the windows are the seconds the means are over. */
+  private originMs = 0;
+  /** Seconds from the start up to the last one recorded in: the measured work may run past the run's end (fetches the last requests started). */
+  secondsRecorded = 0;
   private touchedCount = 0;
   private readonly touched: Int32Array;
   private readonly isTouched: Uint8Array;
@@ -51,9 +55,14 @@ export class WindowPeaks {
     this.ringSecond = new Float64Array(nodes).fill(-Infinity);
   }
 
-  /** At `nowMs` (clock order), node `node` gets `requests` requests and `bytes` bytes. */
+  /** Counts whole seconds from `startMs` (the measured time's start) on; called before anything is recorded. */
+  startMeasuring(startMs: number): void {
+    this.originMs = startMs;
+  }
+
+  /** At `nowMs` (clock order, not before startMeasuring's time), node `node` gets `requests` requests and `bytes` bytes. */
   record(nowMs: number, node: number, requests: number, bytes: number): void {
-    const second = Math.floor(nowMs / 1000);
+    const second = Math.floor((nowMs - this.originMs) / 1000);
     if (second !== this.second) this.closeSecond(second);
     if (this.isTouched[node] === 0) {
       this.isTouched[node] = 1;
@@ -63,19 +72,28 @@ export class WindowPeaks {
     this.open[2 * node + 1] += bytes;
   }
 
-  /** The figures of `node`: the open second is folded in, so nothing may be recorded after. */
-  figures(node: number): WindowPeakFigures {
+  /**
+   * The figures of `node` over `measuredSeconds` whole seconds (measuredWholeSeconds): the open
+   * second is folded in, so nothing may be recorded after. The 60 s peak is never below the
+   * mean over the measured time: a measured time shorter than 60 s is one window, its mean; and
+   * a longer one whose load sits at both ends (e.g. one origin request in its first second and
+   * one in its last of 90) has a busiest minute quieter than its average, which would make
+   * mean > peak (docs/capacity.md).
+   */
+  figures(node: number, measuredSeconds: number): WindowPeakFigures {
     this.closeSecond(Infinity);
     const r = 2 * node;
+    const mean = (q: number): number => (measuredSeconds > 0 ? this.totals[q] / measuredSeconds : 0);
     return {
       requests: this.totals[r],
       bytes: this.totals[r + 1],
       peakRequestsPerSecond1s: this.peak1s[r],
-      peakRequestsPerSecond60s: this.peak60s[r] / WINDOW_SECONDS,
+      peakRequestsPerSecond60s: Math.max(this.peak60s[r] / WINDOW_SECONDS, mean(r)),
       peakBytesPerSecond1s: this.peak1s[r + 1],
-      peakBytesPerSecond60s: this.peak60s[r + 1] / WINDOW_SECONDS,
+      peakBytesPerSecond60s: Math.max(this.peak60s[r + 1] / WINDOW_SECONDS, mean(r + 1)),
     };
   }
+
 
   /** Folds the open second into each touched node's totals, peaks and 60 s windows, then opens `next`. */
   private closeSecond(next: number): void {
@@ -105,6 +123,18 @@ export class WindowPeaks {
       isTouched[node] = 0;
     }
     this.touchedCount = 0;
+    if (next !== Infinity) this.secondsRecorded = next + 1;
     this.second = next;
   }
+}
+
+/**
+ * The whole seconds, counted from the measured time's start, that the measured time touches
+ * (from `startMs` to `endMs`, the run's end or the last measured work's if later): the 1 s windows the peaks are over, and so the
+ * seconds a mean is over. A mean over them is at most the busiest one's count by construction;
+ * over the fractional span it could exceed it (3 origin requests in 0.99 s: 3.03/s mean, yet at
+ * most 2 in any 1 s window the span straddles). At least 1.
+ */
+export function measuredWholeSeconds(startMs: number, endMs: number): number {
+  return Math.max(1, Math.floor((endMs - startMs) / 1000) + 1);
 }

@@ -229,7 +229,7 @@ export const CONSERVATION_IDENTITIES: readonly ConservationIdentity[] = [
   },
   {
     name: 'capacity-means',
-    rule: "capacity (docs/capacity.md): mean per second × capacity.measuredSeconds = the count it is the mean of: the origin's requests and body bytes (cdn.origin), the regional sites' lookups and the bytes they sent their PoPs (cdn.layers.regional); a 60 s peak is at most the 1 s peak",
+    rule: "capacity (docs/capacity.md): mean per second × capacity.measuredSeconds = the count it is the mean of: the origin's requests and body bytes (cdn.origin), the regional sites' lookups and the bytes they sent their PoPs (cdn.layers.regional); the origin's mean ≤ its 60 s peak ≤ its 1 s peak",
     compare: (s) => {
       const capacity = s.capacity;
       if (capacity === undefined) return [];
@@ -242,8 +242,11 @@ export const CONSERVATION_IDENTITIES: readonly ConservationIdentity[] = [
       if (origin !== undefined) {
         mean('capacity.origin.meanRequestsPerSecond×measuredSeconds', s.cdn.origin.requests, origin.meanRequestsPerSecond, 1);
         mean('capacity.origin.meanGbps×measuredSeconds', s.cdn.origin.bytes, origin.meanGbps, BYTES_PER_GBIT);
+        // mean ≤ 60 s peak ≤ 1 s peak: the same origin requests over the same whole measured seconds (docs/capacity.md).
+        out.push({ where: 'capacity.origin.meanRequestsPerSecond', expected: { max: origin.peakRequestsPerSecond60s + 2 * ROUNDED_6 }, found: origin.meanRequestsPerSecond });
         out.push({ where: 'capacity.origin.peakRequestsPerSecond60s', expected: { max: origin.peakRequestsPerSecond1s + ROUNDED_6 }, found: origin.peakRequestsPerSecond60s });
-        out.push({ where: 'capacity.origin.peakGbps60s', expected: { max: origin.peakGbps1s + ROUNDED_6 }, found: origin.peakGbps60s });
+        out.push({ where: 'capacity.origin.meanGbps', expected: { max: origin.peakGbps60s + 2 * ROUNDED_6 }, found: origin.meanGbps });
+        out.push({ where: 'capacity.origin.peakGbps60s', expected: { max: origin.peakGbps1s + 2 * ROUNDED_6 }, found: origin.peakGbps60s });
       }
       const regional = s.cdn.layers.regional;
       if (regionals !== undefined && regional !== undefined) {

@@ -1,3 +1,4 @@
+import { measuredWholeSeconds } from '../metrics/windowPeaks.js';
 import type { ClassCaching } from '../experiment/contentCaching.js';
 import { adaptiveSummary, type AdaptiveSummary } from './adaptiveReport.js';
 import type { NodeState, RecordingFacts, RunResult } from '../experiment/runScenario.js';
@@ -198,7 +199,7 @@ export interface NodeFiguresRow {
 export interface CapacitySummary {
   /** Bytes each edge cache may hold (edge.capacity). */
   edgeCapacityBytes: number;
-  /** The measured part on the clock: simulatedSeconds − warmup.simulatedSeconds, what the means are over. */
+  /** The measured part on the clock in whole seconds from warmup.simulatedSeconds to simulatedSeconds, or to the last origin or regional fetch of a measured request if later (every second it touches, at least 1): the 1 s windows of the origin's and regional sites' peaks, and what the means are over. */
   measuredSeconds: number;
   /** The origin's requests (every cause) and bodies per second; absent where the run does not record them. */
   origin?: OriginCapacity;
@@ -400,7 +401,7 @@ function nodeRow(node: NodeState, layerCapacity: number): NodeFiguresRow {
 
 /** The capacity figures (docs/capacity.md), and the edge caches closest to their uplink (spec 1.1): the capacity planner's first look. */
 function capacitySummary(result: RunResult, edges: readonly NodeFiguresRow[]): CapacitySummary {
-  const measuredSeconds = round((result.simulatedMs - result.warmup.simulatedMs) / 1000, 6);
+  const measuredSeconds = result.upstream?.measuredSeconds ?? measuredWholeSeconds(result.warmup.simulatedMs, result.simulatedMs);
   const pops = popsCapacity(edges);
   const regionals = result.upstream ? regionalsCapacity(result.upstream, result.regionals.map((site) => site.name), measuredSeconds) : undefined;
   const rows = edges.flatMap((edge): BusiestPop[] => {

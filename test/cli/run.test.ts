@@ -206,6 +206,15 @@ describe('the run folder repeats the run', () => {
     expect(summary.warmup.requests).toBeGreaterThanOrEqual(800_000);
     expect(summary.warmup.warning).toBeUndefined();
     expect(summary.requests).toBe(20_000);
+    // docs/capacity.md: the 20,000 requests arrive from 60.020 s to 61.010 s and cause 3 origin requests (60.40 s, 60.86 s,
+    // 61.05 s: the last fetch lands past the run's end, in the measured time's second second). Mean and peaks count those 3
+    // over the same 2 whole seconds: 1.5/s mean ≤ 1.5/s over 60 s (shorter run: its mean) ≤ 2 in the busiest second.
+    // Before: 3 / 0.99 s = 3.03/s mean against a 1 s peak of 2.
+    expect(summary.cdn.origin.requests).toBe(3);
+    expect(summary.capacity.measuredSeconds).toBe(2);
+    expect(summary.capacity.origin).toMatchObject({ meanRequestsPerSecond: 1.5, peakRequestsPerSecond60s: 1.5, peakRequestsPerSecond1s: 2, meanGbps: 0.000189, peakGbps60s: 0.000189 });
+    expect(first.stdout).toContain('origin load: 1.5 requests/s mean, peak 2 in 1 s\n');
+    expect(summary.checks.failed).toEqual([]);
     // The wall time is not told as a rate: the warm-up's requests are cheaper than the flow's.
     expect(first.stdout).toMatch(new RegExp(`run\\.json \\([\\d.]+ s wall: ${summary.warmup.requests.toLocaleString('en-US')} requests warming the caches alone, then 20,000 through the flow\\)`));
     expect(JSON.parse(readFileSync(join(out, 'first', 'run.json'), 'utf8'))).toMatchObject({ requests: 20_000, cacheWarmupRequests: summary.warmup.requests });

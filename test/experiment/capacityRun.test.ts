@@ -9,7 +9,8 @@ import { parseScenarioText } from '../../src/scenario/load.js';
  * (test/fixtures/capacity/peaks.log), one edge, no jitter, no warm-up:
  * second 0: 10 new static chunks of 100,000 B; second 1: 20 new ones and the 10 of second 0
  * again (edge hits); second 100: one new chunk. Static chunks are stored a year (spec 4.2),
- * so the origin gets each new chunk once: 31 requests, 3,100,000 B, over 100 measured seconds.
+ * so the origin gets each new chunk once: 31 requests, 3,100,000 B, over 101 measured whole
+ * seconds (seconds 0 to 100: the last chunk's fetch reaches the origin at 100.05 s).
  */
 const SCENARIO = 'test/fixtures/capacity/scenario.yaml';
 const TEXT = `
@@ -32,15 +33,15 @@ describe('capacity figures on a hand-timed load (docs/capacity.md)', () => {
   it('the origin: mean and peak requests per second and Gbit/s of body bytes, every cause counted as cdn.origin counts it', async () => {
     const s = await summary();
     expect(s.cdn.origin.requests).toBe(31);
-    expect(s.capacity?.measuredSeconds).toBe(100);
+    expect(s.capacity?.measuredSeconds).toBe(101);
     expect(s.capacity?.origin).toEqual({
-      // 31 requests / 100 s; 3,100,000 B × 8 / 100 s = 248,000 bit/s.
-      meanRequestsPerSecond: 0.31,
+      // 31 requests / 101 s = 0.3069307; 3,100,000 B × 8 / 101 s = 245,545 bit/s.
+      meanRequestsPerSecond: 0.306931,
       // Second 1's 20 misses (each reaches the origin 50 ms later, still in second 1).
       peakRequestsPerSecond1s: 20,
       // Seconds 0–59 hold 30 of them; second 100 is in no window with them.
       peakRequestsPerSecond60s: 0.5,
-      meanGbps: 0.000248,
+      meanGbps: 0.000246,
       // 20 × 100,000 B × 8 = 16 Mbit in one second; 30 × 100,000 B × 8 / 60 s = 0.4 Mbit/s.
       peakGbps1s: 0.016,
       peakGbps60s: 0.0004,

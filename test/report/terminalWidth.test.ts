@@ -47,8 +47,8 @@ describe('the run text fits the terminal and opens with the answer (issue 26)', 
     // capacity.busiest[0]: LOS, 0.072626 Gbit/s over 1 s = 0.0726 % of its 100 Gbit/s uplink.
     expect(lines.slice(start, start + 5)).toEqual([
       'CDN hit ratio 88.11 % · edge hit ratio 67.89 % · CDN byte hit ratio 92.63 %',
-      'origin load: 52.2 requests/s mean, peak 68 in 1 s',
-      'origin egress: 0.011 Gbit/s mean, peak 0.024 over 1 s',
+      'origin load: 49.7 requests/s mean, peak 68 in 1 s',
+      'origin egress: 0.010 Gbit/s mean, peak 0.024 over 1 s',
       'busiest PoP: LOS (Africa) peaks at 0.073 Gbit/s over 1 s, 0.07 % of its 100 Gbit/s uplink',
       '',
     ]);
