@@ -1,6 +1,4 @@
-import { existsSync, rmSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { stringify } from 'yaml';
 import type { Argv } from 'yargs';
 import type { NodeCurve } from '../../cache/hitRatioCurves.js';
@@ -19,12 +17,10 @@ import { loadPopTable } from '../../topology/pops.js';
 import { formatBytes, parseFraction } from '../../units.js';
 import { formatPercent } from '../../report/consoleTable.js';
 import { UserError } from '../../userError.js';
-import { InterruptedError } from '../interrupted.js';
-import { errorFromWorker } from '../jobPool.js';
+import { runSimulationWorker } from '../simulationWorker.js';
 import { checkRunFolder, claimRunFolder } from '../outputPath.js';
 import type { PlanWorkerInput, PlanWorkerMessage } from '../planWorker.js';
 import { createProgressReporter } from '../progressBar.js';
-import { SIMULATION_WORKER_LIMITS } from '../workerLimits.js';
 import { checkedOverrides, checkRunLength, RUN_LENGTH_OPTIONS } from './run.js';
 
 interface PlanArgs {
@@ -248,36 +244,7 @@ function plannedYaml(planned: Scenario, edgeTarget: number, regionalTarget: numb
   return `${header.join('\n')}\n${stringify(scenarioToInput(planned), { lineWidth: 0 })}`;
 }
 
-/** One run in a worker thread; Ctrl-C stops it, writes nothing, exits 130 (as `cdnsim run`). */
+/** One run in a worker thread (src/cli/simulationWorker.ts); Ctrl-C stops it, writes nothing, exits 130 (as `cdnsim run`). */
 function runInWorker(input: PlanWorkerInput, onProgress: (progress: RunProgress) => void, folder: string): Promise<Extract<PlanWorkerMessage, { type: 'done' }>> {
-  return new Promise((resolvePromise, reject) => {
-    const worker = new Worker(new URL('../planWorker.js', import.meta.url), { workerData: input, resourceLimits: SIMULATION_WORKER_LIMITS });
-    let settled = false;
-    const settle = (action: () => void) => {
-      if (settled) return;
-      settled = true;
-      process.off('SIGINT', onInterrupt);
-      action();
-    };
-    const onInterrupt = () => {
-      settle(() => {
-        void worker.terminate().then(() => {
-          const removed = existsSync(folder) && !existsSync(join(folder, 'plan.json'));
-          if (removed) rmSync(folder, { recursive: true, force: true });
-          reject(new InterruptedError(`interrupted: the plan stopped before it finished; nothing was written${removed ? ` (removed the unfinished folder '${folder}')` : ''}.`));
-        });
-      });
-    };
-    process.on('SIGINT', onInterrupt);
-    worker.on('message', (message: PlanWorkerMessage) => {
-      if (message.type === 'progress') onProgress(message.progress);
-      else if (message.type === 'done') settle(() => resolvePromise(message));
-      else {
-        settle(() => reject(errorFromWorker(message)));
-        void worker.terminate();
-      }
-    });
-    worker.on('error', (error) => settle(() => reject(error)));
-    worker.on('exit', (code) => settle(() => reject(new Error(`the plan's worker thread stopped with exit code ${code} before it finished`))));
-  });
+  return runSimulationWorker({ script: new URL('../planWorker.js', import.meta.url), input, folder, finishedFile: 'plan.json', noun: 'plan' }, onProgress);
 }

@@ -1,6 +1,4 @@
-import { existsSync, rmSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import type { Argv } from 'yargs';
 import type { RunProgress } from '../../experiment/runScenario.js';
 import { loadScenarioRecording } from '../../experiment/recordedCaching.js';
@@ -16,8 +14,7 @@ import { runLength } from '../../experiment/runLength.js';
 import { afterRunEndWarnings, expectedAfterRunEndWarnings } from '../../experiment/afterRunEnd.js';
 import { parseCount, parseDuration } from '../../units.js';
 import { UserError } from '../../userError.js';
-import { InterruptedError } from '../interrupted.js';
-import { errorFromWorker } from '../jobPool.js';
+import { runSimulationWorker } from '../simulationWorker.js';
 import { checkRunFolder, claimRunFolder } from '../outputPath.js';
 import { conservationFailure } from '../conservationFailure.js';
 import { packageInfo } from '../packageInfo.js';
@@ -25,7 +22,6 @@ import { createProgressReporter } from '../progressBar.js';
 import { terminalColumns } from '../terminalColumns.js';
 import { wrapText } from '../../report/consoleTable.js';
 import type { RunWorkerInput, RunWorkerMessage } from '../runWorker.js';
-import { SIMULATION_WORKER_LIMITS } from '../workerLimits.js';
 
 interface RunArgs {
   scenario: string;
@@ -247,40 +243,7 @@ export async function drawCharts(folder: string): Promise<string> {
   return chartsWrittenLine(relative(process.cwd(), folder) || folder, await writeCharts(folder));
 }
 
-/**
- * Runs the simulation in a worker thread and waits for it. Ctrl-C stops the worker, removes
- * the run folder if it holds no summary (it is created only after the run, so normally it
- * does not exist), says so, and ends the command with exit code 130.
- */
+/** The simulation in a worker thread (src/cli/simulationWorker.ts: Ctrl-C removes an unfinished run folder, exit 130). */
 function runInWorker(input: RunWorkerInput, onProgress: (progress: RunProgress) => void, folder: string): Promise<Extract<RunWorkerMessage, { type: 'done' }>> {
-  return new Promise((resolvePromise, reject) => {
-    const worker = new Worker(new URL('../runWorker.js', import.meta.url), { workerData: input, resourceLimits: SIMULATION_WORKER_LIMITS });
-    let settled = false;
-    const settle = (action: () => void) => {
-      if (settled) return;
-      settled = true;
-      process.off('SIGINT', onInterrupt);
-      action();
-    };
-    const onInterrupt = () => {
-      settle(() => {
-        void worker.terminate().then(() => {
-          const removed = existsSync(folder) && !existsSync(join(folder, 'summary.json'));
-          if (removed) rmSync(folder, { recursive: true, force: true });
-          reject(new InterruptedError(`interrupted: the run stopped before it finished; nothing was written${removed ? ` (removed the unfinished run folder '${folder}')` : ''}.`));
-        });
-      });
-    };
-    process.on('SIGINT', onInterrupt);
-    worker.on('message', (message: RunWorkerMessage) => {
-      if (message.type === 'progress') onProgress(message.progress);
-      else if (message.type === 'done') settle(() => resolvePromise(message));
-      else {
-        settle(() => reject(errorFromWorker(message)));
-        void worker.terminate();
-      }
-    });
-    worker.on('error', (error) => settle(() => reject(error)));
-    worker.on('exit', (code) => settle(() => reject(new Error(`the run's worker thread stopped with exit code ${code} before it finished`))));
-  });
+  return runSimulationWorker({ script: new URL('../runWorker.js', import.meta.url), input, folder, finishedFile: 'summary.json', noun: 'run' }, onProgress);
 }
