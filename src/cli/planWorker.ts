@@ -6,6 +6,7 @@ import { buildSummary, summaryJson } from '../report/summary.js';
 import { curvesCsv } from '../report/curvesCsv.js';
 import type { Scenario } from '../scenario/schema.js';
 import { isUserError } from '../userError.js';
+import { throttledProgress } from './simulationWorker.js';
 
 /**
  * One run of `cdnsim plan` (docs/plan.md) in a worker thread, as `run`'s runWorker: the main
@@ -28,17 +29,7 @@ export type PlanWorkerMessage =
 async function work(input: PlanWorkerInput, post: (message: PlanWorkerMessage) => void): Promise<void> {
   const scenario: Scenario = { ...input.scenario, run: { ...input.scenario.run, curves: true } };
   const recording = scenario.content.recorded ? await loadScenarioRecording(scenario.content.recorded, input.scenarioFile) : undefined;
-  let lastPost = 0;
-  const result = runScenario(scenario, {
-    ...input.overrides,
-    recording,
-    onProgress: (progress) => {
-      const now = performance.now();
-      if (now - lastPost < 100 && progress.fraction < 1) return;
-      lastPost = now;
-      post({ type: 'progress', progress: { ...progress } });
-    },
-  });
+  const result = runScenario(scenario, { ...input.overrides, recording, onProgress: throttledProgress(post) });
   const curves = result.curves?.nodes ?? [];
   post({
     type: 'done',

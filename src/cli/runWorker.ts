@@ -13,6 +13,7 @@ import type { Scenario } from '../scenario/schema.js';
 import { scenarioToInput } from '../scenario/serialize.js';
 import { withWarmup, type Warmup } from '../scenario/warmupSchema.js';
 import { isUserError } from '../userError.js';
+import { throttledProgress } from './simulationWorker.js';
 
 /**
  * `cdnsim run`'s simulation in a worker thread, so that the main thread stays free to
@@ -80,18 +81,7 @@ async function work(input: RunWorkerInput, post: (message: RunWorkerMessage) => 
   const loaded = input.curves === true ? { ...file, run: { ...file.run, curves: true } } : file;
   const scenario = input.strategy === undefined ? loaded : withStrategy(loaded, input.strategy);
   const recording = scenario.content.recorded ? await loadScenarioRecording(scenario.content.recorded, input.scenarioFile) : undefined;
-  let lastPost = 0;
-  const result = runScenario(scenario, {
-    ...input.overrides,
-    recording,
-    onProgress: (progress) => {
-      // At most ten a second: the bar redraws no faster.
-      const now = performance.now();
-      if (now - lastPost < 100 && progress.fraction < 1) return;
-      lastPost = now;
-      post({ type: 'progress', progress: { ...progress } });
-    },
-  });
+  const result = runScenario(scenario, { ...input.overrides, recording, onProgress: throttledProgress(post) });
   const summary = buildSummary(result);
   post({
     type: 'done',

@@ -66,3 +66,14 @@ export function runSimulationWorker<Input, Done extends { type: 'done' }>(
     worker.on('exit', (code) => settle(() => reject(new Error(`the ${noun}'s worker thread stopped with exit code ${code} before it finished`))));
   });
 }
+
+/** A worker's progress callback that posts at most ten reports a second (the bar redraws no faster), and always the last. */
+export function throttledProgress(post: (message: { type: 'progress'; progress: RunProgress }) => void): (progress: RunProgress) => void {
+  let lastPost = 0;
+  return (progress) => {
+    const now = performance.now();
+    if (now - lastPost < 100 && progress.fraction < 1) return;
+    lastPost = now;
+    post({ type: 'progress', progress: { ...progress } });
+  };
+}
