@@ -198,22 +198,16 @@ describe('the run folder repeats the run', () => {
     // A wide terminal: the warm-up's account and the files written each on one line.
     const first = cdnsim(['run', scenario, '--warmup', 'steady', '--no-progress', '--out', join(out, 'first')], { columns: 400 });
     expect(first.status).toBe(0);
-    expect(first.stdout).toMatch(/^small · seed 1 · 20,000 requests measured \(caches warmed with [\d,]+ requests over \d+ s, last block's CDN hit ratio [\d.]+ %, steady\)/);
+    expect(first.stdout).toMatch(/^small · seed 1 · 20,000 requests measured \(caches filled to their stationary state, then warmed with [\d,]+ requests over \d+ s, last block's CDN hit ratio [\d.]+ %, steady\)/);
     const summary = JSON.parse(readFileSync(join(out, 'first', 'summary.json'), 'utf8'));
     // 2,000 objects over 8 edges: the block is the 100 k floor (docs/warmup.md), and the rule needs 8 of them at least.
-    expect(summary.warmup).toMatchObject({ method: 'caches', until: 'steady', steady: { tolerance: 0.0025, blockRequests: 100_000, converged: true } });
+    expect(summary.warmup).toMatchObject({ method: 'caches', until: 'steady', start: 'stationary', steady: { tolerance: 0.0025, blockRequests: 100_000, converged: true } });
+    // The stationary start (docs/warmup.md): 8 edges and their regional sites filled before the blocks.
+    expect(summary.warmup.fill.edge.caches).toBe(8);
     expect(summary.warmup.requests % 100_000).toBe(0);
     expect(summary.warmup.requests).toBeGreaterThanOrEqual(800_000);
     expect(summary.warmup.warning).toBeUndefined();
     expect(summary.requests).toBe(20_000);
-    // docs/capacity.md: the 20,000 requests arrive from 60.020 s to 61.010 s and cause 3 origin requests (60.40 s, 60.86 s,
-    // 61.05 s: the last fetch lands past the run's end, in the measured time's second second). Mean and peaks count those 3
-    // over the same 2 whole seconds: 1.5/s mean ≤ 1.5/s over 60 s (shorter run: its mean) ≤ 2 in the busiest second.
-    // Before: 3 / 0.99 s = 3.03/s mean against a 1 s peak of 2.
-    expect(summary.cdn.origin.requests).toBe(3);
-    expect(summary.capacity.measuredSeconds).toBe(2);
-    expect(summary.capacity.origin).toMatchObject({ meanRequestsPerSecond: 1.5, peakRequestsPerSecond60s: 1.5, peakRequestsPerSecond1s: 2, meanGbps: 0.000189, peakGbps60s: 0.000189 });
-    expect(first.stdout).toContain('origin load: 1.5 requests/s mean, peak 2 in 1 s\n');
     expect(summary.checks.failed).toEqual([]);
     // The wall time is not told as a rate: the warm-up's requests are cheaper than the flow's.
     expect(first.stdout).toMatch(new RegExp(`run\\.json \\([\\d.]+ s wall: ${summary.warmup.requests.toLocaleString('en-US')} requests warming the caches alone, then 20,000 through the flow\\)`));
@@ -223,6 +217,25 @@ describe('the run folder repeats the run', () => {
     const again = cdnsim(['run', join(out, 'first', 'scenario.json'), '--no-progress', '--out', join(out, 'again')]);
     expect(again.status).toBe(0);
     expect(readFileSync(join(out, 'again', 'summary.json'), 'utf8')).toBe(readFileSync(join(out, 'first', 'summary.json'), 'utf8'));
+  });
+
+  it('capacity.origin after a cache-only warm-up: mean and peaks count the same origin requests over the same whole measured seconds (docs/capacity.md)', () => {
+    const out = temporaryFolder('origin-seconds');
+    const scenario = join(out, 'small.yaml');
+    // The caches alone for 1,200,000 requests (60 s at 20k/s), from empty.
+    writeFileSync(scenario, 'content: { objects: 2000 }\nedge: { capacity: 10MB }\ntopology: { pops: { count: 8 } }\nrun: { requests: 20000, warmup: { requests: 1200000 } }\n');
+    const run = cdnsim(['run', scenario, '--no-progress', '--no-charts', '--out', join(out, 'run')], { columns: 400 });
+    expect(run.status).toBe(0);
+    const summary = JSON.parse(readFileSync(join(out, 'run', 'summary.json'), 'utf8'));
+    // The 20,000 requests arrive from 60.020 s to 61.010 s and cause 3 origin requests (60.40 s, 60.86 s, 61.05 s: the
+    // last fetch lands past the run's end, in the measured time's second second). Mean and peaks count those 3 over the
+    // same 2 whole seconds: 1.5/s mean ≤ 1.5/s over 60 s (shorter run: its mean) ≤ 2 in the busiest second.
+    // Before: 3 / 0.99 s = 3.03/s mean against a 1 s peak of 2.
+    expect(summary.cdn.origin.requests).toBe(3);
+    expect(summary.capacity.measuredSeconds).toBe(2);
+    expect(summary.capacity.origin).toMatchObject({ meanRequestsPerSecond: 1.5, peakRequestsPerSecond60s: 1.5, peakRequestsPerSecond1s: 2, meanGbps: 0.000189, peakGbps60s: 0.000189 });
+    expect(run.stdout).toContain('origin load: 1.5 requests/s mean, peak 2 in 1 s\n');
+    expect(summary.checks.failed).toEqual([]);
   });
 
   it('--warmup with a value it cannot read, or steady with incidents, is a user mistake (exit 2)', () => {

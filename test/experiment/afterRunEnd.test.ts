@@ -54,7 +54,7 @@ describe('issue 26: what starts after a request-count run ends', () => {
     expect(outage).toMatchObject({ kind: 'outage', happened: false, label: 'outage (connections refused), 30m–31m: never happened, the run ended first', requests: 0 });
     expect(deploy.happened).toBeUndefined();
     expect(deploy.requests).toBeGreaterThan(0);
-    const row = summaryText(summary).split('\n').find((line) => line.startsWith('outage'));
+    const row = summaryText(summary, { columns: 200, statedTable: false }).split('\n').find((line) => line.startsWith('outage'));
     expect(row).toMatch(/^outage \(connections refused\), 30m–31m: never happened, the run ended first(\s+–){5}$/);
   });
 });
