@@ -68,10 +68,14 @@ export function wrapLine(line: string, columns: number, indent = '  '): string[]
         lines.push(current);
         current = hanging + word;
       }
-      while (displayWidth(current) > columns) {
+      if (displayWidth(current) > columns) {
+        // Cut in one pass (a mutated 200,000-character word made the old cut-and-respread loop quadratic).
         const chars = [...current];
         lines.push(chars.slice(0, columns).join(''));
-        current = hanging + chars.slice(columns).join('');
+        const room = Math.max(1, columns - displayWidth(hanging));
+        let at = columns;
+        for (; chars.length - at > room; at += room) lines.push(hanging + chars.slice(at, at + room).join(''));
+        current = hanging + chars.slice(at).join('');
       }
     }
   }
