@@ -7,7 +7,7 @@ import type { Summary } from '../summary.js';
 import { writeFileAtomic } from '../writeAtomic.js';
 import { worldLand } from './popMapChart.js';
 import { renderPng, renderSvg } from './render.js';
-import { escapeHtml, inlineLibraries, scriptJson, table } from './reportHtml.js';
+import { chartEmbedding, chartFigures, escapeHtml, inlineLibraries, table } from './reportHtml.js';
 import { chartSpec, PERCENT_FORMAT, TOOLTIP_PERCENT, type Chart } from './spec.js';
 import { CHART_FONT, CHART_WIDTH, COLOURS } from './theme.js';
 
@@ -133,8 +133,7 @@ function nodeTable(document: PlanDocument): string {
 
 /** report.html of a plan folder: the answer, the totals, the charts and every node; self-contained as the run's. */
 export function planReportHtml(document: PlanDocument, charts: readonly Chart[], answer: string): string {
-  const figures = charts.map((chart) => `<figure><div class="chart" id="chart-${chart.name}"></div><figcaption>${escapeHtml(chart.title)} · charts/${chart.name}.svg, .png</figcaption></figure>`).join('\n');
-  const specs = Object.fromEntries(charts.map((chart) => [chart.name, chart.spec]));
+  const figures = chartFigures(charts);
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -146,7 +145,7 @@ body { font-family: "${CHART_FONT}", "Segoe UI", Helvetica, Arial, sans-serif; m
 h1 { font-size: 1.6rem; } h2 { font-size: 1.25rem; margin-top: 2rem; border-bottom: 1px solid #ddd; } h3 { font-size: 1.05rem; }
 table { border-collapse: collapse; font-size: 0.85rem; } th, td { text-align: left; padding: 0.2rem 0.5rem; border-bottom: 1px solid #eee; vertical-align: top; }
 tr.outside td:nth-child(10) { color: ${COLOURS.outside}; font-weight: bold; } tr.within td:nth-child(10) { color: ${COLOURS.within}; }
-figure { margin: 1.5rem 0; } figcaption { color: #777; font-size: 0.8rem; } .answer { font-size: 1.05rem; }
+figure { margin: 1.5rem 0; } figcaption { color: #777; font-size: 0.8rem; } .answer { font-size: 1.05rem; } .error { color: ${COLOURS.outside}; }
 </style>
 ${inlineLibraries()}
 </head>
@@ -158,15 +157,7 @@ ${inlineLibraries()}
 ${figures}
 </section>
 <section><h2>Every PoP and site (plan.csv)</h2><details><summary>show</summary>${nodeTable(document)}</details></section>
-<script type="application/json" id="chart-specs">${scriptJson(specs)}</script>
-<script>
-(function () {
-  var specs = JSON.parse(document.getElementById('chart-specs').textContent);
-  Object.keys(specs).forEach(function (name) {
-    vegaEmbed(document.getElementById('chart-' + name), specs[name], { actions: false, renderer: 'svg', tooltip: true });
-  });
-})();
-</script>
+${chartEmbedding(charts)}
 </body>
 </html>
 `;

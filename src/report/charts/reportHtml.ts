@@ -99,9 +99,8 @@ function sourceSection(inputs: ChartInputs): string {
  */
 export function reportHtml(inputs: ChartInputs, charts: readonly Chart[], skipped: readonly SkippedChart[]): string {
   const heading = inputs.summary ? `${inputs.summary.scenario} · seed ${inputs.summary.seed}` : inputs.title;
-  const figures = charts.map((chart) => `<figure><div class="chart" id="chart-${chart.name}" data-chart="${chart.name}"></div><figcaption>${escapeHtml(chart.title)} · charts/${chart.name}.svg, .png</figcaption></figure>`).join('\n');
+  const figures = chartFigures(charts);
   const notDrawn = skipped.length === 0 ? '' : `<p class="skipped">Not drawn: ${skipped.map((entry) => `${escapeHtml(entry.title)} (${escapeHtml(entry.reason)})`).join('; ')}.</p>`;
-  const specs = Object.fromEntries(charts.map((chart) => [chart.name, chart.spec]));
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -130,7 +129,21 @@ ${figures}
 ${notDrawn}
 </section>
 ${sourceSection(inputs)}
-<script type="application/json" id="chart-specs">${scriptJson(specs)}</script>
+${chartEmbedding(charts)}
+</body>
+</html>
+`;
+}
+
+/** Each chart's figure: the element it is drawn into and its caption (run, compare, sweep, replay and plan reports). */
+export function chartFigures(charts: readonly Chart[]): string {
+  return charts.map((chart) => `<figure><div class="chart" id="chart-${chart.name}" data-chart="${chart.name}"></div><figcaption>${escapeHtml(chart.title)} · charts/${chart.name}.svg, .png</figcaption></figure>`).join('\n');
+}
+
+/** The charts' specs and the script that draws them offline; a chart that fails says so in its place, and <body> gets data-charts="done" when all have settled. */
+export function chartEmbedding(charts: readonly Chart[]): string {
+  const specs = Object.fromEntries(charts.map((chart) => [chart.name, chart.spec]));
+  return `<script type="application/json" id="chart-specs">${scriptJson(specs)}</script>
 <script>
 (function () {
   var specs = JSON.parse(document.getElementById('chart-specs').textContent);
@@ -143,8 +156,5 @@ ${sourceSection(inputs)}
   });
   Promise.all(pending).then(function () { document.body.setAttribute('data-charts', 'done'); });
 })();
-</script>
-</body>
-</html>
-`;
+</script>`;
 }
