@@ -52,10 +52,10 @@ function replay(from: number, to: number): number {
         break;
       }
       case OP_PUT:
-        checksum += node.put(key, putBytes[puts++], i, i, i, 1, 200) >= 0 ? 1 : 0;
+        checksum += node.put(key, putBytes[puts++], i, i, 1, 200) >= 0 ? 1 : 0;
         break;
       case OP_RENEW:
-        node.renew(key, i, i);
+        node.renew(key, i);
         break;
       case OP_REMOVE:
         node.remove(key);

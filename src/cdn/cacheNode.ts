@@ -23,9 +23,9 @@ export interface CacheNode {
    * corrected_initial_age: the node's request time less the age the answer came with). The
    * entry's handle, or −1 when larger than the cache.
    */
-  put(key: KeyId, bytes: number, versionAtMs: number, responseAtMs: number, freshUntilMs: number, version: number, status: number): number;
+  put(key: KeyId, bytes: number, versionAtMs: number, responseAtMs: number, version: number, status: number): number;
   /** A 304 (RFC 9111 §4.3.4): the entry is fresh again from a new response time, body unchanged; a held error ends. */
-  renew(local: number, responseAtMs: number, freshUntilMs: number): void;
+  renew(local: number, responseAtMs: number): void;
   /**
    * spec 7.1 beside a good copy: the origin answered a 5xx, the copy stays (it may answer in
    * the error's place) and the error is held until `untilMs`, so the node does not ask again
@@ -37,15 +37,13 @@ export interface CacheNode {
   remove(key: number): void;
   /** Optional: room for `entries` more entries at once, before a bulk fill (src/cdn/stationaryFill.ts); a hint, never needed. */
   reserve?(entries: number): void;
+  /**
+   * When the stored response's age counts from. Nodes keep no end of freshness: reuse
+   * (src/cdn/reuseRule.ts) computes it from this and the lifetime in force now, which the
+   * adaptive controller may have changed since (spec 1.2 item 6).
+   */
   responseAtOf(local: number): number;
   versionAtOf(local: number): number;
-  /**
-   * The end of freshness written by `put`/`renew`: src/cdn/reuseRule.ts's freshUntilMs with
-   * the lifetime in force when stored. For inspection and tests only: reuse decisions
-   * recompute it from `responseAtOf` and the lifetime in force now (the adaptive controller may
-   * have changed it, spec 1.2 item 6).
-   */
-  freshUntilOf(local: number): number;
   versionOf(local: number): number;
   /** 200 for content; an origin error status (500) for a cached error (spec 7.1). */
   statusOf(local: number): number;

@@ -156,10 +156,9 @@ export class CacheWarmer {
     if (this.status === STATUS_OK) {
       if ((decisions.flagsOf(c, decisionLayer) & FLAG_STORE) !== 0) {
         if (storable) {
-          const freshUntil = freshUntilMs(this.responseAtMs, decisions.ttlMsOf(c, decisionLayer));
           let stored = local;
-          if (local >= 0 && node.statusOf(local) === STATUS_OK && node.versionOf(local) === this.version) node.renew(local, this.responseAtMs, freshUntil);
-          else stored = node.put(key, bytes, this.versionAtMs, this.responseAtMs, freshUntil, this.version, STATUS_OK);
+          if (local >= 0 && node.statusOf(local) === STATUS_OK && node.versionOf(local) === this.version) node.renew(local, this.responseAtMs);
+          else stored = node.put(key, bytes, this.versionAtMs, this.responseAtMs, this.version, STATUS_OK);
           // The next layer's copy in place of an error it holds: held here too (spec 7.1).
           if (this.errorUntilMs > nowMs && stored >= 0) node.holdError(stored, this.errorUntilMs);
         }
@@ -183,7 +182,7 @@ export class CacheWarmer {
       // flow), so it carries down only what was held then, not the error just heard (spec 7.1).
       return staleServed ? this.answeredStale(served, staleVersion, staleVersionAtMs, staleResponseAtMs, staleErrorUntilMs) : this.answered(node, local, served, errorUntilMs);
     }
-    if (errorLifetime >= 0 && storable) node.put(key, 0, this.versionAtMs, this.responseAtMs, freshUntilMs(this.responseAtMs, errorLifetime), this.version, this.status);
+    if (errorLifetime >= 0 && storable) node.put(key, 0, this.versionAtMs, this.responseAtMs, this.version, this.status);
     // Inside stale-while-revalidate the stale copy was the answer whatever the revalidation heard.
     return staleServed ? this.answeredStale(served, staleVersion, staleVersionAtMs, staleResponseAtMs, staleErrorUntilMs) : upstream;
   }

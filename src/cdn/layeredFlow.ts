@@ -559,8 +559,8 @@ export class LayeredFlow {
           if (storable) {
             const freshUntil = freshUntilMs(responseAtMs, table.ttlMsOf(c, decisionLayer));
             let stored = local;
-            if (local >= 0 && node.statusOf(local) === STATUS_OK && node.versionOf(local) === version) node.renew(local, responseAtMs, freshUntil);
-            else stored = node.put(key, fetches.bytes[f], versionAtMs, responseAtMs, freshUntil, version, STATUS_OK);
+            if (local >= 0 && node.statusOf(local) === STATUS_OK && node.versionOf(local) === version) node.renew(local, responseAtMs);
+            else stored = node.put(key, fetches.bytes[f], versionAtMs, responseAtMs, version, STATUS_OK);
             // The answer was the next layer's copy in place of an error it holds: hold it here too, so
             // this node does not ask again before that layer would (spec 7.1).
             if (fetches.errorUntilMs[f] > nowMs && stored >= 0) {
@@ -596,7 +596,7 @@ export class LayeredFlow {
             node.holdError(local, errorUntilMs);
           }
         } else if (errorLifetime >= 0 && storable) {
-          node.put(key, 0, versionAtMs, responseAtMs, freshUntilMs(responseAtMs, errorLifetime), version, status);
+          node.put(key, 0, versionAtMs, responseAtMs, version, status);
         }
       }
     } else if (status === STATUS_OK && fetches.measured[f] === 1) {

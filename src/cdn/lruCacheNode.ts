@@ -11,9 +11,15 @@ const INITIAL_SLOTS = 1024;
 const MAX_LOAD = 0.75;
 /** Entries first allocated; the arena then grows by a quarter (at least this many), so it is at most a fifth empty. */
 const INITIAL_ENTRIES = 256;
-/** One 64-byte entry: Int32 words 0 key, 1 prev, 2 next (entries, NIL at the ends; next links the free list too); Float64 numbers 2… the entry's fields. */
-const WORDS = 16;
-const NUMBERS = 8;
+/**
+ * One 48-byte entry: Int32 words 0 key, 1 prev, 2 next (entries, NIL at the ends; next links
+ * the free list too); Float64 numbers 2… the entry's fields. 48 bytes, not 64: the end of
+ * freshness is not kept (reuse recomputes it from the response time and the lifetime in force,
+ * spec 1.2 item 6) and a held error lives beside the arena (`heldErrors`): 2 M cold baseline
+ * requests store about 2 M entries, so 16 bytes an entry is about 32 MB (issue 27, memory).
+ */
+const WORDS = 12;
+const NUMBERS = 6;
 const KEY = 0;
 const PREV = 1;
 const NEXT = 2;
@@ -24,15 +30,12 @@ const MAX_STAMP = 2 ** 31 - 1;
 const SIZE = 2;
 const RESPONSE_AT = 3;
 const VERSION_AT = 4;
-const FRESH_UNTIL = 5;
-const VERSION_STATUS = 6;
-/** Until when an origin error is held beside the stored copy (spec 7.1; −∞: none). */
-const ERROR_UNTIL = 7;
+const VERSION_STATUS = 5;
 
 /**
  * An LRU shared cache node (the default policy): an index from key to entry, and the entries
- * in one arena, each 64 bytes holding the key, its LRU links, its size and what HTTP caching
- * needs (SharedCacheNode's five fields). SharedCacheNode over SparseKeyStore and LruStore
+ * in one arena, each 48 bytes holding the key, its LRU links, its size and what HTTP caching
+ * needs (SharedCacheNode's fields; a held error beside the arena). SharedCacheNode over SparseKeyStore and LruStore
  * reads a hash slot, then an LRU record, then the node's record: three cache lines per hit,
  * and the tables of hundreds of PoPs do not stay in the CPU caches. Here a hit reads an index
  * slot and its entry.
@@ -43,9 +46,9 @@ const ERROR_UNTIL = 7;
  * 8-byte slots, in slot order: the entries stay where they are (issue 27: when whole 64-byte
  * entries lived in the hash slots, re-placing them in recency order was 8 % of a cold run).
  * The arena grows by a quarter, a copy of memory, so it is at least four fifths used; an
- * entry that leaves goes on a free list for the next put. Memory: 64 bytes an entry at 80–100 %
- * of the arena plus 8 an index slot at 3/8–3/4, about 75–100 bytes an object (85–171 with
- * entries in the slots). An entry leaves the index as it leaves the cache (LRU keeps no
+ * entry that leaves goes on a free list for the next put. Memory: 48 bytes an entry at 80–100 %
+ * of the arena plus 8 an index slot at 3/8–3/4, about 59–81 bytes an object (85–171 with
+ * 64-byte entries in the slots). An entry leaves the index as it leaves the cache (LRU keeps no
  * ghosts), by Knuth's Algorithm R (TAOCP vol. 3, 6.4), which moves later index slots of the
  * probe run back; an entry's handle (its place in the arena) does not change while stored.
  *
@@ -86,6 +89,12 @@ export class LruCacheNode implements CacheNode, CacheNodeStore {
   /** Hit-ratio curves (docs/curves.md): the layer recording this node's stack distances, or null (runs without curves pay one test). */
   private curve: CurveLayer | null = null;
   private curveNode = 0;
+  /**
+   * spec 7.1: entry → until when an origin error is held beside its copy. Held errors come
+   * only with error bursts and outages, so they live here rather than 8 bytes in every entry;
+   * created on the first hold, and an entry's goes when it is renewed, replaced or leaves.
+   */
+  private heldErrors: Map<number, number> | null = null;
 
   constructor(
     /** Bytes. */
@@ -156,7 +165,7 @@ export class LruCacheNode implements CacheNode, CacheNodeStore {
     return this.find(key);
   }
 
-  put(key: number, bytes: number, versionAtMs: number, responseAtMs: number, freshUntilMs: number, version: number, status: number): number {
+  put(key: number, bytes: number, versionAtMs: number, responseAtMs: number, version: number, status: number): number {
     if (!(bytes >= 0)) throw new RangeError(`object size must be ≥ 0 bytes, got ${bytes}`);
     // The curve learns the size even when the object is refused: docs/curves.md, objects larger than the cache.
     if (this.curve !== null) this.curve.stored(this.curveNode, key, bytes);
@@ -177,9 +186,7 @@ export class LruCacheNode implements CacheNode, CacheNodeStore {
     numbers[at + SIZE] = bytes;
     numbers[at + RESPONSE_AT] = responseAtMs;
     numbers[at + VERSION_AT] = versionAtMs;
-    numbers[at + FRESH_UNTIL] = freshUntilMs;
     numbers[at + VERSION_STATUS] = versionStatusOf(version, status);
-    numbers[at + ERROR_UNTIL] = -Infinity;
     this.used += bytes;
     this.count++;
     if (this.linked) this.linkAtHead(entry);
@@ -187,14 +194,14 @@ export class LruCacheNode implements CacheNode, CacheNodeStore {
     return entry;
   }
 
-  renew(local: number, responseAtMs: number, freshUntilMs: number): void {
+  renew(local: number, responseAtMs: number): void {
     this.numbers[local * NUMBERS + RESPONSE_AT] = responseAtMs;
-    this.numbers[local * NUMBERS + FRESH_UNTIL] = freshUntilMs;
-    this.numbers[local * NUMBERS + ERROR_UNTIL] = -Infinity;
+    if (this.heldErrors !== null) this.heldErrors.delete(local);
   }
 
   holdError(local: number, untilMs: number): void {
-    this.numbers[local * NUMBERS + ERROR_UNTIL] = untilMs;
+    if (this.heldErrors === null) this.heldErrors = new Map();
+    this.heldErrors.set(local, untilMs);
   }
 
   remove(key: number): void {
@@ -208,11 +215,11 @@ export class LruCacheNode implements CacheNode, CacheNodeStore {
   versionAtOf(local: number): number {
     return this.numbers[local * NUMBERS + VERSION_AT];
   }
-  freshUntilOf(local: number): number {
-    return this.numbers[local * NUMBERS + FRESH_UNTIL];
-  }
   errorUntilOf(local: number): number {
-    return this.numbers[local * NUMBERS + ERROR_UNTIL];
+    const held = this.heldErrors;
+    if (held === null || held.size === 0) return -Infinity;
+    const untilMs = held.get(local);
+    return untilMs === undefined ? -Infinity : untilMs;
   }
   versionOf(local: number): number {
     return versionIn(this.numbers[local * NUMBERS + VERSION_STATUS]);
@@ -276,6 +283,8 @@ export class LruCacheNode implements CacheNode, CacheNodeStore {
     this.used -= this.numbers[entry * NUMBERS + SIZE];
     this.count--;
     this.deleteAt(slot);
+    // A held error goes with its entry (a replacing put starts without one).
+    if (this.heldErrors !== null) this.heldErrors.delete(entry);
     this.words[entry * WORDS + NEXT] = this.freeEntry;
     this.freeEntry = entry;
   }

@@ -6,7 +6,7 @@ import { statusIn, versionIn, versionStatusOf, type CacheNode } from './cacheNod
  * simulated clock, under any eviction policy (runs build LRU nodes as LruCacheNode, which
  * decides alike in one table; see createCacheNode). The eviction store decides what stays;
  * this node keeps, per stored entry, what HTTP caching needs to reuse it (RFC 9111 §4):
- * when the response was made (its age), until when it is fresh, its content version (what
+ * when the response was made (its age, from which its freshness follows), its content version (what
  * a conditional request validates) and its status (a cached origin error, spec 7.1). An
  * expired entry stays stored until it is evicted, so it can be revalidated or served stale
  * (spec 4.7).
@@ -14,15 +14,14 @@ import { statusIn, versionIn, versionStatusOf, type CacheNode } from './cacheNod
  * Entries go into the eviction store with no expiry: freshness is the flow's question, not
  * the store's. Per-entry fields live in typed arrays indexed by the store's local id.
  */
-/** Per entry, one record of five numbers (40 bytes). */
-const RECORD = 5;
+/** Per entry, one record of four numbers (32 bytes); no end of freshness (reuse computes it, CacheNode.responseAtOf). */
+const RECORD = 4;
 const RESPONSE_AT = 0;
 const VERSION_AT = 1;
-const FRESH_UNTIL = 2;
 /** The version and status in one number (versionStatusOf). */
-const VERSION_STATUS = 3;
+const VERSION_STATUS = 2;
 /** Until when an origin error is held beside the stored copy (spec 7.1; −∞: none). */
-const ERROR_UNTIL = 4;
+const ERROR_UNTIL = 3;
 
 export class SharedCacheNode implements CacheNode {
   private records = new Float64Array(64 * RECORD);
@@ -48,7 +47,7 @@ export class SharedCacheNode implements CacheNode {
    * too). Returns the
    * local id, or −1 when the store does not admit it (larger than the cache).
    */
-  put(key: number, bytes: number, versionAtMs: number, responseAtMs: number, freshUntilMs: number, version: number, status: number): number {
+  put(key: number, bytes: number, versionAtMs: number, responseAtMs: number, version: number, status: number): number {
     const local = this.store.insertLocal(key, bytes, Infinity);
     if (local < 0) return -1;
     if ((local + 1) * RECORD > this.records.length) this.grow(this.store.localLimit);
@@ -56,16 +55,14 @@ export class SharedCacheNode implements CacheNode {
     const records = this.records;
     records[at + RESPONSE_AT] = responseAtMs;
     records[at + VERSION_AT] = versionAtMs;
-    records[at + FRESH_UNTIL] = freshUntilMs;
     records[at + VERSION_STATUS] = versionStatusOf(version, status);
     records[at + ERROR_UNTIL] = -Infinity;
     return local;
   }
 
   /** A 304 (RFC 9111 §4.3.4): the stored entry is fresh again from a new response time, body unchanged. */
-  renew(local: number, responseAtMs: number, freshUntilMs: number): void {
+  renew(local: number, responseAtMs: number): void {
     this.records[local * RECORD + RESPONSE_AT] = responseAtMs;
-    this.records[local * RECORD + FRESH_UNTIL] = freshUntilMs;
     this.records[local * RECORD + ERROR_UNTIL] = -Infinity;
   }
 
@@ -82,9 +79,6 @@ export class SharedCacheNode implements CacheNode {
   }
   versionAtOf(local: number): number {
     return this.records[local * RECORD + VERSION_AT];
-  }
-  freshUntilOf(local: number): number {
-    return this.records[local * RECORD + FRESH_UNTIL];
   }
   errorUntilOf(local: number): number {
     return this.records[local * RECORD + ERROR_UNTIL];

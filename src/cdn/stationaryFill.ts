@@ -5,7 +5,6 @@ import type { KeyId } from '../sim/ids.js';
 import type { CacheNode } from './cacheNode.js';
 import type { FlowWiring } from './flowWiring.js';
 import { STATUS_OK } from './origin.js';
-import { freshUntilMs } from './reuseRule.js';
 
 /** What the fill needs of the catalogue: each object's request probability at the start and its bytes. */
 export interface FillCatalogue {
@@ -119,7 +118,7 @@ function fillLayer(
       const lifetimeMs = decisions.ttlMsOf(c, decisionLayer);
       const responseAtMs = lifetimeMs > 0 && Number.isFinite(lifetimeMs) ? -stream.next() * lifetimeMs : 0;
       const size = buckets.sizes[i];
-      const stored = node.put(keys[i] as KeyId, size, responseAtMs, responseAtMs, freshUntilMs(responseAtMs, lifetimeMs), origin.versionAt(i, c, 0), STATUS_OK);
+      const stored = node.put(keys[i] as KeyId, size, responseAtMs, responseAtMs, origin.versionAt(i, c, 0), STATUS_OK);
       if (stored >= 0) {
         objects++;
         bytes += size;

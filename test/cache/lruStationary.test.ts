@@ -27,13 +27,13 @@ const fill = (weights: Float64Array, sizes: Float64Array, capacity: number, stre
 /** An LRU cache filled least recent first, then asked `requests` independent requests by `weights`: its hit ratio. */
 function hitRatioAfter(weights: Float64Array, sizes: Float64Array, capacity: number, contents: number[], requests: number, stream: RandomStream): number {
   const cache = new LruCacheNode(capacity, 0);
-  for (let k = contents.length - 1; k >= 0; k--) cache.put(contents[k] as KeyId, sizes[contents[k]], 0, 0, Infinity, 0, 200);
+  for (let k = contents.length - 1; k >= 0; k--) cache.put(contents[k] as KeyId, sizes[contents[k]], 0, 0, 0, 200);
   const picker = new AliasTable(weights);
   let hits = 0;
   for (let r = 0; r < requests; r++) {
     const id = picker.sample(stream.next());
     if (cache.lookup(id as KeyId, 0 as never) >= 0) hits++;
-    else cache.put(id as KeyId, sizes[id], 0, 0, Infinity, 0, 200);
+    else cache.put(id as KeyId, sizes[id], 0, 0, 0, 200);
   }
   return hits / requests;
 }
@@ -121,13 +121,13 @@ describe('LRU stationary contents (move-to-front under the independent reference
       const picker = new AliasTable(weights);
       for (let r = 0; r < 2_000_000; r++) {
         const id = picker.sample(longStream.next());
-        if (cache.lookup(id as KeyId, 0 as never) < 0) cache.put(id as KeyId, sizes[id], 0, 0, Infinity, 0, 200);
+        if (cache.lookup(id as KeyId, 0 as never) < 0) cache.put(id as KeyId, sizes[id], 0, 0, 0, 200);
       }
       let hits = 0;
       for (let r = 0; r < 100_000; r++) {
         const id = picker.sample(longStream.next());
         if (cache.lookup(id as KeyId, 0 as never) >= 0) hits++;
-        else cache.put(id as KeyId, sizes[id], 0, 0, Infinity, 0, 200);
+        else cache.put(id as KeyId, sizes[id], 0, 0, 0, 200);
       }
       const warmed = hits / 100_000;
       const buckets = weightBuckets(weights, sizes, capacity);

@@ -43,7 +43,7 @@ function lruNodeHits(keys: readonly number[], sizeOf: (key: number) => number, c
   const node = new LruCacheNode(capacity, 0);
   return keys.map((key) => {
     const hit = node.lookup(key, 0) >= 0;
-    if (!hit) node.put(key, sizeOf(key), 0, 0, Infinity, 1, 200);
+    if (!hit) node.put(key, sizeOf(key), 0, 0, 1, 200);
     return hit;
   });
 }
@@ -156,7 +156,7 @@ describe('hit-ratio curves on the log grid', () => {
           for (const key of keys) {
             const hit = node.lookup(key, 0) >= 0;
             layer.countLast(sizeOf(key));
-            if (!hit) node.put(key, sizeOf(key), 0, 0, Infinity, 1, 200);
+            if (!hit) node.put(key, sizeOf(key), 0, 0, 1, 200);
           }
           const points = curvePoints(layer.histogram(0));
           expect(points[0].capacityBytes).toBeGreaterThanOrEqual(Math.max(...keys.map(sizeOf)));
@@ -178,7 +178,7 @@ describe('hit-ratio curves on the log grid', () => {
     const node = new LruCacheNode(Infinity, 0);
     node.recordCurve(layer, 0);
     for (const key of [1, 2, 3, 1, 2, 3]) {
-      if (node.lookup(key, 0) < 0) node.put(key, 5000, 0, 0, Infinity, 1, 200);
+      if (node.lookup(key, 0) < 0) node.put(key, 5000, 0, 0, 1, 200);
       layer.countLast(5000);
     }
     const histogram = layer.histogram(0);

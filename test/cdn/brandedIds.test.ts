@@ -39,9 +39,9 @@ export function swappedArgumentsDoNotCompile(flow: LayeredFlow, node: CacheNode,
   node.lookup(key, responseAtMs);
   // @ts-expect-error issue 24: an object id where the cache key goes
   node.lookup(objectId, nowMs);
-  node.put(key, 1_000, 0, responseAtMs, responseAtMs + 60_000, 1, 200);
+  node.put(key, 1_000, 0, responseAtMs, 1, 200);
   // @ts-expect-error issue 24: key and bytes swapped
-  node.put(1_000, key, 0, responseAtMs, responseAtMs + 60_000, 1, 200);
+  node.put(1_000, key, 0, responseAtMs, 1, 200);
 }
 
 describe('branded ids (issue 24: nine-number parameter lists; src/sim/ids.ts)', () => {

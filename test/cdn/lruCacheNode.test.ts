@@ -10,7 +10,7 @@ import type { KeyId } from '../../src/sim/ids.js';
 
 /** What a node answers for `key` now: −1, or its entry's fields (the handle itself may differ between nodes). */
 function entryOf(node: CacheNode, local: number): number[] | null {
-  return local < 0 ? null : [node.responseAtOf(local), node.versionAtOf(local), node.freshUntilOf(local), node.versionOf(local), node.statusOf(local), node.errorUntilOf(local)];
+  return local < 0 ? null : [node.responseAtOf(local), node.versionAtOf(local), node.versionOf(local), node.statusOf(local), node.errorUntilOf(local)];
 }
 
 const reference = (capacity: number) => new SharedCacheNode(new SparseKeyStore(createCacheStore('lru', { capacity })), 0);
@@ -45,15 +45,15 @@ describe('LruCacheNode: an LRU node in one table (spec 4.9 layers 2–3)', () =>
             const theirs = shared.store.storedLocalOf(op.key);
             expect(mine < 0).toBe(theirs < 0);
             if (mine >= 0) {
-              slotted.renew(mine, time, time + 7);
-              shared.renew(theirs, time, time + 7);
+              slotted.renew(mine, time);
+              shared.renew(theirs, time);
             }
           } else {
             const mine = slotted.lookup(op.key, time);
             const theirs = shared.lookup(op.key, time);
             expect(entryOf(slotted, mine)).toEqual(entryOf(shared, theirs));
             if (mine < 0) {
-              const put = (node: CacheNode) => node.put(op.key as KeyId, op.size, time, time - 1, time + 100, op.version, op.status);
+              const put = (node: CacheNode) => node.put(op.key as KeyId, op.size, time, time - 1, op.version, op.status);
               expect(entryOf(slotted, put(slotted))).toEqual(entryOf(shared, put(shared)));
             }
           }
@@ -66,56 +66,72 @@ describe('LruCacheNode: an LRU node in one table (spec 4.9 layers 2–3)', () =>
 
   it('evicts the least recently used first: capacity 3 bytes, keys 1, 2, 3 stored, 1 requested, 4 stored → 2 is gone', () => {
     const node = new LruCacheNode(3, 0);
-    for (const key of [1, 2, 3]) node.put(key, 1, 0, 0, 10, 1, 200);
+    for (const key of [1, 2, 3]) node.put(key, 1, 0, 0, 1, 200);
     expect(node.lookup(1, 1)).toBeGreaterThanOrEqual(0);
-    node.put(4, 1, 2, 2, 10, 1, 200);
+    node.put(4, 1, 2, 2, 1, 200);
     expect([1, 2, 3, 4].map((key) => node.store.storedLocalOf(key) >= 0)).toEqual([true, false, true, true]);
     expect([node.occupancy, node.objectCount]).toEqual([3, 3]);
   });
 
   it('refuses an object larger than the cache, and drops the older version it replaced', () => {
     const node = new LruCacheNode(100, 0);
-    node.put(9, 40, 0, 0, 10, 1, 200);
-    expect(node.put(9, 101, 1, 1, 10, 2, 200)).toBe(-1);
+    node.put(9, 40, 0, 0, 1, 200);
+    expect(node.put(9, 101, 1, 1, 2, 200)).toBe(-1);
     expect(node.store.storedLocalOf(9)).toBe(-1);
     expect([node.occupancy, node.objectCount]).toEqual([0, 0]);
   });
 
   it('keeps 100,000 objects in order through growth and evictions: the 60,000 most recent stay, and each keeps its fields', () => {
     const node = new LruCacheNode(60_000, 0);
-    for (let key = 0; key < 100_000; key++) node.put(key * 7919, 1, key, key - 5, key + 1_000, key % 9, 200);
+    for (let key = 0; key < 100_000; key++) node.put(key * 7919, 1, key, key - 5, key % 9, 200);
     expect(node.objectCount).toBe(60_000);
     expect(node.store.storedLocalOf(39_999 * 7919)).toBe(-1);
     const local = node.store.storedLocalOf(40_000 * 7919);
-    expect([node.responseAtOf(local), node.versionAtOf(local), node.freshUntilOf(local), node.versionOf(local), node.statusOf(local)]).toEqual([39_995, 40_000, 41_000, 4, 200]);
+    expect([node.responseAtOf(local), node.versionAtOf(local), node.versionOf(local), node.statusOf(local)]).toEqual([39_995, 40_000, 4, 200]);
   });
 
   it('issue 27: an entry keeps its handle while stored: key 5 stored first keeps handle 0 through 10,000 more puts (the index doubling four times past 1,024 slots) and gets it back after one eviction frees it', () => {
     const node = new LruCacheNode(10_001, 0);
-    const first = node.put(5, 1, 1, 2, 3, 7, 200);
+    const first = node.put(5, 1, 1, 2, 7, 200);
     expect(first).toBe(0); // the arena's first entry
-    for (let key = 1; key <= 10_000; key++) node.put(1_000 + key, 1, key, key, key, 1, 200);
+    for (let key = 1; key <= 10_000; key++) node.put(1_000 + key, 1, key, key, 1, 200);
     expect(node.objectCount).toBe(10_001);
     expect(node.store.storedLocalOf(5)).toBe(first);
-    expect(entryOf(node, first)).toEqual([2, 1, 3, 7, 200, -Infinity]);
+    expect(entryOf(node, first)).toEqual([2, 1, 7, 200, -Infinity]);
     // Full (10,001 bytes): one more evicts the least recent, key 5, and its entry is the next one handed out.
-    expect(node.put(99_999, 1, 0, 0, 0, 2, 200)).toBe(first);
+    expect(node.put(99_999, 1, 0, 0, 2, 200)).toBe(first);
     expect(node.store.storedLocalOf(5)).toBe(-1);
   });
 
   it('issue 27: until its first eviction a node stamps uses instead of relinking; the first eviction links the list by stamp: keys 1-4 stored (4 bytes, full), used 3, 1, 4, 2: storing 5 and 6 evicts 3 then 1; after a hit on 4, storing 7 evicts 2', () => {
     const node = new LruCacheNode(4, 0);
-    for (const key of [1, 2, 3, 4]) node.put(key, 1, 0, 0, 0, 1, 200);
+    for (const key of [1, 2, 3, 4]) node.put(key, 1, 0, 0, 1, 200);
     for (const key of [3, 1, 4, 2]) expect(node.lookup(key, 0)).toBeGreaterThanOrEqual(0);
     const held = () => [1, 2, 3, 4, 5, 6, 7].filter((key) => node.store.storedLocalOf(key) >= 0);
-    node.put(5, 1, 0, 0, 0, 1, 200);
+    node.put(5, 1, 0, 0, 1, 200);
     expect(held()).toEqual([1, 2, 4, 5]);
-    node.put(6, 1, 0, 0, 0, 1, 200);
+    node.put(6, 1, 0, 0, 1, 200);
     expect(held()).toEqual([2, 4, 5, 6]);
     // Linked now: a hit relinks, so 4 (used before 2) goes next only after 2 is used again.
     expect(node.lookup(4, 0)).toBeGreaterThanOrEqual(0);
-    node.put(7, 1, 0, 0, 0, 1, 200);
+    node.put(7, 1, 0, 0, 1, 200);
     expect(held()).toEqual([4, 5, 6, 7]);
+  });
+
+  it('spec 7.1, issue 27: a held error sits beside its 48-byte entry and leaves with it: held on key 1 until 5,000 ms, renew ends it; held again, key 1 evicted, its handle goes to key 3 with no error held', () => {
+    const node = new LruCacheNode(2, 0);
+    const one = node.put(1, 1, 0, 0, 1, 200);
+    node.put(2, 1, 0, 0, 1, 200);
+    node.holdError(one, 5_000);
+    expect(node.errorUntilOf(one)).toBe(5_000);
+    node.renew(one, 100);
+    expect([node.errorUntilOf(one), node.responseAtOf(one)]).toEqual([-Infinity, 100]);
+    node.holdError(one, 6_000);
+    expect(node.lookup(2, 0)).toBeGreaterThanOrEqual(0);
+    // Full (2 bytes): key 3 evicts key 1, the least recent, and takes its freed entry.
+    expect(node.put(3, 1, 0, 0, 1, 200)).toBe(one);
+    expect(node.store.storedLocalOf(1)).toBe(-1);
+    expect(node.errorUntilOf(one)).toBe(-Infinity);
   });
 
   it('createCacheNode builds LRU nodes as LruCacheNode and other policies over SparseKeyStore', () => {
