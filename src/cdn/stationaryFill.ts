@@ -1,4 +1,5 @@
-import { cheCharacteristicTime, cheHitRatio, StationaryScratch, stationaryLruOrder, weightBuckets, type WeightBuckets } from '../cache/lruStationary.js';
+import { cheApproximation, type CheResult } from '../cache/che.js';
+import { StationaryScratch, stationaryLruOrder, weightBuckets, type WeightBuckets } from '../cache/lruStationary.js';
 import { EDGE_DECISION, REGIONAL_DECISION } from '../policy/compile.js';
 import type { RandomStream } from '../sim/random.js';
 import type { KeyId } from '../sim/ids.js';
@@ -70,8 +71,9 @@ export function fillStationary(wiring: FlowWiring, catalogue: FillCatalogue, key
   }
   const edgeCapacity = maxCapacity(wiring.edges);
   const edgeBuckets = weightBuckets(edgeWeights, objectSizes, edgeCapacity);
-  const edgeX = cheCharacteristicTime(edgeBuckets, edgeCapacity);
-  const edge = fillLayer(wiring.edges, edgeBuckets, edgeX, EDGE_DECISION, wiring, keys, stream, scratch, out);
+  const edgeChe = cheOf(edgeBuckets, edgeCapacity);
+  const edgeX = edgeChe.characteristicTime;
+  const edge = fillLayer(wiring.edges, edgeBuckets, edgeChe, EDGE_DECISION, wiring, keys, stream, scratch, out);
   if (wiring.regionals.length === 0) return { edge };
 
   // The PoPs' misses: p_i·e^{−p_i x} for what the edge stores, all of p_i for what it passes on.
@@ -84,8 +86,13 @@ export function fillStationary(wiring: FlowWiring, catalogue: FillCatalogue, key
   }
   const regionalCapacity = maxCapacity(wiring.regionals);
   const regionalBuckets = weightBuckets(regionalWeights, objectSizes, regionalCapacity);
-  const regional = fillLayer(wiring.regionals, regionalBuckets, cheCharacteristicTime(regionalBuckets, regionalCapacity), REGIONAL_DECISION, wiring, keys, stream, scratch, out);
+  const regional = fillLayer(wiring.regionals, regionalBuckets, cheOf(regionalBuckets, regionalCapacity), REGIONAL_DECISION, wiring, keys, stream, scratch, out);
   return { edge, regional };
+}
+
+/** Che's solution for a layer's caches, over the objects they can store (the buckets' ids: weight > 0, size ≤ capacity). */
+function cheOf(buckets: WeightBuckets, capacity: number): CheResult {
+  return cheApproximation(buckets.idWeights, buckets.idSizes, capacity);
 }
 
 /** The layer's caches share one capacity (runNetwork builds them alike); the largest is used for all if not. */
@@ -98,7 +105,7 @@ function maxCapacity(nodes: readonly CacheNode[]): number {
 function fillLayer(
   nodes: readonly CacheNode[],
   buckets: WeightBuckets,
-  x: number,
+  che: CheResult,
   decisionLayer: number,
   wiring: FlowWiring,
   keys: Int32Array,
@@ -110,7 +117,7 @@ function fillLayer(
   let objects = 0;
   let bytes = 0;
   for (const node of nodes) {
-    const held = stationaryLruOrder(buckets, node.store.capacity, x, stream, scratch, out);
+    const held = stationaryLruOrder(buckets, node.store.capacity, che.characteristicTime, stream, scratch, out);
     node.reserve?.(held);
     // Least recent first: each put goes to the front, so the most recent ends there.
     for (let k = held - 1; k >= 0; k--) {
@@ -126,5 +133,5 @@ function fillLayer(
       }
     }
   }
-  return { caches: nodes.length, objects, bytes, cheHitRatio: cheHitRatio(buckets, x) };
+  return { caches: nodes.length, objects, bytes, cheHitRatio: che.hitRatio };
 }
