@@ -5,8 +5,9 @@ import { alternate, report, timeRun } from './harness.js';
 
 /**
  * `slice.curves.baseline`: what run.curves costs (docs/curves.md; issue 25 item 2 asks for at
- * most twice the run without), on the run `npm start` makes (scenarios/baseline.yaml: 15 M
- * requests of cache-only warm-up, then 1 M measured, 339 PoPs and 14 regional sites). With
+ * most twice the run without), on the run `npm start` makes (scenarios/baseline.yaml: a
+ * stationary fill and a cache-only warm-up until steady, then 1 M measured, 339 PoPs and 14
+ * regional sites). With
  * and without alternate, so load from other processes falls on both alike; compared as the
  * ratio of the best CPU and wall times.
  */

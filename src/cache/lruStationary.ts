@@ -10,8 +10,8 @@ import type { RandomStream } from '../sim/random.js';
  * on the p_i, so one draw fills a cache as if it had served forever.
  *
  * Only the keys below a threshold T can be in the cache, so only objects whose key may fall
- * under T are drawn: T is set from Che's characteristic time x (Σ s_i (1 − e^{−p_i x}) = C, the
- * key of object i is below x with probability 1 − e^{−p_i x}), and objects are visited in
+ * under T are drawn: T is set from Che's characteristic time x (Σ s_i (1 − e^{−p_i x}) = C, solved
+ * by src/cache/che.ts; the key of object i is below x with probability 1 − e^{−p_i x}), and objects are visited in
  * buckets of weights within a factor of two with geometric skips (thinning): the work is about
  * the number of objects the cache holds, not the catalogue's size.
  */
@@ -69,51 +69,6 @@ export function weightBuckets(weights: Float64Array, sizes: Float64Array, larges
     idSizes[k] = sizes[ids[k]];
   }
   return { weights, sizes, ids, idWeights, idSizes, bucketStart, bucketMax, totalBytes };
-}
-
-/**
- * Che's characteristic time of an LRU cache of `capacity` bytes: x with Σ s_i (1 − e^{−p_i x}) = C,
- * in the weights' unit (requests, for probabilities per request). Infinity when everything fits.
- */
-export function cheCharacteristicTime(buckets: WeightBuckets, capacity: number): number {
-  if (buckets.totalBytes <= capacity) return Infinity;
-  const { idWeights, idSizes } = buckets;
-  const filled = (x: number): number => {
-    let bytes = 0;
-    for (let k = 0; k < idWeights.length; k++) bytes += idSizes[k] * (1 - Math.exp(-idWeights[k] * x));
-    return bytes;
-  };
-  if (capacity <= 0) return 0;
-  let hi = 1 / buckets.bucketMax[0];
-  while (filled(hi) < capacity) {
-    hi *= 2;
-    // Only weights too small for a double's 1 − e^{−w·x} reach C: as good as everything fitting.
-    if (hi > Number.MAX_VALUE / 4) return Infinity;
-  }
-  let lo = hi / 2;
-  while (filled(lo) >= capacity) {
-    hi = lo;
-    lo /= 2;
-  }
-  // Bisection in ln x to a relative 1e-5: the fill needs x only for its threshold, the tests for Che's ratio.
-  while (hi / lo > 1 + 1e-5) {
-    const mid = Math.sqrt(lo * hi);
-    if (filled(mid) < capacity) lo = mid;
-    else hi = mid;
-  }
-  return Math.sqrt(lo * hi);
-}
-
-/** Che's hit ratio of the cache: Σ p_i (1 − e^{−p_i x}) / Σ p_i over the objects that can be stored. */
-export function cheHitRatio(buckets: WeightBuckets, x: number): number {
-  let hits = 0;
-  let total = 0;
-  for (let k = 0; k < buckets.idWeights.length; k++) {
-    const w = buckets.idWeights[k];
-    total += w;
-    hits += x === Infinity ? w : w * (1 - Math.exp(-w * x));
-  }
-  return total === 0 ? 0 : hits / total;
 }
 
 /**
@@ -222,8 +177,9 @@ const KEY_STEPS = 2 ** 32;
 
 /**
  * One draw of an LRU cache's stationary contents: the ids it holds, most recent first, written
- * to `out` (grown as needed); returns how many. `x` is cheCharacteristicTime's answer for this
- * capacity (Infinity: all objects, in a sampled order).
+ * to `out` (grown as needed); returns how many. `x` is Che's characteristic time for this
+ * capacity, `cheCharacteristicTime(buckets.idWeights, buckets.idSizes, capacity)` (Infinity: all
+ * objects, in a sampled order).
  */
 export function stationaryLruOrder(buckets: WeightBuckets, capacity: number, x: number, stream: RandomStream, scratch: StationaryScratch, out: { ids: Int32Array }): number {
   const { ids, idWeights, idSizes, bucketStart, bucketMax } = buckets;

@@ -1,4 +1,5 @@
-import { cheCharacteristicTime, cheHitRatio, StationaryScratch, stationaryLruOrder, weightBuckets, type WeightBuckets } from '../cache/lruStationary.js';
+import { cheApproximation, type CheResult } from '../cache/che.js';
+import { StationaryScratch, stationaryLruOrder, weightBuckets, type WeightBuckets } from '../cache/lruStationary.js';
 import { EDGE_DECISION, REGIONAL_DECISION } from '../policy/compile.js';
 import type { RandomStream } from '../sim/random.js';
 import type { KeyId } from '../sim/ids.js';
@@ -69,8 +70,9 @@ export function fillStationary(wiring: FlowWiring, catalogue: FillCatalogue, key
   }
   const edgeCapacity = maxCapacity(wiring.edges);
   const edgeBuckets = weightBuckets(edgeWeights, objectSizes, edgeCapacity);
-  const edgeX = cheCharacteristicTime(edgeBuckets, edgeCapacity);
-  const edge = fillLayer(wiring.edges, edgeBuckets, edgeX, EDGE_DECISION, wiring, keys, stream, scratch, out);
+  const edgeChe = cheOf(edgeBuckets, edgeCapacity);
+  const edgeX = edgeChe.characteristicTime;
+  const edge = fillLayer(wiring.edges, edgeBuckets, edgeChe, EDGE_DECISION, wiring, keys, stream, scratch, out);
   if (wiring.regionals.length === 0) return { edge };
 
   // The PoPs' misses: p_i·e^{−p_i x} for what the edge stores, all of p_i for what it passes on.
@@ -83,8 +85,13 @@ export function fillStationary(wiring: FlowWiring, catalogue: FillCatalogue, key
   }
   const regionalCapacity = maxCapacity(wiring.regionals);
   const regionalBuckets = weightBuckets(regionalWeights, objectSizes, regionalCapacity);
-  const regional = fillLayer(wiring.regionals, regionalBuckets, cheCharacteristicTime(regionalBuckets, regionalCapacity), REGIONAL_DECISION, wiring, keys, stream, scratch, out);
+  const regional = fillLayer(wiring.regionals, regionalBuckets, cheOf(regionalBuckets, regionalCapacity), REGIONAL_DECISION, wiring, keys, stream, scratch, out);
   return { edge, regional };
+}
+
+/** Che's solution for a layer's caches, over the objects they can store (the buckets' ids: weight > 0, size ≤ capacity). */
+function cheOf(buckets: WeightBuckets, capacity: number): CheResult {
+  return cheApproximation(buckets.idWeights, buckets.idSizes, capacity);
 }
 
 /** The layer's caches share one capacity (runNetwork builds them alike); the largest is used for all if not. */
@@ -97,7 +104,7 @@ function maxCapacity(nodes: readonly CacheNode[]): number {
 function fillLayer(
   nodes: readonly CacheNode[],
   buckets: WeightBuckets,
-  x: number,
+  che: CheResult,
   decisionLayer: number,
   wiring: FlowWiring,
   keys: Int32Array,
@@ -109,7 +116,7 @@ function fillLayer(
   let objects = 0;
   let bytes = 0;
   for (const node of nodes) {
-    const held = stationaryLruOrder(buckets, node.store.capacity, x, stream, scratch, out);
+    const held = stationaryLruOrder(buckets, node.store.capacity, che.characteristicTime, stream, scratch, out);
     node.reserve?.(held);
     // Least recent first: each put goes to the front, so the most recent ends there.
     for (let k = held - 1; k >= 0; k--) {
@@ -125,5 +132,5 @@ function fillLayer(
       }
     }
   }
-  return { caches: nodes.length, objects, bytes, cheHitRatio: cheHitRatio(buckets, x) };
+  return { caches: nodes.length, objects, bytes, cheHitRatio: che.hitRatio };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cheCharacteristicTime, cheHitRatio, StationaryScratch, stationaryLruOrder, weightBuckets } from '../../src/cache/lruStationary.js';
-import { cheApproximation } from '../../src/cache/che.js';
+import { StationaryScratch, stationaryLruOrder, weightBuckets } from '../../src/cache/lruStationary.js';
+import { cheApproximation, cheCharacteristicTime } from '../../src/cache/che.js';
 import { LruCacheNode } from '../../src/cdn/lruCacheNode.js';
 import { RandomStreams, type RandomStream } from '../../src/sim/random.js';
 import type { KeyId } from '../../src/sim/ids.js';
@@ -14,7 +14,7 @@ import { zipfProbabilities } from '../../src/workload/zipf.js';
  */
 const filler = (weights: Float64Array, sizes: Float64Array, capacity: number) => {
   const buckets = weightBuckets(weights, sizes, capacity);
-  const x = cheCharacteristicTime(buckets, capacity);
+  const x = cheCharacteristicTime(buckets.idWeights, buckets.idSizes, capacity);
   const scratch = new StationaryScratch();
   const out = { ids: new Int32Array(16) };
   return (stream: RandomStream): number[] => {
@@ -88,14 +88,18 @@ describe('LRU stationary contents (move-to-front under the independent reference
     expect(fill(weights, sizes, 1e9, stream).sort((a, b) => a - b)).toEqual(Array.from({ length: 1_000 }, (_, i) => i));
   });
 
-  it("Che's characteristic time agrees with src/cache/che.ts (unit sizes, 20,000 objects, room for 2,000)", () => {
+  it("Che's characteristic time over the buckets' objects is the whole catalogue's (one solver, src/cache/che.ts): unit sizes, 20,000 objects, room for 2,000", () => {
     const weights = zipfProbabilities(20_000, 0.8);
     const sizes = new Float64Array(20_000).fill(1);
     const buckets = weightBuckets(weights, sizes, 2_000);
-    const x = cheCharacteristicTime(buckets, 2_000);
+    const onBuckets = cheApproximation(buckets.idWeights, buckets.idSizes, 2_000);
     const reference = cheApproximation(weights, sizes, 2_000);
-    expect(x / reference.characteristicTime).toBeCloseTo(1, 4);
-    expect(cheHitRatio(buckets, x)).toBeCloseTo(reference.hitRatio, 4);
+    // The same objects in bucket order: the same root to rounding, and it fills exactly 2,000.
+    expect(onBuckets.characteristicTime / reference.characteristicTime).toBeCloseTo(1, 9);
+    expect(onBuckets.hitRatio).toBeCloseTo(reference.hitRatio, 9);
+    let occupied = 0;
+    for (const p of weights) occupied -= Math.expm1(-p * onBuckets.characteristicTime);
+    expect(occupied).toBeCloseTo(2_000, 5);
   });
 
   for (const [label, sizesOf] of [
@@ -131,7 +135,7 @@ describe('LRU stationary contents (move-to-front under the independent reference
       }
       const warmed = hits / 100_000;
       const buckets = weightBuckets(weights, sizes, capacity);
-      const che = cheHitRatio(buckets, cheCharacteristicTime(buckets, capacity));
+      const che = cheApproximation(buckets.idWeights, buckets.idSizes, capacity).hitRatio;
       // The hit ratio of 100,000 requests varies by about √(h(1 − h)/n) = 0.0015 (more, as
       // successive requests share a cache state): 0.008 between the two runs is over 3.5 of
       // their joint deviation; Che's approximation is itself within a few tenths of a point.

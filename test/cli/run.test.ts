@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO, cdnsim, expectNoStackTrace, temporaryFolder } from './helpers.js';
 
-/** The baseline warms its caches until steady (about 15 M requests); these runs keep a 25 % warm-up through the flow instead. */
+/** The baseline warms its caches until steady (a stationary fill, then 8.8 M requests); these runs keep a 25 % warm-up through the flow instead. */
 const SMALL_RUN = ['--requests', '200k', '--warmup', '25%', '--no-progress'];
 
 describe('cdnsim run (end to end, built CLI)', () => {

@@ -61,3 +61,25 @@ describe('thin slice: edge LRU hit ratio against Che\'s approximation', () => {
     expect(Math.abs(summary.byteHitRatio.edge - che.byteHitRatio)).toBeLessThan(0.01);
   });
 });
+
+describe("one Che solver: the stationary start's expectation is the printed theory (docs/warmup.md, \"A stationary start\")", () => {
+  it('spec 1.1: one edge of 30 MB over 5,000 lognormal objects, filled to its stationary state: warmup.fill.edge.cheHitRatio equals theory.edgeHitRatio to the last printed digit, and the run measures it', () => {
+    const scenario = parseScenarioText(
+      `name: che-fill
+seed: 3
+run: { requests: 50000, warmup: { requests: 50000, start: stationary } }
+traffic: { rate: 5k/s }
+content: { objects: 5000, zipfExponent: 0.8, objectSize: { median: 20KB, sigma: 1, min: 100B, max: 1MB } }
+edge: { capacity: 30MB }
+topology: { model: regions, edgeSites: single, originLatency: 0ms }
+`,
+      'che-fill.yaml',
+    );
+    const summary = buildSummary(runScenario(scenario));
+    expect(summary.theory?.model).toBe('che-lru');
+    // The same equation solved once (src/cache/che.ts) over the same objects (every object fits 30 MB).
+    expect(summary.warmup.fill?.edge.cheHitRatio).toBe(summary.theory?.edgeHitRatio);
+    // 50,000 requests after the fill: σ ≈ √(h(1 − h)/50,000) ≈ 0.002; Che itself within a few tenths of a point.
+    expect(Math.abs(summary.hitRatio.edge - (summary.theory?.edgeHitRatio ?? 0))).toBeLessThan(0.01);
+  });
+});

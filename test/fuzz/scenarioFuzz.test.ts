@@ -92,7 +92,7 @@ describe('issue 17 fuzz: mutated shipped scenarios load or are refused with a lo
         mkdirSync(dirname(file), { recursive: true });
         writeFileSync(file, mutated.text);
         // A recorded scenario's HAR sits next to the shipped scenarios. `--warmup 0`: the
-        // baseline warms its caches until steady (15 M requests), which a 2,000-request case
+        // baseline warms its caches until steady (a stationary fill, then 8.8 M requests), which a 2,000-request case
         // does not need; the warm-up keys are still parsed and checked.
         const args = run ? ['run', file, '--requests', '2000', '--warmup', '0', '--no-progress', '--out', join(dirname(file), 'run')] : ['validate', file];
         const result = cdnsim(args, { cwd: REPO, timeoutMs: 60_000 });
