@@ -70,6 +70,11 @@ export class CurveLayer {
     this.recorders[node].reference(key, hit);
   }
 
+  /** Node `node`'s recorder starts from this recency stack (most recent first): a stationary start (StackDistanceRecorder.seed). */
+  seed(node: number, keys: Int32Array, sizes: Float64Array, count: number): void {
+    this.recorders[node].seed(keys, sizes, count);
+  }
+
   /** Node `node` stores `bytes` for `key`. */
   stored(node: number, key: number, bytes: number): void {
     this.recorders[node].stored(key, bytes);

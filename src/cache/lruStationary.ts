@@ -176,12 +176,35 @@ const SMALL_SORT = 64;
 const KEY_STEPS = 2 ** 32;
 
 /**
+ * The whole recency order of a cache's input, for a hit-ratio curve's recorder (docs/curves.md,
+ * "A stationary start"): every object of the buckets, most recent first, of which the cache
+ * holds the longest prefix that fits. The keys the fill did not draw (past its threshold) come
+ * from `stream`, not the fill's: the caches' contents, and every later draw of the fill, are
+ * the same with curves or without.
+ */
+export interface WholeStationaryOrder {
+  readonly stream: RandomStream;
+  /** Object ids, most recent first (grown as needed). */
+  ids: Int32Array;
+  count: number;
+}
+
+/**
  * One draw of an LRU cache's stationary contents: the ids it holds, most recent first, written
  * to `out` (grown as needed); returns how many. `x` is Che's characteristic time for this
  * capacity, `cheCharacteristicTime(buckets.idWeights, buckets.idSizes, capacity)` (Infinity: all
- * objects, in a sampled order).
+ * objects, in a sampled order). With `whole`, the same draw continued past the capacity to every
+ * object (WholeStationaryOrder).
  */
-export function stationaryLruOrder(buckets: WeightBuckets, capacity: number, x: number, stream: RandomStream, scratch: StationaryScratch, out: { ids: Int32Array }): number {
+export function stationaryLruOrder(
+  buckets: WeightBuckets,
+  capacity: number,
+  x: number,
+  stream: RandomStream,
+  scratch: StationaryScratch,
+  out: { ids: Int32Array },
+  whole?: WholeStationaryOrder,
+): number {
   const { ids, idWeights, idSizes, bucketStart, bucketMax } = buckets;
   // With everything fitting, a threshold past every object's key: 40/p_min leaves out e^{-40} of them.
   const threshold = x === Infinity ? 40 / Math.max(Number.MIN_VALUE, bucketMax[bucketMax.length - 1] / 2) : x * THRESHOLD_MARGIN;
@@ -223,7 +246,7 @@ export function stationaryLruOrder(buckets: WeightBuckets, capacity: number, x: 
   // The keys below the threshold hold too few bytes to fill the cache (small caches): the
   // others' keys are the threshold plus a fresh exponential over p (memorylessness), so the
   // draw stays exact; every object gets one, rare enough to sort by comparison.
-  if (drawnBytes < capacity && x !== Infinity && m < ids.length) return fullOrder(buckets, capacity, threshold, stream, scratch, m, out);
+  if (drawnBytes < capacity && x !== Infinity && m < ids.length) return fullOrder(buckets, capacity, threshold, stream, scratch, m, out, whole);
   scratch.sort(m);
   let bytes = 0;
   let held = 0;
@@ -234,11 +257,48 @@ export function stationaryLruOrder(buckets: WeightBuckets, capacity: number, x: 
     bytes += size;
     out.ids[held++] = ids[scratch.ids[k]];
   }
+  if (whole !== undefined) continueOrder(buckets, threshold, scratch, m, whole);
   return held;
 }
 
+/**
+ * WholeStationaryOrder after the sampled path: the m keys drawn below the threshold, in order,
+ * then every other object, whose key is the threshold plus a fresh exponential over its weight
+ * (memorylessness, as in fullOrder), sorted among themselves: all lie past the drawn ones.
+ */
+function continueOrder(buckets: WeightBuckets, threshold: number, scratch: StationaryScratch, m: number, whole: WholeStationaryOrder): void {
+  const { ids, idWeights } = buckets;
+  const n = ids.length;
+  if (whole.ids.length < n) whole.ids = new Int32Array(n);
+  const drawn = new Uint8Array(n);
+  for (let k = 0; k < m; k++) {
+    whole.ids[k] = ids[scratch.ids[k]];
+    drawn[scratch.ids[k]] = 1;
+  }
+  const rest = new Int32Array(n - m);
+  const keys = new Float64Array(n);
+  let r = 0;
+  for (let k = 0; k < n; k++) {
+    if (drawn[k] === 1) continue;
+    keys[k] = threshold - Math.log(1 - whole.stream.next()) / idWeights[k];
+    rest[r++] = k;
+  }
+  rest.sort((a, b) => keys[a] - keys[b]);
+  for (let j = 0; j < r; j++) whole.ids[m + j] = ids[rest[j]];
+  whole.count = m + r;
+}
+
 /** stationaryLruOrder when the first `m` keys drawn (below `threshold`) do not fill the cache: every object's key, sorted. */
-function fullOrder(buckets: WeightBuckets, capacity: number, threshold: number, stream: RandomStream, scratch: StationaryScratch, m: number, out: { ids: Int32Array }): number {
+function fullOrder(
+  buckets: WeightBuckets,
+  capacity: number,
+  threshold: number,
+  stream: RandomStream,
+  scratch: StationaryScratch,
+  m: number,
+  out: { ids: Int32Array },
+  whole: WholeStationaryOrder | undefined,
+): number {
   const { ids, idWeights, idSizes } = buckets;
   const keys = new Float64Array(ids.length).fill(NaN);
   for (let j = 0; j < m; j++) keys[scratch.ids[j]] = (scratch.keys[j] / KEY_STEPS) * threshold;
@@ -251,6 +311,12 @@ function fullOrder(buckets: WeightBuckets, capacity: number, threshold: number, 
     if (bytes + idSizes[k] > capacity) break;
     bytes += idSizes[k];
     out.ids[held++] = ids[k];
+  }
+  if (whole !== undefined) {
+    // Every object already has its key here: the whole order is this one.
+    if (whole.ids.length < ids.length) whole.ids = new Int32Array(ids.length);
+    for (let j = 0; j < order.length; j++) whole.ids[j] = ids[order[j]];
+    whole.count = order.length;
   }
   return held;
 }

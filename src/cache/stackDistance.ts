@@ -111,6 +111,52 @@ export class StackDistanceRecorder {
     if (bytes > this.largestBytes) this.largestBytes = bytes;
   }
 
+  /**
+   * Starts this (new) recorder from a recency stack instead of an empty one: `keys[0 … count)`
+   * most recent first, with their sizes, as if each had been stored in turn from the last to
+   * the first (a stationary start's whole order, docs/curves.md "A stationary start"). Built
+   * in one pass (a linear Fenwick build), not by `count` moves.
+   */
+  seed(keys: Int32Array, sizes: Float64Array, count: number): void {
+    if (this.live !== 0 || this.clock !== 0) throw new Error('a stack distance recorder is seeded before its first reference');
+    const length = Math.max(INITIAL_SLOTS, 2 * (count + 1));
+    const keyAt = new Int32Array(length).fill(EMPTY_KEY);
+    const sizeAt = new Float64Array(length);
+    const tree = new Float64Array(length + 1);
+    let entries = this.mapMask + 1;
+    while (count > entries * 0.75) entries *= 2;
+    if (entries > this.mapMask + 1) {
+      this.map = new Int32Array(2 * entries).fill(EMPTY_KEY);
+      this.mapMask = entries - 1;
+      this.mapShift = 32 - Math.log2(entries);
+    }
+    let slot = 0;
+    let total = 0;
+    // Least recent at slot 0: a distance sums the slots after a key's own.
+    for (let k = count - 1; k >= 0; k--) {
+      const key = keys[k];
+      if (this.entryOf(key) >= 0) continue;
+      const size = sizes[k];
+      keyAt[slot] = key;
+      sizeAt[slot] = size;
+      if (size > 0) tree[slot + 1] = size;
+      total += size;
+      if (size > this.largestBytes) this.largestBytes = size;
+      this.insertEntry(key, slot);
+      slot++;
+    }
+    for (let i = 1; i <= length; i++) {
+      const parent = i + (i & -i);
+      if (parent <= length) tree[parent] += tree[i];
+    }
+    this.keyAt = keyAt;
+    this.sizeAt = sizeAt;
+    this.tree = tree;
+    this.total = total;
+    this.live = slot;
+    this.clock = slot;
+  }
+
   /** `key` (map entry `entry`, or −1 when new) takes the next time slot with `size` (−1: unknown). */
   private moveToTop(entry: number, key: number, size: number): void {
     if (entry >= 0) {

@@ -1,5 +1,6 @@
 import { cheApproximation, type CheResult } from '../cache/che.js';
-import { StationaryScratch, stationaryLruOrder, weightBuckets, type WeightBuckets } from '../cache/lruStationary.js';
+import type { CurveLayer } from '../cache/hitRatioCurves.js';
+import { StationaryScratch, stationaryLruOrder, weightBuckets, type WeightBuckets, type WholeStationaryOrder } from '../cache/lruStationary.js';
 import { EDGE_DECISION, REGIONAL_DECISION } from '../policy/compile.js';
 import type { RandomStream } from '../sim/random.js';
 import type { KeyId } from '../sim/ids.js';
@@ -35,6 +36,16 @@ export interface FillFacts {
 }
 
 /**
+ * The hit-ratio curves' recorders a stationary start seeds (docs/curves.md, "A stationary
+ * start"): per node layer (edge, regional) the curve layer or null, and the stream that draws
+ * the keys the fill itself does not need (past the caches' capacity).
+ */
+export interface FillCurves {
+  readonly layers: readonly (CurveLayer | null)[];
+  readonly stream: RandomStream;
+}
+
+/**
  * The stationary start of the cache-only warm-up (docs/warmup.md, "A stationary start"):
  * every edge and regional cache filled, through its own `put`, with one draw of LRU's
  * stationary contents under the independent reference model (src/cache/lruStationary.ts).
@@ -51,9 +62,15 @@ export interface FillFacts {
  *   (entries renewed at random moments), the version is the origin's at the start. Browsers
  *   start empty. The simulated blocks that follow correct what this leaves out.
  *
- * Draws come from `stream` alone (its own name), so the run's other streams are untouched.
+ * - Curves (`curves`): each node's stack-distance recorder starts from the whole recency order
+ *   its cache's prefix was cut from: every object the layer stores, the same draw continued
+ *   past the capacity, so a curve above the node's capacity does not count an object the
+ *   cache would hold as a first request (docs/curves.md, "A stationary start").
+ *
+ * Draws come from `stream` alone (its own name), so the run's other streams are untouched;
+ * the recorders' extra draws from `curves.stream`, so the caches are the same with or without.
  */
-export function fillStationary(wiring: FlowWiring, catalogue: FillCatalogue, keyOf: FillKeyOf, stream: RandomStream): FillFacts {
+export function fillStationary(wiring: FlowWiring, catalogue: FillCatalogue, keyOf: FillKeyOf, stream: RandomStream, curves: FillCurves | null = null): FillFacts {
   const { popularity, objectSizes } = catalogue;
   const n = popularity.length;
   const classOf = wiring.classOf;
@@ -72,7 +89,7 @@ export function fillStationary(wiring: FlowWiring, catalogue: FillCatalogue, key
   const edgeBuckets = weightBuckets(edgeWeights, objectSizes, edgeCapacity);
   const edgeChe = cheOf(edgeBuckets, edgeCapacity);
   const edgeX = edgeChe.characteristicTime;
-  const edge = fillLayer(wiring.edges, edgeBuckets, edgeChe, EDGE_DECISION, wiring, keys, stream, scratch, out);
+  const edge = fillLayer(wiring.edges, edgeBuckets, edgeChe, EDGE_DECISION, wiring, keys, stream, scratch, out, curveOf(curves, 0));
   if (wiring.regionals.length === 0) return { edge };
 
   // The PoPs' misses: p_i·e^{−p_i x} for what the edge stores, all of p_i for what it passes on.
@@ -85,13 +102,18 @@ export function fillStationary(wiring: FlowWiring, catalogue: FillCatalogue, key
   }
   const regionalCapacity = maxCapacity(wiring.regionals);
   const regionalBuckets = weightBuckets(regionalWeights, objectSizes, regionalCapacity);
-  const regional = fillLayer(wiring.regionals, regionalBuckets, cheOf(regionalBuckets, regionalCapacity), REGIONAL_DECISION, wiring, keys, stream, scratch, out);
+  const regional = fillLayer(wiring.regionals, regionalBuckets, cheOf(regionalBuckets, regionalCapacity), REGIONAL_DECISION, wiring, keys, stream, scratch, out, curveOf(curves, 1));
   return { edge, regional };
 }
 
 /** Che's solution for a layer's caches, over the objects they can store (the buckets' ids: weight > 0, size ≤ capacity). */
 function cheOf(buckets: WeightBuckets, capacity: number): CheResult {
   return cheApproximation(buckets.idWeights, buckets.idSizes, capacity);
+}
+
+function curveOf(curves: FillCurves | null, layer: number): { layer: CurveLayer; stream: RandomStream } | null {
+  const curve = curves?.layers[layer] ?? null;
+  return curves === null || curve === null ? null : { layer: curve, stream: curves.stream };
 }
 
 /** The layer's caches share one capacity (runNetwork builds them alike); the largest is used for all if not. */
@@ -111,12 +133,25 @@ function fillLayer(
   stream: RandomStream,
   scratch: StationaryScratch,
   out: { ids: Int32Array },
+  curve: { layer: CurveLayer; stream: RandomStream } | null,
 ): FillLayerFacts {
   const { classOf, decisions, origin } = wiring;
   let objects = 0;
   let bytes = 0;
-  for (const node of nodes) {
-    const held = stationaryLruOrder(buckets, node.store.capacity, che.characteristicTime, stream, scratch, out);
+  const whole: WholeStationaryOrder | undefined = curve === null ? undefined : { stream: curve.stream, ids: new Int32Array(0), count: 0 };
+  const seedKeys = new Int32Array(curve === null ? 0 : buckets.ids.length);
+  const seedSizes = new Float64Array(curve === null ? 0 : buckets.ids.length);
+  for (let j = 0; j < nodes.length; j++) {
+    const node = nodes[j];
+    const held = stationaryLruOrder(buckets, node.store.capacity, che.characteristicTime, stream, scratch, out, whole);
+    if (curve !== null && whole !== undefined) {
+      // Before the puts: they then move the held prefix to the top in the same order (a no-op on the order).
+      for (let k = 0; k < whole.count; k++) {
+        seedKeys[k] = keys[whole.ids[k]];
+        seedSizes[k] = buckets.sizes[whole.ids[k]];
+      }
+      curve.layer.seed(j, seedKeys, seedSizes, whole.count);
+    }
     node.reserve?.(held);
     // Least recent first: each put goes to the front, so the most recent ends there.
     for (let k = held - 1; k >= 0; k--) {

@@ -1,5 +1,5 @@
 import { CacheWarmer, type CacheWarmerOptions } from '../cdn/cacheWarmer.js';
-import { fillStationary, type FillCatalogue, type FillFacts, type FillKeyOf } from '../cdn/stationaryFill.js';
+import { fillStationary, type FillCatalogue, type FillCurves, type FillFacts, type FillKeyOf } from '../cdn/stationaryFill.js';
 import type { RandomStream } from '../sim/random.js';
 import type { CacheWarmupLength, Warmup } from '../scenario/warmupSchema.js';
 import type { Simulation } from '../sim/simulation.js';
@@ -129,7 +129,7 @@ export class CacheWarmup {
       if (this.fill === null) throw new Error('a stationary start needs the catalogue, its keys and a random stream (cacheWarmupFor)');
       this.filling = true;
       onProgress?.(simulation.nowMs, 0);
-      this.fillFacts = fillStationary(this.caches, this.fill.catalogue, this.fill.keyOf, this.fill.stream);
+      this.fillFacts = fillStationary(this.caches, this.fill.catalogue, this.fill.keyOf, this.fill.stream, this.fill.curves ?? null);
       this.filling = false;
     }
     while (this.warming) {
@@ -206,6 +206,8 @@ export interface StationaryFillInputs {
   catalogue: FillCatalogue;
   keyOf: FillKeyOf;
   stream: RandomStream;
+  /** With run.curves: the recorders to start from the stationary order (docs/curves.md, "A stationary start"). */
+  curves?: FillCurves | null;
 }
 
 /**

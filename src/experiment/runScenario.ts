@@ -122,6 +122,8 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
       keyOf: fillKeyOf(clients?.keys ?? null),
       // Its own stream: the fill draws nothing from the workload's (docs/warmup.md, "A stationary start").
       stream: streams.stream('warmup.fill'),
+      // The curves' recorders start from the whole stationary order; its keys past the caches' capacity from a stream of their own.
+      curves: curves === null ? null : { layers: curves.layers, stream: streams.stream('warmup.fill.curves') },
     })),
     adaptive,
     queryKeys: content.queryKeys,

@@ -10,7 +10,8 @@
 export type LibraryCommand =
   | { readonly kind: 'run' }
   | { readonly kind: 'compare'; readonly args?: readonly string[] }
-  | { readonly kind: 'sweep'; readonly args: readonly string[] };
+  | { readonly kind: 'sweep'; readonly args: readonly string[] }
+  | { readonly kind: 'plan'; readonly args: readonly string[] };
 
 /** A chart the command draws into its output folder (`charts/<file>`), published as docs/library/images/<name>-<file>. */
 export interface LibraryChart {

@@ -111,7 +111,8 @@ export function confirmLayer(
           : curveAt < plan.target
             ? layer === 'regional'
               ? `its input changed with the PoPs' sizes: this run's curve gives ${formatPercent(curveAt, 1)} at this size`
-              : `its requests changed: this run's curve gives ${formatPercent(curveAt, 1)} at this size`
+              : // Both runs' measured requests are the same only after a warm-up of the same length (the steady rule may stop at another block), and a stationary start draws each cache's state anew at its planned size.
+                `its requests or starting state changed: this run's curve gives ${formatPercent(curveAt, 1)} at this size`
             : `misses the curve counts as hits (waiting for a fetch in flight, or an expired copy): curve ${formatPercent(curveAt, 2)}, run ${formatPercent(confirmedHitRatio, 2)}`;
     const uplink = confirmed?.uplinkGbitPerSecond;
     const peak = confirmed?.peakEgressGbitPerSecond1s;

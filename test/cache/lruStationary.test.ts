@@ -165,3 +165,52 @@ describe('LRU stationary contents (move-to-front under the independent reference
     expect(a).toHaveLength(500);
   });
 });
+
+describe('the whole stationary order for a curve recorder (docs/curves.md, "A stationary start")', () => {
+  it('move-to-front law past the capacity: p = 0.5, 0.3, 0.2, room for one, the six orders of 20,000 draws within 0.015 of p_a · p_b/(1 − p_a) (4.5 standard deviations)', () => {
+    const weights = Float64Array.of(0.5, 0.3, 0.2);
+    const sizes = Float64Array.of(1, 1, 1);
+    const buckets = weightBuckets(weights, sizes, 1);
+    const x = cheCharacteristicTime(buckets.idWeights, buckets.idSizes, 1);
+    const scratch = new StationaryScratch();
+    const out = { ids: new Int32Array(4) };
+    const streams = new RandomStreams(9);
+    const whole = { stream: streams.stream('whole'), ids: new Int32Array(0), count: 0 };
+    const fill = streams.stream('fill');
+    const counts = new Map<string, number>();
+    const draws = 20_000;
+    for (let d = 0; d < draws; d++) {
+      const held = stationaryLruOrder(buckets, 1, x, fill, scratch, out, whole);
+      expect(held).toBe(1);
+      expect(whole.count).toBe(3);
+      // The cache's contents are the whole order's prefix.
+      expect(whole.ids[0]).toBe(out.ids[0]);
+      const order = Array.from(whole.ids.subarray(0, 3)).join('');
+      counts.set(order, (counts.get(order) ?? 0) + 1);
+    }
+    const expected: Record<string, number> = { '012': 0.3, '021': 0.2, '102': 0.3 * (0.5 / 0.7), '120': 0.3 * (0.2 / 0.7), '201': 0.2 * (0.5 / 0.8), '210': 0.2 * (0.3 / 0.8) };
+    for (const [order, p] of Object.entries(expected)) expect(Math.abs((counts.get(order) ?? 0) / draws - p)).toBeLessThan(0.015);
+  });
+
+  it("the fill's own draws do not change: the same contents with the whole order asked for or not, and each object once in it", () => {
+    const n = 5_000;
+    const weights = zipfProbabilities(n, 0.8);
+    const sizes = Float64Array.from({ length: n }, (_, i) => 1 + (i % 7));
+    const capacity = 2_000;
+    const buckets = weightBuckets(weights, sizes, capacity);
+    const x = cheCharacteristicTime(buckets.idWeights, buckets.idSizes, capacity);
+    const plain = { ids: new Int32Array(16) };
+    const withWhole = { ids: new Int32Array(16) };
+    const whole = { stream: new RandomStreams(4).stream('whole'), ids: new Int32Array(0), count: 0 };
+    const a = new RandomStreams(4).stream('fill');
+    const b = new RandomStreams(4).stream('fill');
+    for (let cache = 0; cache < 5; cache++) {
+      const held = stationaryLruOrder(buckets, capacity, x, a, new StationaryScratch(), plain);
+      expect(stationaryLruOrder(buckets, capacity, x, b, new StationaryScratch(), withWhole, whole)).toBe(held);
+      expect(withWhole.ids.subarray(0, held)).toEqual(plain.ids.subarray(0, held));
+      expect(whole.ids.subarray(0, held)).toEqual(plain.ids.subarray(0, held));
+      expect(whole.count).toBe(n);
+      expect(new Set(whole.ids.subarray(0, n)).size).toBe(n);
+    }
+  });
+});

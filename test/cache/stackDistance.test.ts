@@ -74,6 +74,37 @@ describe('byte stack distances (Mattson et al. 1970)', () => {
     );
   });
 
+  it('seed (a stationary start, docs/curves.md): a recorder started from a stack gives the distances of one that stored the stack least recent first, across compactions', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.integer({ min: 0, max: 3000 }), { maxLength: 1500 }), fc.array(fc.integer({ min: 0, max: 3000 }), { minLength: 1, maxLength: 3000 }), (stack, keys) => {
+        const sizeOf = (key: number): number => (key * 37) % 101;
+        const seeded = new StackDistanceRecorder();
+        seeded.seed(Int32Array.from(stack), Float64Array.from(stack, sizeOf), stack.length);
+        const stored = new StackDistanceRecorder();
+        for (let k = stack.length - 1; k >= 0; k--) stored.stored(stack[k], sizeOf(stack[k]));
+        const known = new Set(stack);
+        for (const key of keys) {
+          const hit = known.has(key);
+          expect(look(seeded, key, hit)).toBe(look(stored, key, hit));
+          if (!hit) {
+            known.add(key);
+            seeded.stored(key, sizeOf(key));
+            stored.stored(key, sizeOf(key));
+          }
+        }
+        expect(seeded.keys).toBe(stored.keys);
+        expect(seeded.largestBytes).toBe(stored.largestBytes);
+      }),
+      { numRuns: 20 },
+    );
+    // By hand: stack 1 (10 B), 2 (20 B), 3 (30 B), most recent first.
+    const recorder = new StackDistanceRecorder();
+    recorder.seed(Int32Array.of(1, 2, 3), Float64Array.of(10, 20, 30), 3);
+    expect(look(recorder, 3)).toBe(60);
+    expect(look(recorder, 1)).toBe(40);
+    expect(look(recorder, 4, false)).toBe(Infinity);
+  });
+
   it('a key looked up but not stored yet (its fetch in flight) has an infinite distance; a store moves it to the top', () => {
     const recorder = new StackDistanceRecorder();
     expect(look(recorder, 7, false)).toBe(Infinity);
