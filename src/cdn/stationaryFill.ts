@@ -52,6 +52,9 @@ export interface FillCurves {
  *
  * - Edge: the objects' request probabilities are the catalogue's (share × Zipf per class);
  *   every PoP sees the same ones, whatever its rate, so each edge is one independent draw.
+ *   An edge that normal routing sends no request (`routedEdges`: nobody's nearest PoP, nor a
+ *   misrouting alternate) is empty in its steady state and is left so; only an incident's
+ *   rerouting reaches it, and then it starts cold, as it would.
  * - Regional: its requests are the PoPs' misses. With equal edge capacities Che gives every
  *   PoP the same miss probability e^{−p_i x} for object i, so a regional site is asked for
  *   object i in proportion to p_i·e^{−p_i x}, whatever its PoPs' rates; it is filled the same way.
@@ -70,7 +73,14 @@ export interface FillCurves {
  * Draws come from `stream` alone (its own name), so the run's other streams are untouched;
  * the recorders' extra draws from `curves.stream`, so the caches are the same with or without.
  */
-export function fillStationary(wiring: FlowWiring, catalogue: FillCatalogue, keyOf: FillKeyOf, stream: RandomStream, curves: FillCurves | null = null): FillFacts {
+export function fillStationary(
+  wiring: FlowWiring,
+  catalogue: FillCatalogue,
+  keyOf: FillKeyOf,
+  stream: RandomStream,
+  curves: FillCurves | null = null,
+  routedEdges: Uint8Array | null = null,
+): FillFacts {
   const { popularity, objectSizes } = catalogue;
   const n = popularity.length;
   const classOf = wiring.classOf;
@@ -89,7 +99,7 @@ export function fillStationary(wiring: FlowWiring, catalogue: FillCatalogue, key
   const edgeBuckets = weightBuckets(edgeWeights, objectSizes, edgeCapacity);
   const edgeChe = cheOf(edgeBuckets, edgeCapacity);
   const edgeX = edgeChe.characteristicTime;
-  const edge = fillLayer(wiring.edges, edgeBuckets, edgeChe, EDGE_DECISION, wiring, keys, stream, scratch, out, curveOf(curves, 0));
+  const edge = fillLayer(wiring.edges, edgeBuckets, edgeChe, EDGE_DECISION, wiring, keys, stream, scratch, out, curveOf(curves, 0), routedEdges);
   if (wiring.regionals.length === 0) return { edge };
 
   // The PoPs' misses: p_i·e^{−p_i x} for what the edge stores, all of p_i for what it passes on.
@@ -102,7 +112,7 @@ export function fillStationary(wiring: FlowWiring, catalogue: FillCatalogue, key
   }
   const regionalCapacity = maxCapacity(wiring.regionals);
   const regionalBuckets = weightBuckets(regionalWeights, objectSizes, regionalCapacity);
-  const regional = fillLayer(wiring.regionals, regionalBuckets, cheOf(regionalBuckets, regionalCapacity), REGIONAL_DECISION, wiring, keys, stream, scratch, out, curveOf(curves, 1));
+  const regional = fillLayer(wiring.regionals, regionalBuckets, cheOf(regionalBuckets, regionalCapacity), REGIONAL_DECISION, wiring, keys, stream, scratch, out, curveOf(curves, 1), null);
   return { edge, regional };
 }
 
@@ -134,6 +144,7 @@ function fillLayer(
   scratch: StationaryScratch,
   out: { ids: Int32Array },
   curve: { layer: CurveLayer; stream: RandomStream } | null,
+  routed: Uint8Array | null,
 ): FillLayerFacts {
   const { classOf, decisions, origin } = wiring;
   let objects = 0;
@@ -141,7 +152,11 @@ function fillLayer(
   const whole: WholeStationaryOrder | undefined = curve === null ? undefined : { stream: curve.stream, ids: new Int32Array(0), count: 0 };
   const seedKeys = new Int32Array(curve === null ? 0 : buckets.ids.length);
   const seedSizes = new Float64Array(curve === null ? 0 : buckets.ids.length);
+  let caches = 0;
   for (let j = 0; j < nodes.length; j++) {
+    // An edge no client reaches is empty in its steady state (and its curve has no lookups).
+    if (routed !== null && routed[j] === 0) continue;
+    caches++;
     const node = nodes[j];
     const held = stationaryLruOrder(buckets, node.store.capacity, che.characteristicTime, stream, scratch, out, whole);
     if (curve !== null && whole !== undefined) {
@@ -167,5 +182,5 @@ function fillLayer(
       }
     }
   }
-  return { caches: nodes.length, objects, bytes, cheHitRatio: che.hitRatio };
+  return { caches, objects, bytes, cheHitRatio: che.hitRatio };
 }

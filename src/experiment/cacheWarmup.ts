@@ -129,7 +129,7 @@ export class CacheWarmup {
       if (this.fill === null) throw new Error('a stationary start needs the catalogue, its keys and a random stream (cacheWarmupFor)');
       this.filling = true;
       onProgress?.(simulation.nowMs, 0);
-      this.fillFacts = fillStationary(this.caches, this.fill.catalogue, this.fill.keyOf, this.fill.stream, this.fill.curves ?? null);
+      this.fillFacts = fillStationary(this.caches, this.fill.catalogue, this.fill.keyOf, this.fill.stream, this.fill.curves ?? null, this.fill.routedEdges ?? null);
       this.filling = false;
     }
     while (this.warming) {
@@ -208,6 +208,8 @@ export interface StationaryFillInputs {
   stream: RandomStream;
   /** With run.curves: the recorders to start from the stationary order (docs/curves.md, "A stationary start"). */
   curves?: FillCurves | null;
+  /** Per edge, 1 when normal routing sends it requests; the others stay empty (all filled when absent). */
+  routedEdges?: Uint8Array | null;
 }
 
 /**

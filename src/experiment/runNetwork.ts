@@ -33,6 +33,11 @@ export interface RunNetwork {
   readonly theoryApplies: boolean;
   /** Where clients are, with the demand of each place: the workload's sources and time zones. */
   readonly places: ClientPlaces;
+  /**
+   * Per edge, 1 when normal routing sends it requests: a stationary start fills only these
+   * (an edge no client reaches stays empty in its steady state; docs/warmup.md).
+   */
+  readonly routedEdges: Uint8Array;
 }
 
 const isRegion = (name: string): name is Region => (REGIONS as readonly string[]).includes(name);
@@ -73,6 +78,7 @@ export function buildRunNetwork(scenario: Scenario, streams: RandomStreams): Run
       regionalNodes: regionalSites.map((site) => ({ name: site.code, region: site.region })),
       theoryApplies: false,
       places: latency.topology.clients,
+      routedEdges: latency.routedPops,
     };
   }
   const latency = new RegionLatencyModel(
@@ -94,5 +100,7 @@ export function buildRunNetwork(scenario: Scenario, streams: RandomStreams): Run
     theoryApplies: true,
     // The regions model has no map, but clients still have a local time: the same metros give it.
     places: buildClientPlaces(loadClientCities(), scenario.traffic.regions),
+    // An edge per region is reached when its region has demand; one edge for all always is.
+    routedEdges: Uint8Array.from(latency.edgeNames, (name) => (isRegion(name) && !(scenario.traffic.regions[name] > 0) ? 0 : 1)),
   };
 }

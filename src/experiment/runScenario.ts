@@ -124,6 +124,8 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
       stream: streams.stream('warmup.fill'),
       // The curves' recorders start from the whole stationary order; its keys past the caches' capacity from a stream of their own.
       curves: curves === null ? null : { layers: curves.layers, stream: streams.stream('warmup.fill.curves') },
+      // An edge no client reaches stays empty: its steady state (docs/warmup.md, "A stationary start").
+      routedEdges: network.routedEdges,
     })),
     adaptive,
     queryKeys: content.queryKeys,

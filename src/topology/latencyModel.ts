@@ -4,7 +4,7 @@ import { placeFor } from './clients.js';
 import { greatCircleKm } from './geo.js';
 import { propagationRttMs } from './latencyParameters.js';
 import { REGIONS } from './regions.js';
-import { nearestPop, Router } from './routing.js';
+import { nearestPop, routedPops, Router } from './routing.js';
 import type { Topology } from './topology.js';
 
 /**
@@ -25,6 +25,8 @@ import type { Topology } from './topology.js';
  */
 export class TopologyLatencyModel {
   private readonly router: Router;
+  /** Per PoP, 1 when normal routing sends it requests (routedPops). */
+  readonly routedPops: Uint8Array;
   private readonly placeStream: RandomStream;
   private readonly lastMileStream: RandomStream;
   private readonly originStream: RandomStream;
@@ -60,6 +62,7 @@ export class TopologyLatencyModel {
   ) {
     const { pops, regionalTier, origins, latency, clients, routing } = topology;
     this.router = new Router(routing, topology.routingParameters, streams.stream('topology.routing'));
+    this.routedPops = routedPops(routing, topology.routingParameters, clients.demand);
     this.placeStream = streams.stream('topology.clients');
     this.lastMileStream = streams.stream('topology.lastMile');
     this.originStream = streams.stream('topology.origin');

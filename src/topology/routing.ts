@@ -74,6 +74,21 @@ export function nearestPop(table: RoutingTable, place: number): number {
   return table.ranked[place * table.stride];
 }
 
+/**
+ * Per PoP, 1 when anycast can send it requests: it is the nearest of a place with demand, or,
+ * with misrouting on, one of such a place's next-nearest. The others never see a request in
+ * normal routing (docs/topology.md, "Idle PoPs"); only an incident's rerouting reaches them.
+ */
+export function routedPops(table: RoutingTable, parameters: RoutingParameters, demand: Float64Array): Uint8Array {
+  const routed = new Uint8Array(table.popCount);
+  const reach = parameters.misrouteProbability > 0 ? table.stride : 1;
+  for (let place = 0; place < table.placeCount; place++) {
+    if (!(demand[place] > 0)) continue;
+    for (let j = 0; j < reach; j++) routed[table.ranked[place * table.stride + j]] = 1;
+  }
+  return routed;
+}
+
 /** Routes requests of client places to PoPs, misrouting a share of them with a seeded stream. */
 export class Router {
   private readonly misrouteProbability: number;
