@@ -220,6 +220,14 @@ export class LayeredFlow {
   private readonly regionalLayer: number;
   private readonly originLayer: number;
   private readonly tiered: boolean;
+  /**
+   * What the run's scenario can need, decided once here (issue 27: every request went through
+   * the all-features path): whether a deploy purges (spec 1.2 item 6), whether the origin's
+   * versions ever change (content churn or deploys: a served copy can be outdated). Each
+   * guards a whole block of the path.
+   */
+  private readonly purges: boolean;
+  private readonly versionsChange: boolean;
   private readonly requests = new PendingRequests();
   private readonly fetches = new FetchTable();
   /** (node, key) → the fetch in flight there. */
@@ -250,6 +258,8 @@ export class LayeredFlow {
     this.edgeLayer = layers.edge;
     this.regionalLayer = layers.regional;
     this.originLayer = layers.origin;
+    this.purges = options.origin.purges;
+    this.versionsChange = options.origin.versionsChange;
     this.curveLayers = options.curves ?? [null, null];
     this.upstreamLoad = new UpstreamLoad(network.regionalCount);
     this.arriveRegionalEvent = simulation.defineEvent('cdn.arriveRegional', (fetch) => this.arriveRegional(fetch));
@@ -322,8 +332,11 @@ export class LayeredFlow {
     pending.region[r] = request.region;
     pending.firstKey[r] = request.key as KeyId;
     pending.rangeStart[r] = request.rangeStart;
-    const at = r * LAYER_SLOTS;
-    for (let l = 0; l < LAYER_SLOTS; l++) pending.servedBytes[at + l] = 0;
+    // Bytes per layer are kept per piece only for a range (spec 4.8); a whole object's are its one answer's layer's (finish).
+    if (request.rangeStart >= 0) {
+      const at = r * LAYER_SLOTS;
+      for (let l = 0; l < LAYER_SLOTS; l++) pending.servedBytes[at + l] = 0;
+    }
     // spec 4.8: a range needs each 5 MB chunk it touches, fetched side by side; it is
     // answered when the last one arrives.
     for (let i = 0; i < request.pieces; i++) {
@@ -367,7 +380,7 @@ export class LayeredFlow {
   private touch(node: CacheNode, key: KeyId, c: ClassId, nowMs: SimMs): number {
     const local = node.lookup(key, nowMs);
     this.droppedByPurge = false;
-    if (local >= 0 && this.purged(node.versionAtOf(local), c, nowMs)) {
+    if (local >= 0 && this.purges && this.purged(node.versionAtOf(local), c, nowMs)) {
       node.remove(key);
       this.droppedByPurge = true;
       return -1;
@@ -541,12 +554,12 @@ export class LayeredFlow {
       // spec 1.2 item 6, by version: once a purge has reached the node, a copy the origin read
       // before its deploy goes, whether the node holds it (it may have reached the node while
       // this fetch was out) or it is the answer arriving now (a fetch slower than the purge).
-      const purgeDeployMs = purgeReachedDeployMs(options.origin, c, nowMs, options.purgeDelayMs);
-      if (local >= 0 && purgedByVersion(node.versionAtOf(local), purgeDeployMs)) {
+      const purgeDeployMs = this.purges ? purgeReachedDeployMs(options.origin, c, nowMs, options.purgeDelayMs) : -Infinity;
+      if (local >= 0 && this.purges && purgedByVersion(node.versionAtOf(local), purgeDeployMs)) {
         node.remove(key);
         local = -1;
       }
-      const storable = !purgedByVersion(versionAtMs, purgeDeployMs);
+      const storable = !this.purges || !purgedByVersion(versionAtMs, purgeDeployMs);
       if (status === STATUS_OK) {
         if (fetches.haveVersion[f] === version) {
           outcome |= OUTCOME_REVALIDATED;
@@ -641,7 +654,7 @@ export class LayeredFlow {
     pending.outcome[r] |= outcome;
     // spec 4.8: this piece's share of the client's bytes is served by this layer.
     const rangeStart = pending.rangeStart[r];
-    pending.servedBytes[r * LAYER_SLOTS + servedLayer] += rangeStart < 0 ? pending.sizeBytes[r] : chunkShareOfRange(rangeStart, pending.sizeBytes[r], key - pending.firstKey[r]);
+    if (rangeStart >= 0) pending.servedBytes[r * LAYER_SLOTS + servedLayer] += chunkShareOfRange(rangeStart, pending.sizeBytes[r], key - pending.firstKey[r]);
     if (--pending.piecesLeft[r] === 0) this.finish(r);
   }
 
@@ -678,9 +691,13 @@ export class LayeredFlow {
     done.regional = this.tiered && options.cdnEnabled && done.layer > this.edgeLayer ? options.network.regionalOf(edge) : -1;
     done.status = status;
     done.outcome = pending.outcome[r];
-    const servedBytes = done.servedBytes;
-    const at = r * LAYER_SLOTS;
-    for (let l = 0; l < LAYER_SLOTS; l++) servedBytes[l] = pending.servedBytes[at + l];
+    // A whole object has one piece, answered once, by the layer that is done.layer.
+    if (pending.rangeStart[r] < 0) this.servedWholeBy(done.layer, done.sizeBytes);
+    else {
+      const servedBytes = done.servedBytes;
+      const at = r * LAYER_SLOTS;
+      for (let l = 0; l < LAYER_SLOTS; l++) servedBytes[l] = pending.servedBytes[at + l];
+    }
     const version = pending.version[r];
     const responseAtMs = pending.responseAtMs[r];
     const clientSlot = pending.clientSlot[r];
@@ -726,7 +743,8 @@ export class LayeredFlow {
     const origin = options.origin;
     const c = done.classId;
     const ok = done.status === STATUS_OK;
-    done.staleForMs = ok && version < origin.versionAt(done.objectId, c, doneAtMs) ? doneAtMs - origin.changedAtMs(done.objectId, c) : -1;
+    // Without churn or deploys every copy is the origin's only version: nothing served is outdated.
+    done.staleForMs = this.versionsChange && ok && version < origin.versionAt(done.objectId, c, doneAtMs) ? doneAtMs - origin.changedAtMs(done.objectId, c) : -1;
     // The browser keeps the response for its own lifetime, less the age it arrives with: the
     // PoP's age for it plus the time the browser waited (RFC 9111 §4.2.3 response_delay).
     const browsers = options.browsers;
