@@ -228,6 +228,8 @@ export class LayeredFlow {
    */
   private readonly purges: boolean;
   private readonly versionsChange: boolean;
+  /** Browser caches (spec 4.9 layer 1): only they read a request's browser key, client and response time. */
+  private readonly browsersOn: boolean;
   private readonly requests = new PendingRequests();
   private readonly fetches = new FetchTable();
   /** (node, key) → the fetch in flight there. */
@@ -260,6 +262,7 @@ export class LayeredFlow {
     this.originLayer = layers.origin;
     this.purges = options.origin.purges;
     this.versionsChange = options.origin.versionsChange;
+    this.browsersOn = layers.browsers;
     this.curveLayers = options.curves ?? [null, null];
     this.upstreamLoad = new UpstreamLoad(network.regionalCount);
     this.arriveRegionalEvent = simulation.defineEvent('cdn.arriveRegional', (fetch) => this.arriveRegional(fetch));
@@ -316,24 +319,28 @@ export class LayeredFlow {
     pending.sendMs[r] = nowMs;
     pending.clientLegMs[r] = options.network.clientLegMs;
     pending.doneAtMs[r] = nowMs;
-    pending.responseAtMs[r] = Infinity;
     pending.seq[r] = seq;
     pending.sizeBytes[r] = request.sizeBytes;
     pending.objectId[r] = objectId;
-    pending.key[r] = client >= 0 && request.firstChunk < 0 ? browserKeyOf(request) : -1;
     pending.classId[r] = c;
     pending.edge[r] = edge;
-    pending.clientSlot[r] = client;
     pending.piecesLeft[r] = request.pieces;
-    pending.version[r] = 2 ** 31 - 1;
     pending.layer[r] = this.edgeLayer;
     pending.outcome[r] = 0;
     pending.status[r] = STATUS_OK;
     pending.region[r] = request.region;
-    pending.firstKey[r] = request.key as KeyId;
     pending.rangeStart[r] = request.rangeStart;
-    // Bytes per layer are kept per piece only for a range (spec 4.8); a whole object's are its one answer's layer's (finish).
+    // Issue 27: a record's columns are written only where the run can read them (fewer cache
+    // lines a request): the browser's (spec 4.9 layer 1), the lowest version (staleness), a
+    // range's first key and bytes per layer (spec 4.8; a whole object's are its one answer's layer's, set in finish).
+    if (this.browsersOn) {
+      pending.responseAtMs[r] = Infinity;
+      pending.key[r] = client >= 0 && request.firstChunk < 0 ? browserKeyOf(request) : -1;
+      pending.clientSlot[r] = client;
+    }
+    if (this.versionsChange) pending.version[r] = 2 ** 31 - 1;
     if (request.rangeStart >= 0) {
+      pending.firstKey[r] = request.key as KeyId;
       const at = r * LAYER_SLOTS;
       for (let l = 0; l < LAYER_SLOTS; l++) pending.servedBytes[at + l] = 0;
     }
@@ -634,8 +641,10 @@ export class LayeredFlow {
     if (waiter === NO_WAITER) return;
     if (waiter >= 0) {
       // Only PoPs' fetches wait at a regional site; a body goes down unless the PoP holds this version (a 304).
-      if (this.fetches.measured[waiter] === 1 && status === STATUS_OK && this.fetches.haveVersion[waiter] !== version) this.layerActivity[NODE_REGIONAL].answeredFetchBytes += this.fetches.bytes[waiter];
-      if (this.fetches.measured[waiter] === 1 && status === STATUS_OK && this.fetches.haveVersion[waiter] !== version) this.upstreamLoad.regionals.record(nowMs, this.options.network.regionalOf(this.fetches.node[waiter]), 0, this.fetches.bytes[waiter]);
+      if (this.fetches.measured[waiter] === 1 && status === STATUS_OK && this.fetches.haveVersion[waiter] !== version) {
+        this.layerActivity[NODE_REGIONAL].answeredFetchBytes += this.fetches.bytes[waiter];
+        this.upstreamLoad.regionals.record(nowMs, this.options.network.regionalOf(this.fetches.node[waiter]), 0, this.fetches.bytes[waiter]);
+      }
       // The answer carries its age at this moment (its Age, RFC 9111 §5.1).
       this.setResponse(waiter, status, version, versionAtMs, nowMs - responseAtMs, servedLayer, outcome);
       this.fetches.errorUntilMs[waiter] = errorUntilMs;
@@ -648,8 +657,8 @@ export class LayeredFlow {
     if (status === ORIGIN_REFUSED) status = BAD_GATEWAY;
     if (nowMs > pending.doneAtMs[r]) pending.doneAtMs[r] = nowMs;
     if (servedLayer > pending.layer[r]) pending.layer[r] = servedLayer;
-    if (responseAtMs < pending.responseAtMs[r]) pending.responseAtMs[r] = responseAtMs;
-    if (version < pending.version[r]) pending.version[r] = version;
+    if (this.browsersOn && responseAtMs < pending.responseAtMs[r]) pending.responseAtMs[r] = responseAtMs;
+    if (this.versionsChange && version < pending.version[r]) pending.version[r] = version;
     if (status !== STATUS_OK) pending.status[r] = status;
     pending.outcome[r] |= outcome;
     // spec 4.8: this piece's share of the client's bytes is served by this layer.
@@ -698,10 +707,12 @@ export class LayeredFlow {
       const at = r * LAYER_SLOTS;
       for (let l = 0; l < LAYER_SLOTS; l++) servedBytes[l] = pending.servedBytes[at + l];
     }
-    const version = pending.version[r];
-    const responseAtMs = pending.responseAtMs[r];
-    const clientSlot = pending.clientSlot[r];
-    const key = pending.key[r];
+    // Read only where written (serve): version for staleness, the rest for the browser's copy.
+    const version = this.versionsChange ? pending.version[r] : 0;
+    const browsersOn = this.browsersOn;
+    const responseAtMs = browsersOn ? pending.responseAtMs[r] : Infinity;
+    const clientSlot = browsersOn ? pending.clientSlot[r] : -1;
+    const key = browsersOn ? pending.key[r] : -1;
     pending.release(r);
     this.complete(doneAtMs, version, responseAtMs, clientSlot, key);
   }
