@@ -228,6 +228,8 @@ export class LayeredFlow {
    */
   private readonly purges: boolean;
   private readonly versionsChange: boolean;
+  /** Whether the origin may fail (spec 4.7, 7.1): only then is an error held, and carried down with a fetch's answer. */
+  private readonly mayFail: boolean;
   /** Browser caches (spec 4.9 layer 1): only they read a request's browser key, client and response time. */
   private readonly browsersOn: boolean;
   private readonly requests = new PendingRequests();
@@ -262,6 +264,7 @@ export class LayeredFlow {
     this.originLayer = layers.origin;
     this.purges = options.origin.purges;
     this.versionsChange = options.origin.versionsChange;
+    this.mayFail = options.origin.mayFail;
     this.browsersOn = layers.browsers;
     this.curveLayers = options.curves ?? [null, null];
     this.upstreamLoad = new UpstreamLoad(network.regionalCount);
@@ -468,7 +471,9 @@ export class LayeredFlow {
     fetches.nodeKind[f] = kind;
     fetches.node[f] = index;
     fetches.key[f] = key;
-    fetches.objectId[f] = objectId;
+    // Read only for the origin's version of it (arriveOrigin).
+    if (this.versionsChange) fetches.objectId[f] = objectId;
+    if (this.mayFail) fetches.errorUntilMs[f] = -Infinity;
     fetches.classId[f] = c;
     fetches.bytes[f] = bytes;
     fetches.haveVersion[f] = validate;
@@ -500,7 +505,8 @@ export class LayeredFlow {
     const { fetches } = this;
     const site = this.options.network.regionalOf(fetches.node[f]) as NodeIndex;
     if (fetches.measured[f] === 1) this.upstreamLoad.regionals.record(this.options.simulation.nowMs, site, 1, 0);
-    this.lookup(NODE_REGIONAL, site, fetches.key[f], fetches.objectId[f], fetches.bytes[f], fetches.classId[f], this.options.simulation.nowMs, f);
+    const objectId = (this.versionsChange ? fetches.objectId[f] : 0) as ObjectId;
+    this.lookup(NODE_REGIONAL, site, fetches.key[f], objectId, fetches.bytes[f], fetches.classId[f], this.options.simulation.nowMs, f);
   }
 
   /** A fetch reaches the origin, which answers as it is at this moment (incidents). */
@@ -509,7 +515,7 @@ export class LayeredFlow {
     const origin = options.origin;
     const nowMs = options.simulation.nowMs;
     const status = origin.answer(nowMs);
-    const version = origin.versionAt(fetches.objectId[f], fetches.classId[f], nowMs);
+    const version = this.versionsChange ? origin.versionAt(fetches.objectId[f], fetches.classId[f], nowMs) : 0;
     const responseAtMs = nowMs + origin.serviceMs;
     this.originArrivals.record(nowMs);
     // docs/origin-accounting.md: counted when a measured request caused it, whenever it arrives.
@@ -541,7 +547,7 @@ export class LayeredFlow {
     const key = fetches.key[f];
     const status = fetches.status[f];
     let answerStatus = status;
-    let version = fetches.version[f];
+    let version = this.versionsChange ? fetches.version[f] : 0;
     let versionAtMs = fetches.versionAtMs[f];
     // RFC 9111 §4.2.3: corrected_initial_age = age_value + response_delay (with one clock the
     // apparent age is never larger), so the copy's age counts from the moment the node sent
@@ -583,7 +589,7 @@ export class LayeredFlow {
             else stored = node.put(key, fetches.bytes[f], versionAtMs, responseAtMs, freshUntil, version, STATUS_OK);
             // The answer was the next layer's copy in place of an error it holds: hold it here too, so
             // this node does not ask again before that layer would (spec 7.1).
-            if (fetches.errorUntilMs[f] > nowMs && stored >= 0) {
+            if (this.mayFail && fetches.errorUntilMs[f] > nowMs && stored >= 0) {
               errorUntilMs = fetches.errorUntilMs[f];
               node.holdError(stored, errorUntilMs);
             }
@@ -647,7 +653,7 @@ export class LayeredFlow {
       }
       // The answer carries its age at this moment (its Age, RFC 9111 §5.1).
       this.setResponse(waiter, status, version, versionAtMs, nowMs - responseAtMs, servedLayer, outcome);
-      this.fetches.errorUntilMs[waiter] = errorUntilMs;
+      if (this.mayFail) this.fetches.errorUntilMs[waiter] = errorUntilMs;
       this.options.simulation.schedule(nowMs + this.fetches.halfHopMs[waiter], this.fetchDoneEvent, waiter);
       return;
     }
@@ -670,7 +676,8 @@ export class LayeredFlow {
   private setResponse(f: number, status: number, version: number, versionAtMs: number, ageMs: number, servedLayer: number, outcome: number): void {
     const fetches = this.fetches;
     fetches.status[f] = status;
-    fetches.version[f] = version;
+    // Without version changes every version is 0 (OriginModel.versionsChange): fetchDone reads 0 then.
+    if (this.versionsChange) fetches.version[f] = version;
     fetches.versionAtMs[f] = versionAtMs;
     fetches.ageMs[f] = ageMs;
     fetches.servedLayer[f] = servedLayer;
