@@ -150,7 +150,7 @@ export class FetchTable {
     const id = this.ids.take(this.growTo) as FetchId;
     this.waiterHead[id] = -1;
     this.outcome[id] = 0;
-    this.errorUntilMs[id] = -Infinity;
+    // errorUntilMs is set by the flow, and only in runs whose origin may fail (issue 27: a column fewer a fetch otherwise).
     return id;
   }
 

@@ -220,6 +220,18 @@ export class LayeredFlow {
   private readonly regionalLayer: number;
   private readonly originLayer: number;
   private readonly tiered: boolean;
+  /**
+   * What the run's scenario can need, decided once here (issue 27: every request went through
+   * the all-features path): whether a deploy purges (spec 1.2 item 6), whether the origin's
+   * versions ever change (content churn or deploys: a served copy can be outdated). Each
+   * guards a whole block of the path.
+   */
+  private readonly purges: boolean;
+  private readonly versionsChange: boolean;
+  /** Whether the origin may fail (spec 4.7, 7.1): only then is an error held, and carried down with a fetch's answer. */
+  private readonly mayFail: boolean;
+  /** Browser caches (spec 4.9 layer 1): only they read a request's browser key, client and response time. */
+  private readonly browsersOn: boolean;
   private readonly requests = new PendingRequests();
   private readonly fetches = new FetchTable();
   /** (node, key) → the fetch in flight there. */
@@ -250,6 +262,10 @@ export class LayeredFlow {
     this.edgeLayer = layers.edge;
     this.regionalLayer = layers.regional;
     this.originLayer = layers.origin;
+    this.purges = options.origin.purges;
+    this.versionsChange = options.origin.versionsChange;
+    this.mayFail = options.origin.mayFail;
+    this.browsersOn = layers.browsers;
     this.curveLayers = options.curves ?? [null, null];
     this.upstreamLoad = new UpstreamLoad(network.regionalCount);
     this.arriveRegionalEvent = simulation.defineEvent('cdn.arriveRegional', (fetch) => this.arriveRegional(fetch));
@@ -306,24 +322,31 @@ export class LayeredFlow {
     pending.sendMs[r] = nowMs;
     pending.clientLegMs[r] = options.network.clientLegMs;
     pending.doneAtMs[r] = nowMs;
-    pending.responseAtMs[r] = Infinity;
     pending.seq[r] = seq;
     pending.sizeBytes[r] = request.sizeBytes;
     pending.objectId[r] = objectId;
-    pending.key[r] = client >= 0 && request.firstChunk < 0 ? browserKeyOf(request) : -1;
     pending.classId[r] = c;
     pending.edge[r] = edge;
-    pending.clientSlot[r] = client;
     pending.piecesLeft[r] = request.pieces;
-    pending.version[r] = 2 ** 31 - 1;
     pending.layer[r] = this.edgeLayer;
     pending.outcome[r] = 0;
     pending.status[r] = STATUS_OK;
     pending.region[r] = request.region;
-    pending.firstKey[r] = request.key as KeyId;
     pending.rangeStart[r] = request.rangeStart;
-    const at = r * LAYER_SLOTS;
-    for (let l = 0; l < LAYER_SLOTS; l++) pending.servedBytes[at + l] = 0;
+    // Issue 27: a record's columns are written only where the run can read them (fewer cache
+    // lines a request): the browser's (spec 4.9 layer 1), the lowest version (staleness), a
+    // range's first key and bytes per layer (spec 4.8; a whole object's are its one answer's layer's, set in finish).
+    if (this.browsersOn) {
+      pending.responseAtMs[r] = Infinity;
+      pending.key[r] = client >= 0 && request.firstChunk < 0 ? browserKeyOf(request) : -1;
+      pending.clientSlot[r] = client;
+    }
+    if (this.versionsChange) pending.version[r] = 2 ** 31 - 1;
+    if (request.rangeStart >= 0) {
+      pending.firstKey[r] = request.key as KeyId;
+      const at = r * LAYER_SLOTS;
+      for (let l = 0; l < LAYER_SLOTS; l++) pending.servedBytes[at + l] = 0;
+    }
     // spec 4.8: a range needs each 5 MB chunk it touches, fetched side by side; it is
     // answered when the last one arrives.
     for (let i = 0; i < request.pieces; i++) {
@@ -367,7 +390,7 @@ export class LayeredFlow {
   private touch(node: CacheNode, key: KeyId, c: ClassId, nowMs: SimMs): number {
     const local = node.lookup(key, nowMs);
     this.droppedByPurge = false;
-    if (local >= 0 && this.purged(node.versionAtOf(local), c, nowMs)) {
+    if (local >= 0 && this.purges && this.purged(node.versionAtOf(local), c, nowMs)) {
       node.remove(key);
       this.droppedByPurge = true;
       return -1;
@@ -448,7 +471,9 @@ export class LayeredFlow {
     fetches.nodeKind[f] = kind;
     fetches.node[f] = index;
     fetches.key[f] = key;
-    fetches.objectId[f] = objectId;
+    // Read only for the origin's version of it (arriveOrigin).
+    if (this.versionsChange) fetches.objectId[f] = objectId;
+    if (this.mayFail) fetches.errorUntilMs[f] = -Infinity;
     fetches.classId[f] = c;
     fetches.bytes[f] = bytes;
     fetches.haveVersion[f] = validate;
@@ -480,7 +505,8 @@ export class LayeredFlow {
     const { fetches } = this;
     const site = this.options.network.regionalOf(fetches.node[f]) as NodeIndex;
     if (fetches.measured[f] === 1) this.upstreamLoad.regionals.record(this.options.simulation.nowMs, site, 1, 0);
-    this.lookup(NODE_REGIONAL, site, fetches.key[f], fetches.objectId[f], fetches.bytes[f], fetches.classId[f], this.options.simulation.nowMs, f);
+    const objectId = (this.versionsChange ? fetches.objectId[f] : 0) as ObjectId;
+    this.lookup(NODE_REGIONAL, site, fetches.key[f], objectId, fetches.bytes[f], fetches.classId[f], this.options.simulation.nowMs, f);
   }
 
   /** A fetch reaches the origin, which answers as it is at this moment (incidents). */
@@ -489,7 +515,7 @@ export class LayeredFlow {
     const origin = options.origin;
     const nowMs = options.simulation.nowMs;
     const status = origin.answer(nowMs);
-    const version = origin.versionAt(fetches.objectId[f], fetches.classId[f], nowMs);
+    const version = this.versionsChange ? origin.versionAt(fetches.objectId[f], fetches.classId[f], nowMs) : 0;
     const responseAtMs = nowMs + origin.serviceMs;
     this.originArrivals.record(nowMs);
     // docs/origin-accounting.md: counted when a measured request caused it, whenever it arrives.
@@ -521,7 +547,7 @@ export class LayeredFlow {
     const key = fetches.key[f];
     const status = fetches.status[f];
     let answerStatus = status;
-    let version = fetches.version[f];
+    let version = this.versionsChange ? fetches.version[f] : 0;
     let versionAtMs = fetches.versionAtMs[f];
     // RFC 9111 §4.2.3: corrected_initial_age = age_value + response_delay (with one clock the
     // apparent age is never larger), so the copy's age counts from the moment the node sent
@@ -541,12 +567,12 @@ export class LayeredFlow {
       // spec 1.2 item 6, by version: once a purge has reached the node, a copy the origin read
       // before its deploy goes, whether the node holds it (it may have reached the node while
       // this fetch was out) or it is the answer arriving now (a fetch slower than the purge).
-      const purgeDeployMs = purgeReachedDeployMs(options.origin, c, nowMs, options.purgeDelayMs);
-      if (local >= 0 && purgedByVersion(node.versionAtOf(local), purgeDeployMs)) {
+      const purgeDeployMs = this.purges ? purgeReachedDeployMs(options.origin, c, nowMs, options.purgeDelayMs) : -Infinity;
+      if (local >= 0 && this.purges && purgedByVersion(node.versionAtOf(local), purgeDeployMs)) {
         node.remove(key);
         local = -1;
       }
-      const storable = !purgedByVersion(versionAtMs, purgeDeployMs);
+      const storable = !this.purges || !purgedByVersion(versionAtMs, purgeDeployMs);
       if (status === STATUS_OK) {
         if (fetches.haveVersion[f] === version) {
           outcome |= OUTCOME_REVALIDATED;
@@ -563,7 +589,7 @@ export class LayeredFlow {
             else stored = node.put(key, fetches.bytes[f], versionAtMs, responseAtMs, version, STATUS_OK);
             // The answer was the next layer's copy in place of an error it holds: hold it here too, so
             // this node does not ask again before that layer would (spec 7.1).
-            if (fetches.errorUntilMs[f] > nowMs && stored >= 0) {
+            if (this.mayFail && fetches.errorUntilMs[f] > nowMs && stored >= 0) {
               errorUntilMs = fetches.errorUntilMs[f];
               node.holdError(stored, errorUntilMs);
             }
@@ -621,11 +647,13 @@ export class LayeredFlow {
     if (waiter === NO_WAITER) return;
     if (waiter >= 0) {
       // Only PoPs' fetches wait at a regional site; a body goes down unless the PoP holds this version (a 304).
-      if (this.fetches.measured[waiter] === 1 && status === STATUS_OK && this.fetches.haveVersion[waiter] !== version) this.layerActivity[NODE_REGIONAL].answeredFetchBytes += this.fetches.bytes[waiter];
-      if (this.fetches.measured[waiter] === 1 && status === STATUS_OK && this.fetches.haveVersion[waiter] !== version) this.upstreamLoad.regionals.record(nowMs, this.options.network.regionalOf(this.fetches.node[waiter]), 0, this.fetches.bytes[waiter]);
+      if (this.fetches.measured[waiter] === 1 && status === STATUS_OK && this.fetches.haveVersion[waiter] !== version) {
+        this.layerActivity[NODE_REGIONAL].answeredFetchBytes += this.fetches.bytes[waiter];
+        this.upstreamLoad.regionals.record(nowMs, this.options.network.regionalOf(this.fetches.node[waiter]), 0, this.fetches.bytes[waiter]);
+      }
       // The answer carries its age at this moment (its Age, RFC 9111 §5.1).
       this.setResponse(waiter, status, version, versionAtMs, nowMs - responseAtMs, servedLayer, outcome);
-      this.fetches.errorUntilMs[waiter] = errorUntilMs;
+      if (this.mayFail) this.fetches.errorUntilMs[waiter] = errorUntilMs;
       this.options.simulation.schedule(nowMs + this.fetches.halfHopMs[waiter], this.fetchDoneEvent, waiter);
       return;
     }
@@ -635,20 +663,21 @@ export class LayeredFlow {
     if (status === ORIGIN_REFUSED) status = BAD_GATEWAY;
     if (nowMs > pending.doneAtMs[r]) pending.doneAtMs[r] = nowMs;
     if (servedLayer > pending.layer[r]) pending.layer[r] = servedLayer;
-    if (responseAtMs < pending.responseAtMs[r]) pending.responseAtMs[r] = responseAtMs;
-    if (version < pending.version[r]) pending.version[r] = version;
+    if (this.browsersOn && responseAtMs < pending.responseAtMs[r]) pending.responseAtMs[r] = responseAtMs;
+    if (this.versionsChange && version < pending.version[r]) pending.version[r] = version;
     if (status !== STATUS_OK) pending.status[r] = status;
     pending.outcome[r] |= outcome;
     // spec 4.8: this piece's share of the client's bytes is served by this layer.
     const rangeStart = pending.rangeStart[r];
-    pending.servedBytes[r * LAYER_SLOTS + servedLayer] += rangeStart < 0 ? pending.sizeBytes[r] : chunkShareOfRange(rangeStart, pending.sizeBytes[r], key - pending.firstKey[r]);
+    if (rangeStart >= 0) pending.servedBytes[r * LAYER_SLOTS + servedLayer] += chunkShareOfRange(rangeStart, pending.sizeBytes[r], key - pending.firstKey[r]);
     if (--pending.piecesLeft[r] === 0) this.finish(r);
   }
 
   private setResponse(f: number, status: number, version: number, versionAtMs: number, ageMs: number, servedLayer: number, outcome: number): void {
     const fetches = this.fetches;
     fetches.status[f] = status;
-    fetches.version[f] = version;
+    // Without version changes every version is 0 (OriginModel.versionsChange): fetchDone reads 0 then.
+    if (this.versionsChange) fetches.version[f] = version;
     fetches.versionAtMs[f] = versionAtMs;
     fetches.ageMs[f] = ageMs;
     fetches.servedLayer[f] = servedLayer;
@@ -678,13 +707,19 @@ export class LayeredFlow {
     done.regional = this.tiered && options.cdnEnabled && done.layer > this.edgeLayer ? options.network.regionalOf(edge) : -1;
     done.status = status;
     done.outcome = pending.outcome[r];
-    const servedBytes = done.servedBytes;
-    const at = r * LAYER_SLOTS;
-    for (let l = 0; l < LAYER_SLOTS; l++) servedBytes[l] = pending.servedBytes[at + l];
-    const version = pending.version[r];
-    const responseAtMs = pending.responseAtMs[r];
-    const clientSlot = pending.clientSlot[r];
-    const key = pending.key[r];
+    // A whole object has one piece, answered once, by the layer that is done.layer.
+    if (pending.rangeStart[r] < 0) this.servedWholeBy(done.layer, done.sizeBytes);
+    else {
+      const servedBytes = done.servedBytes;
+      const at = r * LAYER_SLOTS;
+      for (let l = 0; l < LAYER_SLOTS; l++) servedBytes[l] = pending.servedBytes[at + l];
+    }
+    // Read only where written (serve): version for staleness, the rest for the browser's copy.
+    const version = this.versionsChange ? pending.version[r] : 0;
+    const browsersOn = this.browsersOn;
+    const responseAtMs = browsersOn ? pending.responseAtMs[r] : Infinity;
+    const clientSlot = browsersOn ? pending.clientSlot[r] : -1;
+    const key = browsersOn ? pending.key[r] : -1;
     pending.release(r);
     this.complete(doneAtMs, version, responseAtMs, clientSlot, key);
   }
@@ -726,7 +761,8 @@ export class LayeredFlow {
     const origin = options.origin;
     const c = done.classId;
     const ok = done.status === STATUS_OK;
-    done.staleForMs = ok && version < origin.versionAt(done.objectId, c, doneAtMs) ? doneAtMs - origin.changedAtMs(done.objectId, c) : -1;
+    // Without churn or deploys every copy is the origin's only version: nothing served is outdated.
+    done.staleForMs = this.versionsChange && ok && version < origin.versionAt(done.objectId, c, doneAtMs) ? doneAtMs - origin.changedAtMs(done.objectId, c) : -1;
     // The browser keeps the response for its own lifetime, less the age it arrives with: the
     // PoP's age for it plus the time the browser waited (RFC 9111 §4.2.3 response_delay).
     const browsers = options.browsers;

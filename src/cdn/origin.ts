@@ -26,6 +26,13 @@ export class OriginModel {
   serviceMs = 0;
   /** Whether any deploy purges (else no entry is ever purged, and the flow need not ask). */
   readonly purges: boolean;
+  /**
+   * Whether a version can ever change (content churn's same-URL updates, or deploys): else
+   * every object keeps version 0 and no copy is ever outdated, and the flow need not ask.
+   */
+  readonly versionsChange: boolean;
+  /** Whether the origin can answer other than 200 (an outage or an error burst, spec 4.7, 7.1): else no error is ever held (spec 7.1), and the flow need not track one. */
+  readonly mayFail: boolean;
   /** Per class: 1 when deploys version its objects one by one (content churn), not the class as a whole. */
   private readonly versionedByObject: Uint8Array;
 
@@ -43,6 +50,8 @@ export class OriginModel {
     this.deployedAtMs = new Float64Array(classSlot.length).fill(-Infinity);
     this.versionedByObject = new Uint8Array(classSlot.length);
     this.purges = conditions !== null && classSlot.some((slot) => conditions.purgeTimes(slot).length > 0);
+    this.versionsChange = conditions !== null || objectUpdates !== null;
+    this.mayFail = conditions !== null;
   }
 
   /** The churn hook: object `objectId` was updated in place at `nowMs`. */
