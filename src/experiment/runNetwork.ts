@@ -11,6 +11,7 @@ import { TopologyLatencyModel } from '../topology/latencyModel.js';
 import { RegionLatencyModel } from '../topology/regionLatency.js';
 import { REGIONS, type Region } from '../topology/regions.js';
 import { buildTopology } from '../topology/topology.js';
+import { nearestPop } from '../topology/routing.js';
 
 /** A cache node's name and region. */
 export interface NodePlace {
@@ -33,6 +34,8 @@ export interface RunNetwork {
   readonly theoryApplies: boolean;
   /** Where clients are, with the demand of each place: the workload's sources and time zones. */
   readonly places: ClientPlaces;
+  /** Per client place, the edge its requests reach unless misrouted: a model class's PoP stream (docs/traffic-models.md). */
+  readonly homeEdgeOfPlace: Int32Array;
 }
 
 const isRegion = (name: string): name is Region => (REGIONS as readonly string[]).includes(name);
@@ -73,6 +76,7 @@ export function buildRunNetwork(scenario: Scenario, streams: RandomStreams): Run
       regionalNodes: regionalSites.map((site) => ({ name: site.code, region: site.region })),
       theoryApplies: false,
       places: latency.topology.clients,
+      homeEdgeOfPlace: Int32Array.from(latency.topology.clients.regionOf, (_, place) => nearestPop(latency.topology.routing, place)),
     };
   }
   const latency = new RegionLatencyModel(
@@ -85,6 +89,7 @@ export function buildRunNetwork(scenario: Scenario, streams: RandomStreams): Run
     },
     streams.stream('topology.latency'),
   );
+  const places = buildClientPlaces(loadClientCities(), scenario.traffic.regions);
   return {
     network: new RegionNetwork(latency),
     edges: latency.edgeNames.map((name, e) => createCacheNode(scenario.edge.policy, nodeCapacity(edge, name, isRegion(name) ? name : undefined), e)),
@@ -93,6 +98,7 @@ export function buildRunNetwork(scenario: Scenario, streams: RandomStreams): Run
     regionalNodes: [],
     theoryApplies: true,
     // The regions model has no map, but clients still have a local time: the same metros give it.
-    places: buildClientPlaces(loadClientCities(), scenario.traffic.regions),
+    places,
+    homeEdgeOfPlace: Int32Array.from(places.regionOf, (region) => latency.edgeFor(region)),
   };
 }
