@@ -15,7 +15,7 @@ import { requestAttributeSpec, type RequestAttributesSettings } from '../workloa
 import { RequestKeys } from '../workload/requests/requestKeys.js';
 import { QueryKeys } from '../workload/requests/queryKeys.js';
 import { compileContentCaching, scenarioDeployment, type ContentCaching } from './contentCaching.js';
-import { MAX_MODEL_IDS, ModelTraffic, modelIdReservation, type ModelClassInput } from '../workload/trafficModels/modelTraffic.js';
+import { MAX_MODEL_IDS, ModelTraffic, defaultDepthCaps, modelIdReservation, type ModelClassInput } from '../workload/trafficModels/modelTraffic.js';
 import { loadTrafficModel } from '../workload/trafficModels/trafficModel.js';
 import { UserError } from '../userError.js';
 import type { RunNetwork } from './runNetwork.js';
@@ -50,7 +50,7 @@ export function buildRunContent(scenario: Scenario, recording: RecordedTraffic |
   const classes = scenario.content.classes;
   const modelInputs = classes === undefined ? [] : modelClassInputs(classes);
   const modelEdges = modelInputs.length === 0 ? null : edgesWithTraffic(network);
-  const modelIds = modelEdges === null ? [] : modelReservations(modelInputs, modelEdges.capacities, scenario, requestLimit, horizonMs);
+  const modelIds = modelEdges === null ? [] : modelReservations(modelInputs, modelEdges.busyCaps, scenario, requestLimit, horizonMs);
   const classCatalogue = classes === undefined ? undefined : buildClassCatalogue(classes, scenario, requestLimit, horizonMs, streams, modelInputs, modelIds);
   const models =
     classCatalogue === undefined || modelEdges === null
@@ -60,7 +60,7 @@ export function buildRunContent(scenario: Scenario, recording: RecordedTraffic |
           modelInputs,
           network.homeEdgeOfPlace,
           network.places.demand,
-          network.edges.map((edge) => edge.store.capacity),
+          modelEdges.depthCaps,
           network.edgeNodes.map((node) => node.name),
           streams,
         );
@@ -96,13 +96,19 @@ function modelClassInputs(classes: readonly ContentClass[]): ModelClassInput[] {
   );
 }
 
-/** The capacities of the edges some client place is routed to (the PoPs with a stream of their own). */
-function edgesWithTraffic(network: RunNetwork): { capacities: number[] } {
-  const busy = new Uint8Array(network.edges.length);
-  network.places.demand.forEach((demand, place) => {
-    if (demand > 0) busy[network.homeEdgeOfPlace[place]] = 1;
+/** Each edge's default stack depth cap (defaultDepthCaps), and those of the edges some client place is routed to (the PoPs with a stream). */
+function edgesWithTraffic(network: RunNetwork): { depthCaps: number[]; busyCaps: number[] } {
+  const demand = new Float64Array(network.edges.length);
+  network.places.demand.forEach((share, place) => {
+    demand[network.homeEdgeOfPlace[place]] += share;
   });
-  return { capacities: network.edges.flatMap((edge, e) => (busy[e] === 1 ? [edge.store.capacity] : [])) };
+  const depthCaps = defaultDepthCaps(
+    network.edges.map((edge) => edge.store.capacity),
+    network.edges.map((_, e) => network.network.regionalOf(e)),
+    network.regionals.map((regional) => regional.store.capacity),
+    Array.from(demand),
+  );
+  return { depthCaps, busyCaps: depthCaps.filter((_, e) => demand[e] > 0) };
 }
 
 /** Ids per model class for a run of this length, warm-up included (modelIdReservation); refused above MAX_MODEL_IDS in all. */

@@ -22,14 +22,14 @@ export interface ClassTrafficModel {
   readonly fidelity: Fidelity;
   /** Probability that a PoP's new object is one requested elsewhere in the CDN. */
   readonly sharing: number;
-  /** Deepest byte a PoP's stack keeps; absent: twice the PoP's edge capacity. */
+  /** Deepest byte a PoP's stack keeps; absent: the PoP's default (defaultDepthCaps). */
   readonly depthCapBytes?: number;
 }
 
 /** The default `sharing` (docs/traffic-models.md defends it). */
 export const DEFAULT_SHARING = 0.5;
-/** Without `depthCap`, a PoP's stack is this many times its edge capacity deep. */
-export const DEFAULT_DEPTH_CAP_EDGES = 2;
+/** Without `depthCap`, a PoP's stack reaches this many times its share of its regional cache. */
+export const REGIONAL_SHARE_MARGIN = 2;
 /** Recent requests of a class across the CDN that a shared new object is drawn from (by count). */
 const REQUEST_LOG_LENGTH = 1 << 22;
 /** Draws of a shared object before a new object is made instead (the draw was this PoP's own). */
@@ -46,30 +46,49 @@ export interface ModelClassInput {
   readonly model: TrafficModel;
 }
 
-/** The stack depth cap of a PoP whose edge holds `edgeCapacity` bytes. */
-export function depthCapFor(traffic: ClassTrafficModel, edgeCapacity: number): number {
-  return traffic.depthCapBytes ?? Math.max(1, DEFAULT_DEPTH_CAP_EDGES * edgeCapacity);
+/** A PoP's stack depth cap: the class's `depthCap`, else the PoP's default (defaultDepthCaps). */
+export function depthCapFor(traffic: ClassTrafficModel, defaultCap: number): number {
+  return traffic.depthCapBytes ?? Math.max(1, defaultCap);
+}
+
+/**
+ * Each PoP's default stack depth cap (docs/traffic-models.md, "Depth cap"): the deepest reuse
+ * one of its caches could still answer. Its edge answers reuses down to its capacity; its
+ * regional cache, shared with the other PoPs of its site, holds about its share of the
+ * site's requests of the regional's bytes, doubled as a margin for the streams' interleaving.
+ * Deeper reuses would miss both, so drawing them as new objects changes no hit.
+ */
+export function defaultDepthCaps(edgeCapacity: readonly number[], regionalOf: readonly number[], regionalCapacity: readonly number[], edgeDemand: readonly number[]): number[] {
+  const siteDemand = new Float64Array(regionalCapacity.length);
+  edgeCapacity.forEach((_, e) => {
+    if (regionalOf[e] >= 0) siteDemand[regionalOf[e]] += edgeDemand[e];
+  });
+  return edgeCapacity.map((capacity, e) => {
+    const r = regionalOf[e];
+    const regionalShare = r < 0 || siteDemand[r] === 0 ? 0 : (REGIONAL_SHARE_MARGIN * regionalCapacity[r] * edgeDemand[e]) / siteDemand[r];
+    return Math.max(capacity, regionalShare);
+  });
 }
 
 /**
  * Object ids a model class needs over a run of `requests` requests (warm-up included) on
- * edges of `edgeCapacities` with traffic: the PoPs' initial stacks (down to the cap or the
+ * the PoPs with traffic (their default caps `depthCaps`): the PoPs' initial stacks (down to the cap or the
  * model's deepest bin, whichever is shallower) and its new objects (at most the share of
  * draws below the cap's hit rate), each with a margin: ids that run out stop the run.
  */
-export function modelIdReservation(input: ModelClassInput, edgeCapacities: readonly number[], requests: number): number {
+export function modelIdReservation(input: ModelClassInput, depthCaps: readonly number[], requests: number): number {
   const descriptor = descriptorFor(input.model, input.traffic.fidelity);
   const meanBytes = new ObjectSizes(input.model.sizes).meanBytes;
   // TRAGEN's bins are 200 MB wide: the deepest's far edge is at most that below its lower edge.
   const deepest = deepestStackBytes(descriptor) + 200e6;
   let stacks = 0;
   let shallowest = Infinity;
-  for (const capacity of edgeCapacities) {
-    const cap = Math.min(depthCapFor(input.traffic, capacity), deepest);
+  for (const defaultCap of depthCaps) {
+    const cap = Math.min(depthCapFor(input.traffic, defaultCap), deepest);
     shallowest = Math.min(shallowest, cap);
     stacks += Math.ceil((1.5 * cap) / meanBytes) + 1_000;
   }
-  const missing = edgeCapacities.length === 0 ? 0 : 1 - modelHitRate(descriptor, shallowest);
+  const missing = depthCaps.length === 0 ? 0 : 1 - modelHitRate(descriptor, shallowest);
   const fresh = Math.ceil(1.2 * requests * input.share * missing) + 10_000;
   return stacks + fresh;
 }
@@ -194,11 +213,12 @@ export class ModelTraffic {
     /** The PoP a place's requests are routed to when none is misrouted (its nearest). */
     private readonly homeEdgeOfPlace: Int32Array,
     placeDemand: Float64Array,
-    edgeCapacities: readonly number[],
+    /** Per edge, its default stack depth cap (defaultDepthCaps). */
+    depthCaps: readonly number[],
     edgeNames: readonly string[],
     streams: RandomStreams,
   ) {
-    this.edgeCount = edgeCapacities.length;
+    this.edgeCount = depthCaps.length;
     this.classSampler = new AliasTable(catalogue.classes.map((klass) => klass.share));
     this.modelOf = new Int32Array(catalogue.classCount).fill(-1);
     this.zipfStream = streams.stream('workload.zipfClasses');
@@ -220,11 +240,11 @@ export class ModelTraffic {
         objects.currentEdge = edge;
         const generator = new StackModelGenerator(descriptor, objects, streams.stream(`model.${input.name}.${edgeNames[edge]}`), sizes, {
           fidelity: input.traffic.fidelity,
-          depthCapBytes: depthCapFor(input.traffic, edgeCapacities[edge]),
+          depthCapBytes: depthCapFor(input.traffic, depthCaps[edge]),
         });
         this.generators[m * this.edgeCount + edge] = generator;
         state.stackObjects += generator.warmupRequests;
-        state.depthCapBytes = Math.max(state.depthCapBytes, depthCapFor(input.traffic, edgeCapacities[edge]));
+        state.depthCapBytes = Math.max(state.depthCapBytes, depthCapFor(input.traffic, depthCaps[edge]));
       }
       return state;
     });
