@@ -111,6 +111,9 @@ function edgesWithTraffic(network: RunNetwork): { depthCaps: number[]; busyCaps:
   return { depthCaps, busyCaps: depthCaps.filter((_, e) => demand[e] > 0) };
 }
 
+/** Warm-up requests a steady warm-up is reserved ids for with model classes (docs/traffic-models.md). */
+const STEADY_MODEL_WARMUP_REQUESTS = 20_000_000;
+
 /** Ids per model class for a run of this length, warm-up included (modelIdReservation); refused above MAX_MODEL_IDS in all. */
 function modelReservations(inputs: readonly ModelClassInput[], capacities: readonly number[], scenario: Scenario, requestLimit: number, horizonMs: number): number[] {
   const measured = requestLimit !== Infinity ? requestLimit : (3 * scenario.traffic.rate * horizonMs) / 1000;
@@ -120,7 +123,8 @@ function modelReservations(inputs: readonly ModelClassInput[], capacities: reado
       ? warmup.length.kind === 'requests'
         ? warmup.length.requests
         : warmup.length.kind === 'steady'
-          ? warmup.length.maxRequests
+          ? // The stacks start each PoP in the model's steady state, so the rule stops early; its 200 M cap would reserve 60 M ids.
+            Math.min(warmup.length.maxRequests, STEADY_MODEL_WARMUP_REQUESTS)
           : (3 * scenario.traffic.rate * warmup.length.ms) / 1000
       : warmup.kind === 'requests'
         ? warmup.requests

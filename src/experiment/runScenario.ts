@@ -119,7 +119,7 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
     flow: flowOptions,
     recorder,
     timeline: options.timeline === false ? null : (originActivity) => newTimeline(scenario, layers, recorder.metrics, network.edges, originActivity),
-    cacheWarmup: cacheWarmupFor(scenario.run.warmup, flowOptions, catalogue.size, () => ({
+    cacheWarmup: cacheWarmupFor(scenario.run.warmup, flowOptions, content.models?.startingObjects() ?? catalogue.size, () => ({
       catalogue,
       keyOf: fillKeyOf(clients?.keys ?? null),
       // Its own stream: the fill draws nothing from the workload's (docs/warmup.md, "A stationary start").

@@ -250,6 +250,20 @@ export class ModelTraffic {
     });
   }
 
+  /**
+   * The objects the classes hold at the start, as a steady warm-up's default block counts
+   * them (src/experiment/steadyRule.ts): the catalogue's, with each model class's reserved
+   * range counted as the objects in its PoPs' stacks.
+   */
+  startingObjects(): number {
+    let objects = this.catalogue.idCapacity;
+    for (const state of this.states) {
+      const c = state.input.classIndex;
+      objects += state.stackObjects - (this.catalogue.classStart[c + 1] - this.catalogue.classStart[c]);
+    }
+    return objects;
+  }
+
   /** The object of a request from `place`, from one uniform draw `u` (the class). */
   pick(place: number, u: number): number {
     const c = this.classSampler.sample(u);

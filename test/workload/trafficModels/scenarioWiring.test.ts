@@ -8,6 +8,7 @@ import { buildSummary } from '../../../src/report/summary.js';
 import { parseScenarioText } from '../../../src/scenario/load.js';
 import { scenarioToInput } from '../../../src/scenario/serialize.js';
 import { stringify } from 'yaml';
+import { loadTrafficModel, modelHitRate } from '../../../src/workload/trafficModels/trafficModel.js';
 
 /**
  * Issue 28's scenario wiring (docs/traffic-models.md, "In a scenario"): a content class takes
@@ -98,6 +99,31 @@ describe('traffic models in scenario files (issue 28, docs/traffic-models.md)', 
     const once = JSON.stringify(buildSummary(runScenario(parseScenarioText(europe(0.5, 10_000), 'same.yaml'))));
     const again = JSON.stringify(buildSummary(runScenario(parseScenarioText(europe(0.5, 10_000), 'same.yaml'))));
     expect(again).toBe(once);
+  });
+
+  it('a model class beside a preset class under warmup: steady: blocks counted from the stacks, not the reserved ids (100,000 requests, not 6 M), and eu-3 near its 2 GB curve', () => {
+    const result = runScenario(
+      parseScenarioText(
+        `
+name: mixed
+seed: 3
+run: { requests: 30000, warmup: steady }
+traffic: { rate: 500/s }
+content:
+  classes:
+    - { name: social, model: eu-3, share: 60% }
+    - { name: static-asset, share: 40% }
+edge: { capacity: 2GB }
+topology: { model: regions, edgeSites: per-region }
+`,
+        'mixed.yaml',
+      ),
+    );
+    expect(result.warmup.steady?.blockRequests).toBe(100_000);
+    expect(result.warmup.steady?.converged).toBe(true);
+    const social = buildSummary(result).contentClasses.find((klass) => klass.name === 'social');
+    // eu-3 at 2 GB: 57.5 % (model); five edges at 500/s coalesce a few reuses.
+    expect(Math.abs((social?.edgeHitRatio ?? 0) - modelHitRate(loadTrafficModel('eu-3').fd, 2e9))).toBeLessThan(0.01);
   });
 
   it('a model class written back (scenario.json) loads to the same class', () => {
