@@ -15,6 +15,10 @@ import { requestAttributeSpec, type RequestAttributesSettings } from '../workloa
 import { RequestKeys } from '../workload/requests/requestKeys.js';
 import { QueryKeys } from '../workload/requests/queryKeys.js';
 import { compileContentCaching, scenarioDeployment, type ContentCaching } from './contentCaching.js';
+import { MAX_MODEL_IDS, ModelTraffic, defaultDepthCaps, modelIdReservation, type ModelClassInput } from '../workload/trafficModels/modelTraffic.js';
+import { loadTrafficModel } from '../workload/trafficModels/trafficModel.js';
+import { UserError } from '../userError.js';
+import type { RunNetwork } from './runNetwork.js';
 import { compileRecordedCaching } from './recordedCaching.js';
 import { ClassObjectTraits, recordedObjectTraits } from './requestVariants.js';
 
@@ -36,13 +40,30 @@ export interface RunContent {
   readonly queryKeys: QueryKeys | null;
   /** The class objects' request traits under `traffic.clients` (churn's onUpdate keeps them exact); absent otherwise. */
   readonly classTraits?: ClassObjectTraits;
+  /** Classes with a traffic model: their per-PoP streams (docs/traffic-models.md); null when no class has one. */
+  readonly models: ModelTraffic | null;
 }
 
-export function buildRunContent(scenario: Scenario, recording: RecordedTraffic | undefined, requestLimit: number, horizonMs: number, streams: RandomStreams): RunContent {
+export function buildRunContent(scenario: Scenario, recording: RecordedTraffic | undefined, requestLimit: number, horizonMs: number, streams: RandomStreams, network: RunNetwork): RunContent {
   const recorded = scenario.content.recorded;
   const recordedCaching = recording === undefined ? undefined : compileRecordedCaching(recording, scenarioDeployment(scenario));
   const classes = scenario.content.classes;
-  const classCatalogue = classes === undefined ? undefined : buildClassCatalogue(classes, scenario, requestLimit, horizonMs, streams);
+  const modelInputs = classes === undefined ? [] : modelClassInputs(classes);
+  const modelEdges = modelInputs.length === 0 ? null : edgesWithTraffic(network);
+  const modelIds = modelEdges === null ? [] : modelReservations(modelInputs, modelEdges.busyCaps, scenario, requestLimit, horizonMs);
+  const classCatalogue = classes === undefined ? undefined : buildClassCatalogue(classes, scenario, requestLimit, horizonMs, streams, modelInputs, modelIds);
+  const models =
+    classCatalogue === undefined || modelEdges === null
+      ? null
+      : new ModelTraffic(
+          classCatalogue,
+          modelInputs,
+          network.homeEdgeOfPlace,
+          network.places.demand,
+          modelEdges.depthCaps,
+          network.edgeNodes.map((node) => node.name),
+          streams,
+        );
   const singleClass = recorded === undefined && classCatalogue === undefined ? new Catalogue(scenario.content, streams.stream('content.sizes')) : undefined;
   const catalogue: ObjectCatalogue =
     recording && recorded && recordedCaching
@@ -61,7 +82,63 @@ export function buildRunContent(scenario: Scenario, recording: RecordedTraffic |
     contentCaching: recordedCaching?.caching ?? compileContentCaching(scenario),
     clients,
     queryKeys: classes !== undefined && classCatalogue ? buildQueryKeys(classes, classCatalogue, clients?.keys.keyCount ?? catalogue.size, streams) : null,
+    models,
   };
+}
+
+/** The classes with a traffic model, their models read (cached per folder; the scenario loader checked them). */
+function modelClassInputs(classes: readonly ContentClass[]): ModelClassInput[] {
+  const total = classes.reduce((sum, klass) => sum + klass.share, 0);
+  return classes.flatMap((klass, classIndex): ModelClassInput[] =>
+    klass.traffic === undefined
+      ? []
+      : [{ classIndex, name: klass.name, share: klass.share / total, traffic: klass.traffic, model: loadTrafficModel(klass.traffic.folder ?? klass.traffic.model) }],
+  );
+}
+
+/** Each edge's default stack depth cap (defaultDepthCaps), and those of the edges some client place is routed to (the PoPs with a stream). */
+function edgesWithTraffic(network: RunNetwork): { depthCaps: number[]; busyCaps: number[] } {
+  const demand = new Float64Array(network.edges.length);
+  network.places.demand.forEach((share, place) => {
+    demand[network.homeEdgeOfPlace[place]] += share;
+  });
+  const depthCaps = defaultDepthCaps(
+    network.edges.map((edge) => edge.store.capacity),
+    network.edges.map((_, e) => network.network.regionalOf(e)),
+    network.regionals.map((regional) => regional.store.capacity),
+    Array.from(demand),
+  );
+  return { depthCaps, busyCaps: depthCaps.filter((_, e) => demand[e] > 0) };
+}
+
+/** Warm-up requests a steady warm-up is reserved ids for with model classes (docs/traffic-models.md). */
+const STEADY_MODEL_WARMUP_REQUESTS = 20_000_000;
+
+/** Ids per model class for a run of this length, warm-up included (modelIdReservation); refused above MAX_MODEL_IDS in all. */
+function modelReservations(inputs: readonly ModelClassInput[], capacities: readonly number[], scenario: Scenario, requestLimit: number, horizonMs: number): number[] {
+  const measured = requestLimit !== Infinity ? requestLimit : (3 * scenario.traffic.rate * horizonMs) / 1000;
+  const warmup = scenario.run.warmup;
+  const warm =
+    warmup.kind === 'caches'
+      ? warmup.length.kind === 'requests'
+        ? warmup.length.requests
+        : warmup.length.kind === 'steady'
+          ? // The stacks start each PoP in the model's steady state, so the rule stops early; its 200 M cap would reserve 60 M ids.
+            Math.min(warmup.length.maxRequests, STEADY_MODEL_WARMUP_REQUESTS)
+          : (3 * scenario.traffic.rate * warmup.length.ms) / 1000
+      : warmup.kind === 'requests'
+        ? warmup.requests
+        : warmup.kind === 'time'
+          ? (3 * scenario.traffic.rate * warmup.ms) / 1000
+          : 0;
+  const ids = inputs.map((input) => modelIdReservation(input, capacities, measured + warm));
+  const total = ids.reduce((sum, n) => sum + n, 0);
+  if (total > MAX_MODEL_IDS) {
+    throw new UserError(
+      `the model classes (${inputs.map((input) => input.name).join(', ')}) would need up to ${total} object ids over ${capacities.length} PoPs with traffic and ${Math.round(measured + warm)} requests, more than the ${MAX_MODEL_IDS} a run holds: shorten the run or its warm-up, or lower depthCap (docs/traffic-models.md)`,
+    );
+  }
+  return ids;
 }
 
 /** Query keys for the classes with `queries`, numbered after the run's other `baseKeyCount` keys; null when no class has queries. */
@@ -76,13 +153,23 @@ function buildQueryKeys(classes: readonly ContentClass[], catalogue: ClassCatalo
  * estimated generously (a diurnal trough at the start stretches it), since running out of
  * reserved ids stops the run.
  */
-function buildClassCatalogue(classes: readonly ContentClass[], scenario: Scenario, requestLimit: number, horizonMs: number, streams: RandomStreams): ClassCatalogue {
+function buildClassCatalogue(
+  classes: readonly ContentClass[],
+  scenario: Scenario,
+  requestLimit: number,
+  horizonMs: number,
+  streams: RandomStreams,
+  models: readonly ModelClassInput[],
+  modelIds: readonly number[],
+): ClassCatalogue {
   const byCount = requestLimit === Infinity ? Infinity : (3 * requestLimit * 1000) / scenario.traffic.rate + 60_000;
   // Churn runs on the same clock through a cache-only warm-up, which comes before the run's own length.
   const estimatedMs = Math.min(horizonMs, byCount) + cacheWarmupMs(scenario);
   // Deploys of a class with `updates.onDeploy` and new URLs take fresh ids too (churn.deployClass).
   const deploysOf = (name: string): number => scenario.incidents.filter((incident) => incident.kind === 'deploy' && (incident.classes.length === 0 || incident.classes.includes(name))).length;
   const reservedIds = classes.map((klass) => churnReservation(klass.churn, klass.objects, estimatedMs, deploysOf(klass.name)));
+  // A model class's ids are its objects as its streams create them (docs/traffic-models.md).
+  models.forEach((model, m) => (reservedIds[model.classIndex] = modelIds[m]));
   return new ClassCatalogue(classes, streams, { framework: scenario.deployment.framework, reservedIds });
 }
 

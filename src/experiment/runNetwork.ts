@@ -11,6 +11,7 @@ import { TopologyLatencyModel } from '../topology/latencyModel.js';
 import { RegionLatencyModel } from '../topology/regionLatency.js';
 import { REGIONS, type Region } from '../topology/regions.js';
 import { buildTopology } from '../topology/topology.js';
+import { nearestPop } from '../topology/routing.js';
 
 /** A cache node's name and region. */
 export interface NodePlace {
@@ -38,6 +39,8 @@ export interface RunNetwork {
    * (an edge no client reaches stays empty in its steady state; docs/warmup.md).
    */
   readonly routedEdges: Uint8Array;
+  /** Per client place, the edge its requests reach unless misrouted: a model class's PoP stream (docs/traffic-models.md). */
+  readonly homeEdgeOfPlace: Int32Array;
 }
 
 const isRegion = (name: string): name is Region => (REGIONS as readonly string[]).includes(name);
@@ -79,6 +82,7 @@ export function buildRunNetwork(scenario: Scenario, streams: RandomStreams): Run
       theoryApplies: false,
       places: latency.topology.clients,
       routedEdges: latency.routedPops,
+      homeEdgeOfPlace: Int32Array.from(latency.topology.clients.regionOf, (_, place) => nearestPop(latency.topology.routing, place)),
     };
   }
   const latency = new RegionLatencyModel(
@@ -91,6 +95,7 @@ export function buildRunNetwork(scenario: Scenario, streams: RandomStreams): Run
     },
     streams.stream('topology.latency'),
   );
+  const places = buildClientPlaces(loadClientCities(), scenario.traffic.regions);
   return {
     network: new RegionNetwork(latency),
     edges: latency.edgeNames.map((name, e) => createCacheNode(scenario.edge.policy, nodeCapacity(edge, name, isRegion(name) ? name : undefined), e)),
@@ -99,7 +104,8 @@ export function buildRunNetwork(scenario: Scenario, streams: RandomStreams): Run
     regionalNodes: [],
     theoryApplies: true,
     // The regions model has no map, but clients still have a local time: the same metros give it.
-    places: buildClientPlaces(loadClientCities(), scenario.traffic.regions),
+    places,
+    homeEdgeOfPlace: Int32Array.from(places.regionOf, (region) => latency.edgeFor(region)),
     // An edge per region is reached when its region has demand; one edge for all always is.
     routedEdges: Uint8Array.from(latency.edgeNames, (name) => (isRegion(name) && !(scenario.traffic.regions[name] > 0) ? 0 : 1)),
   };

@@ -1,3 +1,4 @@
+import type { ModelClassFacts } from '../workload/trafficModels/modelTraffic.js';
 import type { AdaptiveFigures } from '../cdn/adaptiveController.js';
 import type { PopCapacityFigures } from '../metrics/popCapacity.js';
 import type { TimelineFigures } from '../metrics/runTimeline.js';
@@ -138,5 +139,7 @@ export interface RunResult {
   adaptive?: AdaptiveFigures;
   /** run.curves: every LRU node's stack-distance histogram (curves.csv, docs/curves.md). */
   curves?: RunCurves;
+  /** Classes with a traffic model: their PoP streams, stacks and objects (docs/traffic-models.md). */
+  trafficModels?: ModelClassFacts[];
   events: number;
 }

@@ -22,6 +22,7 @@ import { newTimeline, withCapacity } from './runTimeline.js';
 import { newAdaptiveController } from './adaptiveRun.js';
 import { runLength } from './runLength.js';
 import { runCurves, setUpCurves } from './runCurves.js';
+import { warmModelStacks } from './modelWarmup.js';
 
 export type { CdnActivity, ClassChurn, ClassFigures, EdgeTheory, NodeState, RecordingFacts, RunResult } from './runResult.js';
 
@@ -67,16 +68,17 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
   const streams = new RandomStreams(seed);
   const recorded = scenario.content.recorded;
   const recording = recorded === undefined ? undefined : requireRecording(options.recording, recorded.file);
-  const content = buildRunContent(scenario, recording, requestLimit, horizonMs, streams);
-  const { catalogue, contentCaching, clients } = content;
+  // The network first: a model class's streams are per PoP (streams are named, so the order draws nothing differently).
   const network = buildRunNetwork(scenario, streams);
+  const content = buildRunContent(scenario, recording, requestLimit, horizonMs, streams, network);
+  const { catalogue, contentCaching, clients } = content;
   const browsers = clients === null ? null : new BrowserCaches(clients.sampler.population.slots, clients.sampler.population.recentObjects);
   // The run's layers, worked out here once and read by the flow, the recorder, the timeline, the controller and the summary.
   const layers = runLayers(browsers !== null, network.regionals.length > 0);
   const replay = recording !== undefined && recorded?.use === 'replay';
   const workload = replay
     ? new RecordedWorkload({ traffic: recording, places: network.places, speed: recorded.speed }, catalogue, streams)
-    : new ShapedWorkload({ ratePerSecond: scenario.traffic.rate, shape: scenario.traffic, places: network.places }, catalogue, streams, clients);
+    : new ShapedWorkload({ ratePerSecond: scenario.traffic.rate, shape: scenario.traffic, places: network.places }, catalogue, streams, clients, content.models);
 
   const simulation = new Simulation();
   const curves = setUpCurves(scenario, network);
@@ -117,7 +119,7 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
     flow: flowOptions,
     recorder,
     timeline: options.timeline === false ? null : (originActivity) => newTimeline(scenario, layers, recorder.metrics, network.edges, originActivity),
-    cacheWarmup: cacheWarmupFor(scenario.run.warmup, flowOptions, catalogue.size, () => ({
+    cacheWarmup: cacheWarmupFor(scenario.run.warmup, flowOptions, content.models?.startingObjects() ?? catalogue.size, () => ({
       catalogue,
       keyOf: fillKeyOf(clients?.keys ?? null),
       // Its own stream: the fill draws nothing from the workload's (docs/warmup.md, "A stationary start").
@@ -137,6 +139,8 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
     },
   });
 
+  // A model class's own warm-up: each PoP's initial stack through the caches before anything else (docs/traffic-models.md).
+  if (content.models !== null) warmModelStacks(content.models, flowOptions, network.homeEdgeOfPlace, network.places);
   const { stopReason, simulatedMs, events, timeline: timelineFigures, held } = lifecycle.run(
     // What the caches hold and the churn are read as the last request is back, before the
     // background revalidations still on their way finish (they would store what they fetch).
@@ -198,6 +202,7 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
     upstream: flow.upstreamLoad.figures(lifecycle.warmupFacts().simulatedMs, simulatedMs),
     ...(adaptive ? { adaptive: adaptive.figures() } : {}),
     ...(curves === null ? {} : { curves: runCurves(curves, network) }),
+    ...(content.models === null ? {} : { trafficModels: content.models.facts() }),
     events,
   };
 }

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { basename, extname } from 'node:path';
+import { basename, dirname, extname } from 'node:path';
 import { LineCounter, isMap, isScalar, isSeq, parseDocument, visit, type Document, type Node as YamlNode } from 'yaml';
 import { z } from 'zod';
 import { echoValue, UserError } from '../userError.js';
@@ -9,6 +9,7 @@ import { checkTopologyReferences, topologyNodes } from '../topology/topology.js'
 import { unknownNodes } from './nodeCapacities.js';
 import { topologySpecOf } from './scenarioTopology.js';
 import { workBoundProblem } from './workBounds.js';
+import { SHIPPED_TRAFFIC_CLASSES, descriptorFor, loadTrafficModel } from '../workload/trafficModels/trafficModel.js';
 
 /** One problem in a scenario file, located as precisely as the file allows. */
 export interface ScenarioProblem {
@@ -146,12 +147,49 @@ function parseScenarioTextUnguarded(text: string, file: string): Scenario {
     throw new ScenarioError(locateIssues(result.error.issues, document, raw, file, at));
   }
   const { $schema: _ignored, name, ...rest } = result.data;
-  const scenario: Scenario = { name: name ?? nameFromFile(file), ...rest };
+  const scenario: Scenario = withTrafficModels({ name: name ?? nameFromFile(file), ...rest }, document, file, at);
   checkTopology(scenario, document, file, at);
   checkNodeCapacities(scenario, document, file, at);
   const bound = workBoundProblem(scenario);
   if (bound !== null) throw new ScenarioError([{ file, ...at(valueOffset(document, bound.keyPath)), keyPath: formatKeyPath(bound.keyPath), message: bound.message }]);
   return scenario;
+}
+
+/**
+ * The classes' traffic models read now (docs/traffic-models.md), so `validate` finds what a
+ * run would, at the class's `model` key: an unknown class name (with the shipped ones), a
+ * folder that is not there, a file not in the format (its file and line). A folder is kept
+ * absolute, resolved from the scenario file's folder.
+ */
+function withTrafficModels(scenario: Scenario, document: Document, file: string, at: (offset: number) => { line: number; column: number }): Scenario {
+  const classes = scenario.content.classes;
+  if (classes === undefined || classes.every((klass) => klass.traffic === undefined)) return scenario;
+  const problems: ScenarioProblem[] = [];
+  const resolved = classes.map((klass, i) => {
+    const traffic = klass.traffic;
+    if (traffic === undefined) return klass;
+    const keyPath: PathKey[] = ['content', 'classes', i, 'model'];
+    try {
+      const model = loadTrafficModel(traffic.folder ?? traffic.model, dirname(file));
+      descriptorFor(model, traffic.fidelity);
+      const shipped = (SHIPPED_TRAFFIC_CLASSES as readonly string[]).includes(traffic.model);
+      return shipped ? klass : { ...klass, traffic: { ...traffic, folder: model.folder } };
+    } catch (error) {
+      if (!(error instanceof UserError)) throw error;
+      const path = /fidelity: fd$/.test(error.message) ? ['content', 'classes', i, 'fidelity'] : keyPath;
+      problems.push({ file, ...at(valueOffset(document, path)), keyPath: formatKeyPath(path), message: error.message });
+      return klass;
+    }
+  });
+  if (problems.length > 0) throw new ScenarioError(problems);
+  if (scenario.traffic.clients !== undefined) {
+    const i = classes.findIndex((klass) => klass.traffic !== undefined);
+    const path: PathKey[] = ['content', 'classes', i, 'model'];
+    throw new ScenarioError([
+      { file, ...at(valueOffset(document, path)), keyPath: formatKeyPath(path), message: 'expected no traffic.clients with a model class: a model gives whole-object requests per PoP, without browsers or variants (docs/traffic-models.md)' },
+    ]);
+  }
+  return { ...scenario, content: { ...scenario.content, classes: resolved } };
 }
 
 /**

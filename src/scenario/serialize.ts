@@ -99,6 +99,28 @@ function arrivalShapeToInput(shape: ArrivalShape): ArrivalShapeInput {
 /** A resolved class written in full (every field), so loading it needs no preset defaults. */
 function contentClassToInput(klass: ContentClass): ContentClassInput {
   const perSecond = (rate: number) => (rate === 0 ? 0 : `${rate}/s`);
+  const traffic = klass.traffic;
+  // A model class's objects, popularity, sizes and churn are its model's (docs/traffic-models.md); a folder is written absolute, so the run folder's scenario.json finds it.
+  const common = {
+    name: klass.name,
+    preset: klass.preset,
+    share: klass.share,
+    path: klass.path,
+    fileTypes: klass.fileTypes.map((fileType) => ({ ...fileType })),
+    rendering: klass.rendering,
+    rangeRequests: klass.rangeRequests,
+    headers: { profile: klass.headers.profile, fields: { ...klass.headers.fields } },
+    ...(klass.queries === undefined ? {} : { queries: querySpecInput(klass.queries) }),
+  };
+  if (traffic !== undefined) {
+    return {
+      ...common,
+      model: traffic.folder ?? traffic.model,
+      fidelity: traffic.fidelity,
+      sharing: traffic.sharing,
+      ...(traffic.depthCapBytes === undefined ? {} : { depthCap: traffic.depthCapBytes }),
+    };
+  }
   return {
     name: klass.name,
     preset: klass.preset,

@@ -9,6 +9,7 @@ import type { ObjectCatalogue } from './objectCatalogue.js';
 import { UserError } from '../userError.js';
 import { fillWholeObject, newClientRequest, type ClientRequest, type RequestSink } from './request.js';
 import type { ClientTraffic } from './requests/clientTraffic.js';
+import type { ModelTraffic } from './trafficModels/modelTraffic.js';
 
 export interface ShapedTrafficSpec {
   /** Mean request rate over all regions, per second (the mean over a week when the shape varies). */
@@ -50,6 +51,8 @@ export class ShapedWorkload {
      * cache and asks for the whole object; its key is the object id.
      */
     private readonly clients: ClientTraffic | null = null,
+    /** Classes with a traffic model (docs/traffic-models.md): the object comes from the place's PoP stream. */
+    private readonly models: ModelTraffic | null = null,
   ) {
     // A flat shape is the same in every time zone: one process per region then, as cheap as
     // plain Poisson arrivals (fewer pending events); a shaped one needs each zone's clock.
@@ -115,7 +118,7 @@ export class ShapedWorkload {
       const objects = crowd < 0 ? null : this.crowdObjects[crowd];
       if (clients === null) {
         request.place = place;
-        const objectId = objects === null ? this.catalogue.pick(stream.next()) : objects[stream.int(objects.length)];
+        const objectId = objects !== null ? objects[stream.int(objects.length)] : this.models === null ? this.catalogue.pick(stream.next()) : this.models.pick(place, stream.next());
         fillWholeObject(request, objectId, this.catalogue.objectSizes[objectId]);
       } else if (clients.arrive(group.region, place, objects === null ? -1 : objects[stream.int(objects.length)], request)) {
         simulation.scheduleAfter(clients.windowIntervalMs, window, clients.sessionSlot, clients.sessionSerial);

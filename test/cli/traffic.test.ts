@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { modelHitRate, loadTrafficModel } from '../../src/workload/trafficModels/trafficModel.js';
@@ -37,6 +37,33 @@ describe('cdnsim traffic (docs/traffic-models.md)', () => {
       expect(replayed.status, replayed.stderr).toBe(0);
       expect((JSON.parse(replayed.stdout) as { requests: number }[])[0].requests).toBe(warmup + 1000);
     }
+  });
+
+  it('--pop: one edge\'s stream of a scenario\'s model class at the rate routed to it (1000/s × Europe\'s 20 %) and its stack cap (its 1 GB edge, no regional tier); without --pop, the busiest listed', () => {
+    const scenario = join(folder, 'per-region.yaml');
+    writeFileSync(
+      scenario,
+      [
+        'name: per-region',
+        'traffic:',
+        '  rate: 1000/s',
+        '  regions: { North America: 30%, Europe: 20%, Asia-Pacific: 40%, Latin America: 5%, Africa: 5% }',
+        'content:',
+        '  classes:',
+        '    - { name: social, model: eu-3 }',
+        'edge: { capacity: 1GB }',
+        'topology: { model: regions, edgeSites: per-region }',
+      ].join('\n'),
+    );
+    const out = join(folder, 'europe.csv');
+    const written = cdnsim(['traffic', scenario, '--pop', 'Europe', '--requests', '1000', '--format', 'csv', '--out', out]);
+    expect(written.status, written.stderr).toBe(0);
+    expect(written.stdout).toContain("Europe's stream of class social in per-region: 20.00 % of the clients × 100.0 % of requests, its stack capped at 1.00 GB");
+    expect(written.stdout).toContain('requests of eu-3 (fd)');
+    expect(written.stdout).toContain('200.0 requests/s');
+    const unnamed = cdnsim(['traffic', scenario, '--requests', '1000', '--out', join(folder, 'none.csv')]);
+    expect(unnamed.status).not.toBe(0);
+    expect(unnamed.stderr).toContain('name the PoP whose stream to write with --pop; 5 have traffic, the busiest: Asia-Pacific 40.0 %, North America 30.0 %, Europe 20.0 %');
   });
 
   it('bad input: an unknown class lists the shipped ones; a missing folder is named', () => {

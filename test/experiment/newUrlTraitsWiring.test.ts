@@ -37,8 +37,8 @@ describe('new-URL updates through a run\'s origin timeline (spec 4.5 variants, s
   const scenario = parseScenarioText(SCENARIO, 'bundles.yaml');
   const streams = new RandomStreams(scenario.seed);
   const horizonMs = 2 * 3_600_000;
-  const content = buildRunContent(scenario, undefined, Infinity, horizonMs, streams);
   const network = buildRunNetwork(scenario, streams);
+  const content = buildRunContent(scenario, undefined, Infinity, horizonMs, streams, network);
   const workload = new ShapedWorkload({ ratePerSecond: scenario.traffic.rate, shape: scenario.traffic, places: network.places }, content.catalogue, streams, content.clients);
   const simulation = new Simulation();
   const { churn } = buildOriginTimeline(scenario, content, workload, network.network, simulation, streams);

@@ -1,5 +1,6 @@
 import type { Deployment, DeploymentKind } from '../../policy/deployment.js';
 import type { QuerySpec } from './querySchema.js';
+import type { ClassTrafficModel } from '../trafficModels/modelTraffic.js';
 import { HEADER_PROFILES, frameworkProfileForPath, profileWithOverrides, type HeaderProfile, type PageRendering } from '../../policy/profiles.js';
 
 /**
@@ -117,6 +118,8 @@ export interface ContentClass {
   readonly churn: ChurnSpec;
   /** spec 4.3.1: query strings on the class's requests and how the CDN keys them; left out: none. */
   readonly queries?: QuerySpec;
+  /** Requests from a traffic model, per PoP (docs/traffic-models.md); left out: Zipf over `objects`. */
+  readonly traffic?: ClassTrafficModel;
 }
 
 /** What a preset adds to a class: a description and the profiles it maps to under static and container deployments. */

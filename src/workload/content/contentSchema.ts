@@ -16,6 +16,8 @@ import {
 } from './contentClasses.js';
 import { MAX_CONTENT_CLASSES } from './classCatalogue.js';
 import { querySpecSchema } from './querySchema.js';
+import { DEFAULT_SHARING } from '../trafficModels/modelTraffic.js';
+import { DEFAULT_FIDELITY, SHIPPED_TRAFFIC_CLASSES } from '../trafficModels/trafficModel.js';
 
 /**
  * The `content.classes` section of a scenario: a list of content classes, each naming a
@@ -122,6 +124,19 @@ export const contentClassEntrySchema = z
     headers: headersEntry.optional(),
     churn: churnOverride.optional(),
     queries: querySpecSchema.optional(),
+    model: z
+      .string()
+      .min(1)
+      .optional()
+      .meta({
+        description: `traffic model the class's requests come from, generated per PoP (docs/traffic-models.md): ${SHIPPED_TRAFFIC_CLASSES.join(', ')}, or a folder of footprint-descriptor files relative to the scenario; objects and sizes then come from the model`,
+      }),
+    fidelity: z.enum(['fd', 'bfd']).optional().meta({ description: `with model: the curve the stream reproduces, fd the request hit-rate curve, bfd the byte one (default ${DEFAULT_FIDELITY})` }),
+    sharing: fraction(`with model: probability that a PoP's new object is one already requested at other PoPs, drawn by how often it was (default ${DEFAULT_SHARING * 100}%)`)
+      .optional(),
+    depthCap: size("with model: deepest byte of a PoP's LRU stack (memory); deeper reuses become new objects (default twice the PoP's edge capacity)")
+      .refine((bytes) => bytes >= 1, { error: 'expected a depth cap of at least 1 B' })
+      .optional(),
   })
   .meta({ description: 'one content class: a preset and the fields that differ from it' });
 
@@ -137,9 +152,25 @@ function isPresetName(name: string): name is ContentPresetName {
   return CONTENT_PRESETS.has(name as ContentPresetName);
 }
 
+/** The preset a model class starts from when it names none: its URL paths and headers (docs/traffic-models.md). */
+const MODEL_PRESETS: Readonly<Record<string, ContentPresetName>> = { 'eu-2': 'image', 'eu-3': 'image', 'tc-0': 'download', v: 'media' };
+
+/** What a model class may not set, since its model gives it. */
+const MODEL_GIVES = ['objects', 'zipfExponent', 'size', 'churn'] as const;
+
 /** A class entry laid over its preset, or the problems that stop it. */
 function resolveEntry(entry: ContentClassEntry, at: number, issues: Issue[]): ContentClass | undefined {
-  const presetName = entry.preset ?? entry.name;
+  const model = entry.model;
+  if (model === undefined) {
+    for (const key of ['fidelity', 'sharing', 'depthCap'] as const) {
+      if (entry[key] !== undefined) issues.push({ path: [at, key], message: `expected ${key} only with a model (content.classes[${at}].model), found none` });
+    }
+  } else {
+    for (const key of MODEL_GIVES) {
+      if (entry[key] !== undefined) issues.push({ path: [at, key], message: `expected no ${key} in a class with a model: its objects, popularity and sizes come from the model '${model}'` });
+    }
+  }
+  const presetName = entry.preset ?? (model !== undefined && !isPresetName(entry.name) ? (MODEL_PRESETS[model] ?? 'download') : entry.name);
   if (!isPresetName(presetName)) {
     const suggestion = nearest(presetName, CONTENT_PRESET_NAMES);
     const hint = suggestion ? ` — did you mean "${suggestion}"?` : '';
@@ -196,6 +227,19 @@ function resolveEntry(entry: ContentClassEntry, at: number, issues: Issue[]): Co
       },
     },
     ...(entry.queries === undefined ? {} : { queries: entry.queries }),
+    ...(model === undefined
+      ? {}
+      : {
+          // One ranked id (the catalogue's rule); the model's objects take the ids reserved after it.
+          objects: 1,
+          churn: { newObjectsPerSecond: 0, oneHitWonderShare: 0, entry: base.churn.entry, updates: { perSecond: 0, newUrl: false } },
+          traffic: {
+            model,
+            fidelity: entry.fidelity ?? DEFAULT_FIDELITY,
+            sharing: entry.sharing ?? DEFAULT_SHARING,
+            ...(entry.depthCap === undefined ? {} : { depthCapBytes: entry.depthCap }),
+          },
+        }),
   };
 }
 

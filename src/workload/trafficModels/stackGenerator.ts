@@ -176,6 +176,11 @@ export class StackModelGenerator {
     return this.warmupCursor < this.warmupRequests;
   }
 
+  /** Warm-up requests handed out so far. */
+  get warmupProgress(): number {
+    return this.warmupCursor;
+  }
+
   /** Bytes the stack holds, and its objects. */
   get stackBytes(): number {
     return this.total;

@@ -1,0 +1,323 @@
+import type { RandomStream, RandomStreams } from '../../sim/random.js';
+import { UserError } from '../../userError.js';
+import { AliasTable } from '../aliasTable.js';
+import type { ClassCatalogue } from '../content/classCatalogue.js';
+import { ObjectSizes, StackModelGenerator, type NewObjects } from './stackGenerator.js';
+import { deepestStackBytes, descriptorFor, modelHitRate, type Fidelity, type TrafficModel } from './trafficModel.js';
+
+/**
+ * Content classes whose requests come from a traffic model, generated per PoP
+ * (docs/traffic-models.md, "In a scenario"): each PoP with traffic draws its own stream from
+ * the class's model (its own LRU stack), so every edge sees the locality the model
+ * describes at the rate routed to it. Objects live in one CDN-wide namespace, the class's id
+ * range of the run's ClassCatalogue, which grows as streams ask for new objects.
+ */
+
+/** What a scenario asks of a model class (content.classes[i].model …), resolved. */
+export interface ClassTrafficModel {
+  /** The model as written: a shipped class name or a folder. */
+  readonly model: string;
+  /** The folder it names, absolute (set when the scenario is loaded); absent: a shipped class. */
+  readonly folder?: string;
+  readonly fidelity: Fidelity;
+  /** Probability that a PoP's new object is one requested elsewhere in the CDN. */
+  readonly sharing: number;
+  /** Deepest byte a PoP's stack keeps; absent: the PoP's default (defaultDepthCaps). */
+  readonly depthCapBytes?: number;
+}
+
+/** The default `sharing` (docs/traffic-models.md defends it). */
+export const DEFAULT_SHARING = 0.5;
+/** Without `depthCap`, a PoP's stack reaches this many times its share of its regional cache. */
+export const REGIONAL_SHARE_MARGIN = 2;
+/** Recent requests of a class across the CDN that a shared new object is drawn from (by count). */
+const REQUEST_LOG_LENGTH = 1 << 22;
+/** Draws of a shared object before a new object is made instead (the draw was this PoP's own). */
+const SHARED_ATTEMPTS = 4;
+/** Most object ids a run reserves for its model classes (22 bytes each in the catalogue and here). */
+export const MAX_MODEL_IDS = 60_000_000;
+
+/** One model class of a run: its model and what the PoPs' stacks need. */
+export interface ModelClassInput {
+  readonly classIndex: number;
+  readonly name: string;
+  readonly share: number;
+  readonly traffic: ClassTrafficModel;
+  readonly model: TrafficModel;
+}
+
+/** A PoP's stack depth cap: the class's `depthCap`, else the PoP's default (defaultDepthCaps). */
+export function depthCapFor(traffic: ClassTrafficModel, defaultCap: number): number {
+  return traffic.depthCapBytes ?? Math.max(1, defaultCap);
+}
+
+/**
+ * Each PoP's default stack depth cap (docs/traffic-models.md, "Depth cap"): the deepest reuse
+ * one of its caches could still answer. Its edge answers reuses down to its capacity; its
+ * regional cache, shared with the other PoPs of its site, holds about its share of the
+ * site's requests of the regional's bytes, doubled as a margin for the streams' interleaving.
+ * Deeper reuses would miss both, so drawing them as new objects changes no hit.
+ */
+export function defaultDepthCaps(edgeCapacity: readonly number[], regionalOf: readonly number[], regionalCapacity: readonly number[], edgeDemand: readonly number[]): number[] {
+  const siteDemand = new Float64Array(regionalCapacity.length);
+  edgeCapacity.forEach((_, e) => {
+    if (regionalOf[e] >= 0) siteDemand[regionalOf[e]] += edgeDemand[e];
+  });
+  return edgeCapacity.map((capacity, e) => {
+    const r = regionalOf[e];
+    const regionalShare = r < 0 || siteDemand[r] === 0 ? 0 : (REGIONAL_SHARE_MARGIN * regionalCapacity[r] * edgeDemand[e]) / siteDemand[r];
+    return Math.max(capacity, regionalShare);
+  });
+}
+
+/**
+ * Object ids a model class needs over a run of `requests` requests (warm-up included) on
+ * the PoPs with traffic (their default caps `depthCaps`): the PoPs' initial stacks (down to the cap or the
+ * model's deepest bin, whichever is shallower) and its new objects (at most the share of
+ * draws below the cap's hit rate), each with a margin: ids that run out stop the run.
+ */
+export function modelIdReservation(input: ModelClassInput, depthCaps: readonly number[], requests: number): number {
+  const descriptor = descriptorFor(input.model, input.traffic.fidelity);
+  const meanBytes = new ObjectSizes(input.model.sizes).meanBytes;
+  // TRAGEN's bins are 200 MB wide: the deepest's far edge is at most that below its lower edge.
+  const deepest = deepestStackBytes(descriptor) + 200e6;
+  let stacks = 0;
+  let shallowest = Infinity;
+  for (const defaultCap of depthCaps) {
+    const cap = Math.min(depthCapFor(input.traffic, defaultCap), deepest);
+    shallowest = Math.min(shallowest, cap);
+    stacks += Math.ceil((1.5 * cap) / meanBytes) + 1_000;
+  }
+  const missing = depthCaps.length === 0 ? 0 : 1 - modelHitRate(descriptor, shallowest);
+  const fresh = Math.ceil(1.2 * requests * input.share * missing) + 10_000;
+  return stacks + fresh;
+}
+
+/**
+ * A class's objects across the CDN: a new object is, with probability `sharing`, one of the
+ * class's recent requests elsewhere (drawn from a log of them, so by how often each was
+ * requested), otherwise a brand-new id of the class's range with a size from the model.
+ * "Elsewhere": a draw that the asking PoP created or asked for last is drawn again (a
+ * PoP's own objects are already in its stack; a single PoP never shares).
+ */
+class CdnObjects implements NewObjects {
+  lastSize = 0;
+  /** The PoP whose stream asks now. */
+  currentEdge = 0;
+  private nextId: number;
+  private readonly log: Int32Array;
+  private logged = 0;
+  private logAt = 0;
+  /** Per id of the class (offset from `firstId`): the PoP that created it, and the PoP that asked for it last. */
+  private readonly creator: Uint16Array;
+  private readonly lastAsker: Uint16Array;
+  /** New objects made, and shared ones handed out. */
+  created = 0;
+  shared = 0;
+
+  constructor(
+    private readonly name: string,
+    private readonly firstId: number,
+    private readonly endId: number,
+    private readonly objectSizes: Float64Array,
+    private readonly sizes: ObjectSizes,
+    private readonly sharing: number,
+    private readonly random: RandomStream,
+  ) {
+    this.nextId = firstId;
+    const ids = endId - firstId;
+    this.creator = new Uint16Array(ids);
+    this.lastAsker = new Uint16Array(ids);
+    this.log = new Int32Array(sharing > 0 ? Math.min(REQUEST_LOG_LENGTH, 2 ** Math.ceil(Math.log2(ids + 1))) : 0);
+  }
+
+  next(): number {
+    if (this.sharing > 0 && this.logged > 0 && this.random.next() < this.sharing) {
+      const edge = this.currentEdge;
+      for (let attempt = 0; attempt < SHARED_ATTEMPTS; attempt++) {
+        const id = this.log[Math.floor(this.random.next() * this.logged)];
+        const index = id - this.firstId;
+        if (this.creator[index] !== edge && this.lastAsker[index] !== edge) {
+          this.shared++;
+          this.lastSize = this.objectSizes[id];
+          return id;
+        }
+      }
+    }
+    if (this.nextId === this.endId) {
+      throw new UserError(
+        `content class ${this.name}: its model asked for more new objects than the ${this.endId - this.firstId} ids reserved for it; shorten the run or its warm-up, or lower depthCap (docs/traffic-models.md)`,
+      );
+    }
+    const id = this.nextId++;
+    const size = this.sizes.draw(this.random.next());
+    this.objectSizes[id] = size;
+    this.creator[id - this.firstId] = this.currentEdge;
+    this.lastSize = size;
+    this.created++;
+    return id;
+  }
+
+  /** A request of the class at the current PoP: logged for sharing. */
+  requested(id: number): void {
+    this.lastAsker[id - this.firstId] = this.currentEdge;
+    const log = this.log;
+    if (log.length === 0) return;
+    log[this.logAt] = id;
+    this.logAt = this.logAt + 1 === log.length ? 0 : this.logAt + 1;
+    if (this.logged < log.length) this.logged++;
+  }
+}
+
+/** Per model class, what its streams did (summary and docs). */
+export interface ModelClassFacts {
+  name: string;
+  model: string;
+  fidelity: Fidelity;
+  sharing: number;
+  /** PoPs with a stream of their own. */
+  pops: number;
+  /** Objects in the PoPs' initial stacks (the model's warm-up), and the deepest cap used, bytes. */
+  stackObjects: number;
+  depthCapBytes: number;
+  /** Objects created, and new objects that were shared from elsewhere. */
+  createdObjects: number;
+  sharedObjects: number;
+}
+
+interface ModelClassState {
+  readonly input: ModelClassInput;
+  readonly objects: CdnObjects;
+  stackObjects: number;
+  depthCapBytes: number;
+}
+
+/**
+ * The requests of a run's classes when some take theirs from a model: a class by share,
+ * then for a model class the next request of the asking place's PoP's stream, for another
+ * class an object by its Zipf law.
+ */
+export class ModelTraffic {
+  private readonly classSampler: AliasTable;
+  /** Per class: its index among the model classes, −1 for a Zipf class. */
+  private readonly modelOf: Int32Array;
+  private readonly states: ModelClassState[];
+  /** generators[m * edgeCount + edge]; null for a PoP without traffic. */
+  readonly generators: (StackModelGenerator | null)[];
+  readonly edgeCount: number;
+  private readonly zipfStream: RandomStream;
+
+  constructor(
+    private readonly catalogue: ClassCatalogue,
+    inputs: readonly ModelClassInput[],
+    /** The PoP a place's requests are routed to when none is misrouted (its nearest). */
+    private readonly homeEdgeOfPlace: Int32Array,
+    placeDemand: Float64Array,
+    /** Per edge, its default stack depth cap (defaultDepthCaps). */
+    depthCaps: readonly number[],
+    edgeNames: readonly string[],
+    streams: RandomStreams,
+  ) {
+    this.edgeCount = depthCaps.length;
+    this.classSampler = new AliasTable(catalogue.classes.map((klass) => klass.share));
+    this.modelOf = new Int32Array(catalogue.classCount).fill(-1);
+    this.zipfStream = streams.stream('workload.zipfClasses');
+    const withTraffic = new Uint8Array(this.edgeCount);
+    for (let place = 0; place < placeDemand.length; place++) if (placeDemand[place] > 0) withTraffic[homeEdgeOfPlace[place]] = 1;
+    this.generators = new Array<StackModelGenerator | null>(inputs.length * this.edgeCount).fill(null);
+    this.states = inputs.map((input, m) => {
+      this.modelOf[input.classIndex] = m;
+      const c = input.classIndex;
+      const firstId = catalogue.classStart[c];
+      // The class's one ranked id is no object of the model: no popularity (stationary fill, flash crowds).
+      catalogue.popularity[firstId] = 0;
+      const sizes = new ObjectSizes(input.model.sizes);
+      const objects = new CdnObjects(input.name, firstId, catalogue.classStart[c + 1], catalogue.objectSizes, sizes, input.traffic.sharing, streams.stream(`model.${input.name}.objects`));
+      const state: ModelClassState = { input, objects, stackObjects: 0, depthCapBytes: 0 };
+      const descriptor = descriptorFor(input.model, input.traffic.fidelity);
+      for (let edge = 0; edge < this.edgeCount; edge++) {
+        if (withTraffic[edge] === 0) continue;
+        objects.currentEdge = edge;
+        const generator = new StackModelGenerator(descriptor, objects, streams.stream(`model.${input.name}.${edgeNames[edge]}`), sizes, {
+          fidelity: input.traffic.fidelity,
+          depthCapBytes: depthCapFor(input.traffic, depthCaps[edge]),
+        });
+        this.generators[m * this.edgeCount + edge] = generator;
+        state.stackObjects += generator.warmupRequests;
+        state.depthCapBytes = Math.max(state.depthCapBytes, depthCapFor(input.traffic, depthCaps[edge]));
+      }
+      return state;
+    });
+  }
+
+  /**
+   * The objects the classes hold at the start, as a steady warm-up's default block counts
+   * them (src/experiment/steadyRule.ts): the catalogue's, with each model class's reserved
+   * range counted as the objects in its PoPs' stacks.
+   */
+  startingObjects(): number {
+    let objects = this.catalogue.idCapacity;
+    for (const state of this.states) {
+      const c = state.input.classIndex;
+      objects += state.stackObjects - (this.catalogue.classStart[c + 1] - this.catalogue.classStart[c]);
+    }
+    return objects;
+  }
+
+  /** The object of a request from `place`, from one uniform draw `u` (the class). */
+  pick(place: number, u: number): number {
+    const c = this.classSampler.sample(u);
+    const m = this.modelOf[c];
+    if (m < 0) return this.catalogue.pickObject(c, this.zipfStream.next());
+    const edge = this.homeEdgeOfPlace[place];
+    const generator = this.generators[m * this.edgeCount + edge] as StackModelGenerator;
+    const objects = this.states[m].objects;
+    objects.currentEdge = edge;
+    generator.next();
+    objects.requested(generator.objectId);
+    return generator.objectId;
+  }
+
+  /**
+   * The model's warm-up: every PoP's initial stack, bottom to top, each object handed to
+   * `warm` with its PoP, interleaved across PoPs in 256 rounds (each PoP's stack a 256th at a
+   * time) so a regional cache sees its PoPs' objects mixed, as they would arrive. After it,
+   * every stream's next request is a draw of the model's steady state.
+   */
+  warmStacks(warm: (edge: number, objectId: number, sizeBytes: number) => void): number {
+    const rounds = 256;
+    let warmed = 0;
+    for (let round = 1; round <= rounds; round++) {
+      for (let m = 0; m < this.states.length; m++) {
+        const objects = this.states[m].objects;
+        for (let edge = 0; edge < this.edgeCount; edge++) {
+          const generator = this.generators[m * this.edgeCount + edge];
+          if (generator === null) continue;
+          const until = Math.ceil((generator.warmupRequests * round) / rounds);
+          objects.currentEdge = edge;
+          while (generator.inWarmup && generator.warmupProgress < until) {
+            generator.next();
+            objects.requested(generator.objectId);
+            warm(edge, generator.objectId, generator.size);
+            warmed++;
+          }
+        }
+      }
+    }
+    return warmed;
+  }
+
+  facts(): ModelClassFacts[] {
+    return this.states.map((state, m) => ({
+      name: state.input.name,
+      model: state.input.traffic.model,
+      fidelity: state.input.traffic.fidelity,
+      sharing: state.input.traffic.sharing,
+      pops: this.generators.slice(m * this.edgeCount, (m + 1) * this.edgeCount).filter((g) => g !== null).length,
+      stackObjects: state.stackObjects,
+      depthCapBytes: state.depthCapBytes,
+      createdObjects: state.objects.created,
+      sharedObjects: state.objects.shared,
+    }));
+  }
+}
