@@ -75,8 +75,10 @@ export function steadyGain(blockRatios: ArrayLike<number>): SteadyGain | null {
   const blockNoise = Math.sqrt(squares / (2 * (n - b - 1)));
   const changeError = blockNoise * Math.sqrt(1 / (c - b) + 1 / (n - c));
   const previousError = blockNoise * Math.sqrt(1 / (b - a) + 1 / (c - b));
-  // A decay is evident when the doubling before changed clearly more, the same way.
-  const decaying = Math.abs(previousChange) > CHANGE_ERRORS * previousError && previousChange * change >= 0 && Math.abs(change) < Math.abs(previousChange);
+  // A decay is evident when the doubling before changed clearly more, the same way. The signs
+  // are compared, not the product: two tiny changes of opposite sign multiply to 0 (underflow),
+  // which passed as "the same way" and gave a negative ratio and a NaN gain (fast-check found it).
+  const decaying = Math.abs(previousChange) > CHANGE_ERRORS * previousError && Math.sign(previousChange) * Math.sign(change) >= 0 && Math.abs(change) < Math.abs(previousChange);
   const ratio = decaying ? change / previousChange : 1;
   const ahead = ratio ** 1.5 + ratio ** 2.5;
   return {

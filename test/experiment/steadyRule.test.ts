@@ -92,6 +92,15 @@ describe('steady rule: the change a warm-up four times as long would bring', () 
     expect(isSteady(flat, flat, TOLERANCE)).toBe(true);
   });
 
+  it('changes too small to multiply (1.8e-188 then 5e-324, opposite signs): not a decay the same way, so the ratio stays 1 and the gain a number (was NaN)', () => {
+    const found = steadyGain([0, 1.8121506418308554e-188, 0, 0, 0, 0, 1e-323, 5e-324]);
+    expect(found).not.toBeNull();
+    expect(found?.ratio).toBe(1);
+    expect(Number.isNaN(found?.gain)).toBe(false);
+    const mirrored = steadyGain([0, 1.8121506418308554e-188, 0, 0, 0, 0, 1e-323, 5e-324].map((r) => 1 - r));
+    expect(mirrored?.gain).toBeCloseTo(found?.gain ?? Number.NaN, 9);
+  });
+
   it('property: the bound ignores the level, is the same for a series and its mirror image, and is at least the projection', () => {
     const blocks = fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: STEADY_MIN_BLOCKS, maxLength: 60 });
     fc.assert(
