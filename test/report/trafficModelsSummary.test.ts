@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { runScenario } from '../../src/experiment/runScenario.js';
+import { buildSummary } from '../../src/report/summary.js';
+import { parseScenarioText } from '../../src/scenario/load.js';
+
+/**
+ * summary.json `trafficModels` (docs/summary-json.md, docs/traffic-models.md): a model class's
+ * facts from the run. One edge, v, 1 GB: the stack is capped at the edge's capacity (no
+ * regional tier), fetches take no time, so every request for an object the stream makes new
+ * is a miss and every reuse within the cap a hit.
+ */
+const SINGLE_EDGE = `
+name: model-facts
+seed: 28
+run: { requests: 20000, warmup: 0 }
+traffic: { rate: 20k/s }
+content:
+  classes:
+    - name: video
+      model: v
+      sharing: 30%
+edge: { capacity: 1GB }
+topology: { model: regions, edgeSites: single, originLatency: 0ms }
+`;
+
+describe('summary.json trafficModels (docs/summary-json.md)', () => {
+  it('one PoP: class, model, fidelity and sharing as written; objects created = the stack + one per measured miss; nothing shared (a PoP never shares with itself)', () => {
+    const summary = buildSummary(runScenario(parseScenarioText(SINGLE_EDGE, 'model-facts.yaml')));
+    expect(summary.trafficModels).toHaveLength(1);
+    const facts = summary.trafficModels?.[0];
+    expect(facts).toMatchObject({ class: 'video', model: 'v', fidelity: 'fd', sharing: 0.3, pops: 1, depthCapBytes: 1e9, sharedObjects: 0, sharedShare: 0 });
+    // No warm-up but the model's own: the measured misses are exactly the stream's new objects.
+    expect(facts?.createdObjects).toBe((facts?.stackObjects ?? 0) + summary.requestsByLayer.origin);
+    expect(Object.keys(facts ?? {})).toEqual(['class', 'model', 'fidelity', 'sharing', 'pops', 'stackObjects', 'depthCapBytes', 'createdObjects', 'sharedObjects', 'sharedShare']);
+  });
+
+  it('a run without a model class has no trafficModels key (summaries of Zipf runs unchanged)', () => {
+    const summary = buildSummary(runScenario(parseScenarioText(SINGLE_EDGE.replace(/classes:[\s\S]*?sharing: 30%\n/, 'objects: 1000\n'), 'zipf.yaml')));
+    expect('trafficModels' in summary).toBe(false);
+  });
+});
