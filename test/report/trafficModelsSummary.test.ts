@@ -24,13 +24,21 @@ topology: { model: regions, edgeSites: single, originLatency: 0ms }
 `;
 
 describe('summary.json trafficModels (docs/summary-json.md)', () => {
-  it('one PoP: class, model, fidelity and sharing as written; objects created = the stack + one per measured miss; nothing shared (a PoP never shares with itself)', () => {
+  it('one PoP: class, model, fidelity and sharing as written; objects created = the stack + one per measured miss, and they are the class\'s catalogue (not 1); nothing shared (a PoP never shares with itself)', () => {
     const summary = buildSummary(runScenario(parseScenarioText(SINGLE_EDGE, 'model-facts.yaml')));
     expect(summary.trafficModels).toHaveLength(1);
     const facts = summary.trafficModels?.[0];
     expect(facts).toMatchObject({ class: 'video', model: 'v', fidelity: 'fd', sharing: 0.3, pops: 1, depthCapBytes: 1e9, sharedObjects: 0, sharedShare: 0 });
     // No warm-up but the model's own: the measured misses are exactly the stream's new objects.
     expect(facts?.createdObjects).toBe((facts?.stackObjects ?? 0) + summary.requestsByLayer.origin);
+    // The class's catalogue is what its streams made, not its one ranked id (docs/traffic-models.md).
+    expect(summary.contentClasses[0].objects).toBe(facts?.createdObjects);
+    expect(summary.catalogue.objects).toBe(facts?.createdObjects);
+    // Their bytes: about v's mean object size each (820 KB, data/traffic-models/v/iat_sz_all.txt); 17,417 draws.
+    const meanBytes = summary.catalogue.bytes / summary.catalogue.objects;
+    expect(meanBytes).toBeGreaterThan(0.9 * 820_147);
+    expect(meanBytes).toBeLessThan(1.1 * 820_147);
+    expect(summary.contentClasses[0].catalogueBytes).toBe(summary.catalogue.bytes);
     expect(Object.keys(facts ?? {})).toEqual(['class', 'model', 'fidelity', 'sharing', 'pops', 'stackObjects', 'depthCapBytes', 'createdObjects', 'sharedObjects', 'sharedShare']);
   });
 
