@@ -189,7 +189,7 @@ export const productionPopSizing: LibraryEntry<ProductionPopSizingFigures> = {
         holds: model90 === undefined && zipf90 !== undefined && f.model.highestMaxHitRatio < 0.63 && lowestMax(f.model) > 0.58 && f.zipf.highestMaxHitRatio === 1,
       },
       {
-        text: `Under either model the four PoPs need about the same size each, though AMS measured ×${(Math.max(...f.model.rows.map((r) => r.requests)) / Math.min(...f.model.rows.map((r) => r.requests))).toFixed(1)} the requests of the quietest: a model's curve counts requests, not seconds (every PoP draws its own stream from v; Che's characteristic time for Zipf), so the request rate does not size a PoP, its traffic's shape does.`,
+        text: `Under either model the four PoPs need about the same size each, though ${f.model.rows[0].code} measured ×${(Math.max(...f.model.rows.map((r) => r.requests)) / Math.min(...f.model.rows.map((r) => r.requests))).toFixed(1)} the requests of the quietest: a model's curve counts requests, not seconds (every PoP draws its own stream from v; Che's characteristic time for Zipf), so the request rate does not size a PoP, its traffic's shape does.`,
         holds: Math.max(...f.model.rows.map((r) => r.plannedBytes)) / Math.min(...f.model.rows.map((r) => r.plannedBytes)) < 1.3 && Math.max(...f.zipf.rows.map((r) => r.plannedBytes)) / Math.min(...f.zipf.rows.map((r) => r.plannedBytes)) < 1.3,
       },
       {
