@@ -127,7 +127,7 @@ export interface TrafficModelFigures {
   createdObjects: number;
   /** New-object draws handed an object another PoP had asked for (`sharing`). */
   sharedObjects: number;
-  /** sharedObjects / (createdObjects + sharedObjects): the share of the streams' new-object draws that were shared. */
+  /** sharedObjects / (createdObjects − stackObjects + sharedObjects): the share of the streams' new-object draws after their initial stacks that were shared (near `sharing` with several PoPs). */
   sharedShare: number;
 }
 
@@ -466,7 +466,9 @@ export function summaryJson(summary: Summary): string {
 
 function trafficModelFigures(facts: ModelClassFacts): TrafficModelFigures {
   const { name, ...rest } = facts;
-  return { class: name, ...rest, sharedShare: round(ratio(facts.sharedObjects, facts.createdObjects + facts.sharedObjects), 6) };
+  // The stacks are made before any stream asks (nothing to share yet): the share counts the draws after them.
+  const drawsAfterStacks = facts.createdObjects - facts.stackObjects + facts.sharedObjects;
+  return { class: name, ...rest, sharedShare: round(ratio(facts.sharedObjects, drawsAfterStacks), 6) };
 }
 
 function browserHitRatioOf(browser: NodeFigures | undefined): { browserHitRatio?: number } {

@@ -42,6 +42,16 @@ describe('summary.json trafficModels (docs/summary-json.md)', () => {
     expect(Object.keys(facts ?? {})).toEqual(['class', 'model', 'fidelity', 'sharing', 'pops', 'stackObjects', 'depthCapBytes', 'createdObjects', 'sharedObjects', 'sharedShare']);
   });
 
+  it('four European PoPs at sharing 50 %: half the new-object draws after the stacks were objects another PoP had asked for (the stacks themselves share nothing)', () => {
+    const fourPops = SINGLE_EDGE.replace('sharing: 30%', 'sharing: 50%').replace('topology: { model: regions, edgeSites: single, originLatency: 0ms }', 'traffic: { rate: 200/s, regions: { Europe: 100% } }\ntopology: { model: pops, pops: { regions: [Europe], count: 4 }, regionalTier: { enabled: false } }').replace('traffic: { rate: 20k/s }\n', '');
+    const facts = buildSummary(runScenario(parseScenarioText(fourPops, 'four-pops.yaml'))).trafficModels?.[0];
+    expect(facts?.pops).toBe(4);
+    // Each draw after the stacks shares with probability 0.5 (its own objects retried up to four times): 50 % within sampling noise.
+    expect(facts?.sharedShare).toBeGreaterThan(0.45);
+    expect(facts?.sharedShare).toBeLessThan(0.55);
+    expect(facts?.sharedShare).toBe(Number(((facts?.sharedObjects ?? 0) / ((facts?.createdObjects ?? 0) - (facts?.stackObjects ?? 0) + (facts?.sharedObjects ?? 0))).toFixed(6)));
+  });
+
   it('a run without a model class has no trafficModels key (summaries of Zipf runs unchanged)', () => {
     const summary = buildSummary(runScenario(parseScenarioText(SINGLE_EDGE.replace(/classes:[\s\S]*?sharing: 30%\n/, 'objects: 1000\n'), 'zipf.yaml')));
     expect('trafficModels' in summary).toBe(false);
