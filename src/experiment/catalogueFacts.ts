@@ -33,3 +33,16 @@ export function catalogueFacts(catalogue: ObjectCatalogue, classCatalogue: Class
   }
   return facts;
 }
+
+/**
+ * A model class's catalogue by the run's end (docs/traffic-models.md "One stream per PoP"):
+ * the objects its PoPs' streams created, warm-up stacks included, and their bytes. Its
+ * streams make its objects as they ask for them, taking the class's ids in order from the
+ * first (its one ranked id is the first object made), so they are the first `created` ids of
+ * its range; at the start the class holds only that ranked id, which counted it as 1 object.
+ */
+export function modelCatalogueFacts(catalogue: ObjectCatalogue, classStart: number, createdObjects: number): ClassCatalogueFacts {
+  let catalogueBytes = 0;
+  for (let id = classStart; id < classStart + createdObjects; id++) catalogueBytes += catalogue.objectSizes[id];
+  return { objects: createdObjects, catalogueBytes };
+}

@@ -7,7 +7,7 @@ import { RecordedWorkload } from '../recorded/recordedWorkload.js';
 import { ShapedWorkload } from '../workload/shapedWorkload.js';
 import { BrowserCaches } from '../cdn/browserCaches.js';
 import { runLayers } from '../cdn/runLayers.js';
-import { catalogueFacts } from './catalogueFacts.js';
+import { catalogueFacts, modelCatalogueFacts, type ClassCatalogueFacts } from './catalogueFacts.js';
 import { compileErrorClasses } from './contentCaching.js';
 import { edgeTheory } from './edgeTheory.js';
 import { buildOriginTimeline } from '../cdn/originTimeline.js';
@@ -139,6 +139,13 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
     },
   });
 
+  // A model class has no catalogue at the start, only the objects its streams create: count
+  // those, by the run's end (docs/traffic-models.md), where another class counts its starting one.
+  const modelCatalogueOf = (c: number): ClassCatalogueFacts => {
+    const facts = content.models?.facts().find((model) => model.name === contentCaching.classes[c].name);
+    if (facts === undefined || content.classCatalogue === undefined) return startingCatalogue[c];
+    return modelCatalogueFacts(catalogue, content.classCatalogue.classStart[c], facts.createdObjects);
+  };
   // A model class's own warm-up: each PoP's initial stack through the caches before anything else (docs/traffic-models.md).
   if (content.models !== null) warmModelStacks(content.models, flowOptions, network.homeEdgeOfPlace, network.places);
   const { stopReason, simulatedMs, events, timeline: timelineFigures, held } = lifecycle.run(
@@ -148,7 +155,7 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
       edges: withCapacity(recorder.edgeStates(network.edges, network.edgeNodes), end.timeline),
       regionals: recorder.regionalStates(network.regionals, network.regionalNodes),
       classes: recorder.classFigures(classCount, (c) => ({
-        ...startingCatalogue[c],
+        ...modelCatalogueOf(c),
         newObjects: churn?.newObjectCount[c] ?? 0,
         oneHitWonders: churn?.oneHitWonderCount[c] ?? 0,
         updates: churn?.updateCount[c] ?? 0,

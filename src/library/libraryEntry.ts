@@ -11,7 +11,16 @@ export type LibraryCommand =
   | { readonly kind: 'run' }
   | { readonly kind: 'compare'; readonly args?: readonly string[] }
   | { readonly kind: 'sweep'; readonly args: readonly string[] }
-  | { readonly kind: 'plan'; readonly args: readonly string[] };
+  | {
+      readonly kind: 'plan';
+      readonly args: readonly string[];
+      /**
+       * A second library scenario (`scenarios/library/<twin>.yaml`) the same command plans
+       * too, so one entry can set two models' answers side by side (a traffic model against
+       * its Zipf twin); its output folder is `figures`' second argument.
+       */
+      readonly twin?: string;
+    };
 
 /** A chart the command draws into its output folder (`charts/<file>`), published as docs/library/images/<name>-<file>. */
 export interface LibraryChart {
@@ -40,8 +49,8 @@ export interface LibraryEntry<F extends Figures = Figures> {
   readonly question: string;
   readonly command: LibraryCommand;
   readonly charts: readonly LibraryChart[];
-  /** The key figures, read from the command's output folder. */
-  figures(folder: string): F;
+  /** The key figures, read from the command's output folder (and the twin's, when the command has one). */
+  figures(folder: string, twinFolder?: string): F;
   /** The results section (Markdown tables) for these figures. */
   results(figures: F): string;
   conclusions(figures: F): readonly Conclusion[];

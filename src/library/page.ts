@@ -24,10 +24,12 @@ export function entryPaths(name: string): { scenario: string; page: string; figu
   };
 }
 
-/** The command line a reader types to get the same results. */
+/** The command line a reader types to get the same results (two lines for a plan with a twin). */
 export function commandLine(entry: LibraryEntry): string {
   const extra = entry.command.kind === 'run' ? [] : [...(entry.command.args ?? [])];
-  return ['cdnsim', entry.command.kind, entryPaths(entry.name).scenario, ...extra.map(shellWord)].join(' ');
+  const line = (scenario: string): string => ['cdnsim', entry.command.kind, entryPaths(scenario).scenario, ...extra.map(shellWord)].join(' ');
+  const twin = entry.command.kind === 'plan' ? entry.command.twin : undefined;
+  return twin === undefined ? line(entry.name) : `${line(entry.name)}\n${line(twin)}`;
 }
 
 function shellWord(word: string): string {

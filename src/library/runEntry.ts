@@ -7,18 +7,19 @@ import { entryPaths } from './page.js';
 
 /**
  * Runs a library entry's command through the built CLI (`dist/src/cli/main.js`, as a user
- * runs it) into a temporary folder, and hands the folder to `use` before removing it.
+ * runs it) into a temporary folder (and, for a plan with a twin, the twin's into a second
+ * one), and hands the folders to `use` before removing them.
  */
-export async function withEntryOutput<T>(repo: string, entry: LibraryEntry, options: { charts: boolean }, use: (folder: string) => T): Promise<T> {
+export async function withEntryOutput<T>(repo: string, entry: LibraryEntry, options: { charts: boolean }, use: (folder: string, twinFolder?: string) => T): Promise<T> {
   const scratch = mkdtempSync(join(tmpdir(), `cdnsim-library-${entry.name}-`));
   const folder = join(scratch, 'out');
+  const twin = entry.command.kind === 'plan' ? entry.command.twin : undefined;
   try {
-    const extra = entry.command.kind === 'run' ? [] : [...(entry.command.args ?? [])];
-    const args = [join(repo, 'dist/src/cli/main.js'), entry.command.kind, entryPaths(entry.name).scenario, ...extra, '--out', folder, '--no-progress'];
-    if (!options.charts) args.push('--no-charts');
-    const { status, stderr } = await runNode(args, repo);
-    if (status !== 0) throw new Error(`library ${entry.name}: \`cdnsim ${args.slice(1).join(' ')}\` exited ${status}:\n${stderr.trim()}`);
-    return use(folder);
+    await runCommand(repo, entry, entry.name, folder, options);
+    if (twin === undefined) return use(folder);
+    // The twin's charts are not published (LibraryEntry.charts names the entry's own).
+    await runCommand(repo, entry, twin, join(scratch, 'twin'), { charts: false });
+    return use(folder, join(scratch, 'twin'));
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
@@ -26,7 +27,16 @@ export async function withEntryOutput<T>(repo: string, entry: LibraryEntry, opti
 
 /** A fresh run's key figures. */
 export function freshFigures(repo: string, entry: LibraryEntry, options: { charts: boolean } = { charts: false }): Promise<Figures> {
-  return withEntryOutput(repo, entry, options, (folder) => entry.figures(folder));
+  return withEntryOutput(repo, entry, options, (folder, twinFolder) => entry.figures(folder, twinFolder));
+}
+
+/** The entry's command on `scenarios/library/<scenario>.yaml`, into `folder`. */
+async function runCommand(repo: string, entry: LibraryEntry, scenario: string, folder: string, options: { charts: boolean }): Promise<void> {
+  const extra = entry.command.kind === 'run' ? [] : [...(entry.command.args ?? [])];
+  const args = [join(repo, 'dist/src/cli/main.js'), entry.command.kind, entryPaths(scenario).scenario, ...extra, '--out', folder, '--no-progress'];
+  if (!options.charts) args.push('--no-charts');
+  const { status, stderr } = await runNode(args, repo);
+  if (status !== 0) throw new Error(`library ${entry.name}: \`cdnsim ${args.slice(1).join(' ')}\` exited ${status}:\n${stderr.trim()}`);
 }
 
 function runNode(args: readonly string[], cwd: string): Promise<{ status: number | string; stderr: string }> {

@@ -11,6 +11,8 @@ import { ratio } from '../metrics/requestMetrics.js';
 import { buildStatedRows, type StatedRow } from './statedTable.js';
 import { warmupSummary, type WarmupSummary } from './warmupSummary.js';
 import { roundTo as round } from './rounding.js';
+import type { ModelClassFacts } from '../workload/trafficModels/modelTraffic.js';
+import type { Fidelity } from '../workload/trafficModels/trafficModel.js';
 import { conservationChecks, type ChecksFigure } from './conservation.js';
 import { busiestOrder, originCapacity, popsCapacity, regionalsCapacity, type OriginCapacity, type PopsCapacity, type RegionalsCapacity } from './capacityFigures.js';
 
@@ -77,6 +79,8 @@ export interface Summary {
   edgeCaching?: EdgeCaching;
   /** Per content class (one, `objects`, without content.classes): the edge decision and the class's hit ratios. */
   contentClasses: ClassFigures[];
+  /** Per content class that takes its requests from a traffic model (`content.classes[].model`, docs/traffic-models.md); absent without one. */
+  trafficModels?: TrafficModelFigures[];
   /** Per edge cache: measured requests and hit ratios, and what it holds at the end. */
   edges: NodeFiguresRow[];
   /** Per regional site (spec 4.9 layer 3); empty without a regional tier. */
@@ -101,6 +105,30 @@ export interface Summary {
   stated: StatedRow[];
   /** The conservation checks on the figures above (docs/conservation.md): a failure is a bug in the simulator, and the command exits 4. */
   checks: ChecksFigure;
+}
+
+/**
+ * A model class's facts (docs/summary-json.md `trafficModels`). The objects count the whole
+ * run, warm-ups included: every PoP's initial stack is made of created objects.
+ */
+export interface TrafficModelFigures {
+  /** The content class's name. */
+  class: string;
+  /** A shipped class (`eu-2`, `eu-3`, `tc-0`, `v`) or the model folder as the scenario gives it. */
+  model: string;
+  fidelity: Fidelity;
+  sharing: number;
+  /** PoPs (edges) with a stream of their own. */
+  pops: number;
+  /** Objects in the PoPs' initial stacks (the model's warm-up), and the deepest stack cap, bytes. */
+  stackObjects: number;
+  depthCapBytes: number;
+  /** Brand-new objects the streams made (the stacks' included): the class's catalogue by the run's end. */
+  createdObjects: number;
+  /** New-object draws handed an object another PoP had asked for (`sharing`). */
+  sharedObjects: number;
+  /** sharedObjects / (createdObjects − stackObjects + sharedObjects): the share of the streams' new-object draws after their initial stacks that were shared (near `sharing` with several PoPs). */
+  sharedShare: number;
 }
 
 export interface CdnSummary {
@@ -297,6 +325,7 @@ function measuredSummary(result: RunResult): Omit<Summary, 'stated' | 'checks'> 
       cdnByteHitRatio: round(ratio(result.classes[c].cdn.hitBytes, result.classes[c].cdn.bytes), 6),
       ...result.classes[c].churn,
     })),
+    ...(result.trafficModels === undefined ? {} : { trafficModels: result.trafficModels.map(trafficModelFigures) }),
     edges,
     regionals: result.regionals.map((node) => nodeRow(node, result.scenario.regional.capacity)),
     ...(result.theory
@@ -433,6 +462,13 @@ function capacitySummary(result: RunResult, edges: readonly NodeFiguresRow[]): C
 /** The summary as written to summary.json: two-space indented, trailing newline. */
 export function summaryJson(summary: Summary): string {
   return `${JSON.stringify(summary, null, 2)}\n`;
+}
+
+function trafficModelFigures(facts: ModelClassFacts): TrafficModelFigures {
+  const { name, ...rest } = facts;
+  // The stacks are made before any stream asks (nothing to share yet): the share counts the draws after them.
+  const drawsAfterStacks = facts.createdObjects - facts.stackObjects + facts.sharedObjects;
+  return { class: name, ...rest, sharedShare: round(ratio(facts.sharedObjects, drawsAfterStacks), 6) };
 }
 
 function browserHitRatioOf(browser: NodeFigures | undefined): { browserHitRatio?: number } {

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LIBRARY_ENTRIES } from '../../src/library/entries/index.js';
-import { blockOf, entryPaths, indexBlock, questionBlock, replaceBlock, resultsBlock } from '../../src/library/page.js';
+import type { LibraryEntry } from '../../src/library/libraryEntry.js';
+import { blockOf, commandLine, entryPaths, indexBlock, questionBlock, replaceBlock, resultsBlock } from '../../src/library/page.js';
 import { publishedDocument, readPublished, LIBRARY_INDEX } from '../../src/library/publish.js';
 import { freshFigures } from '../../src/library/runEntry.js';
 
@@ -56,5 +57,20 @@ describe('library pages: generated blocks', () => {
     expect(() => replaceBlock('no markers', 'results', 'x', 'docs/library/x.md')).toThrow(
       'docs/library/x.md: expected the markers <!-- library:results --> … <!-- /library:results --> around the generated results block',
     );
+  });
+
+  it('a plan with a twin shows both command lines, the twin\'s scenario with the same flags', () => {
+    const entry: LibraryEntry = {
+      name: 'a',
+      title: 'A',
+      question: 'Q?',
+      command: { kind: 'plan', args: ['--edge-hit-ratio', '50%'], twin: 'a-zipf' },
+      charts: [],
+      figures: () => ({}),
+      results: () => '',
+      conclusions: () => [],
+    };
+    expect(commandLine(entry)).toBe('cdnsim plan scenarios/library/a.yaml --edge-hit-ratio 50%\ncdnsim plan scenarios/library/a-zipf.yaml --edge-hit-ratio 50%');
+    expect(commandLine({ ...entry, command: { kind: 'plan', args: ['--edge-hit-ratio', '50%'] } })).toBe('cdnsim plan scenarios/library/a.yaml --edge-hit-ratio 50%');
   });
 });
