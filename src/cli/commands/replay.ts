@@ -1,5 +1,6 @@
 import { basename, join, relative } from 'node:path';
 import type { Argv } from 'yargs';
+import { COMMAND_LINES } from '../commandLines.js';
 import { CACHE_POLICY_NAMES, type CachePolicyName } from '../../cache/registry.js';
 import { replay, type CacheSizeSpec, type ReplayConfig, type ReplayResult, type ReplayWarmup } from '../../experiment/replay.js';
 import { formatCount, formatPercent, formatTableWithin, wrapLine, wrapText } from '../../report/consoleTable.js';
@@ -38,8 +39,8 @@ interface ReplayArgs {
 
 export function replayCommand(yargs: Argv): Argv {
   return yargs.command<ReplayArgs>(
-    'replay <traces..>',
-    'replay cache traces through eviction policies at several cache sizes and TTLs (one pass over the trace)',
+    COMMAND_LINES.replay.command,
+    COMMAND_LINES.replay.describe,
     (command) =>
       requiredFileList(command, 'traces', 'trace files, replayed one after another')
         .option('format', { choices: TRACE_FORMATS, describe: 'trace format (default: from the file name)' })
