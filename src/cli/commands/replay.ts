@@ -13,7 +13,6 @@ import { TRACE_FORMATS, type TraceFormat, type TraceReaderOptions } from '../../
 import { checkOutputFile, checkRunFolder, claimRunFolder } from '../outputPath.js';
 import { createReplayProgressReporter } from '../progressBar.js';
 import { requiredFileList } from '../positionals.js';
-import { drawCharts } from './run.js';
 
 interface ReplayArgs {
   traces: string[];
@@ -117,7 +116,8 @@ async function writeReportFolder(folder: string, rowsJson: string, charts: boole
   claimRunFolder(folder, '--report', 'replay.json');
   writeFileAtomic(join(folder, 'replay.json'), rowsJson);
   const written = `written: ${join(relative(process.cwd(), folder) || folder, 'replay.json')}`;
-  return wrapText(charts ? `${written}\n${await drawCharts(folder)}` : written, terminalColumns());
+  // run.ts (and the scenario schema behind it) only when charts are drawn: a --no-charts replay starts without them.
+  return wrapText(charts ? `${written}\n${await (await import('./run.js')).drawCharts(folder)}` : written, terminalColumns());
 }
 
 /** A replay that measured no request has no miss ratio to report; 0.0000 would read as a perfect cache. */
