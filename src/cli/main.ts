@@ -1,20 +1,9 @@
 #!/usr/bin/env node
-import yargs from 'yargs';
+import yargs, { type Argv } from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { boundedMessage, isUserError } from '../userError.js';
-import { compareCommand } from './commands/compare.js';
-import { mergeCommand } from './commands/merge.js';
-import { planCommand } from './commands/plan.js';
-import { sweepCommand } from './commands/sweep.js';
-import { chartCommand } from './commands/chart.js';
-import { explainCommand } from './commands/explain.js';
-import { harCommand } from './commands/har.js';
-import { replayCommand } from './commands/replay.js';
-import { CheckFailedError, EXIT_CHECK_FAILED, runCommand } from './commands/run.js';
-import { schemaCommand } from './commands/schema.js';
-import { topologyCommand } from './commands/topology.js';
-import { trafficCommand } from './commands/traffic.js';
-import { validateCommand } from './commands/validate.js';
+import { CheckFailedError, EXIT_CHECK_FAILED } from './checkFailed.js';
+import { COMMAND_LINES } from './commandLines.js';
 import { EXIT_INTERRUPTED, InterruptedError } from './interrupted.js';
 import { ConservationFailedError, EXIT_CONSERVATION_FAILED } from './conservationFailure.js';
 import { joinNegativeValues, refuseEmptyValues, refuseRepeatedFlags, withFlagSuggestions } from './flags.js';
@@ -28,6 +17,43 @@ export const EXIT_INTERNAL = 1;
 export const EXIT_USAGE = 2;
 
 class UsageError extends Error {}
+
+type AddCommand = (yargs: Argv) => Argv;
+
+/**
+ * The commands in the order --help lists them, each module imported only when needed: importing
+ * all of them at start loaded ~320 modules (the simulator, zod, charts) before `--version` or
+ * `explain` could answer, about 0.9 s of CPU per process.
+ */
+const LAZY_COMMANDS: readonly { name: keyof typeof COMMAND_LINES; load: () => Promise<AddCommand> }[] = [
+  { name: 'run', load: async () => (await import('./commands/run.js')).runCommand },
+  { name: 'compare', load: async () => (await import('./commands/compare.js')).compareCommand },
+  { name: 'sweep', load: async () => (await import('./commands/sweep.js')).sweepCommand },
+  { name: 'plan', load: async () => (await import('./commands/plan.js')).planCommand },
+  { name: 'merge', load: async () => (await import('./commands/merge.js')).mergeCommand },
+  { name: 'chart', load: async () => (await import('./commands/chart.js')).chartCommand },
+  { name: 'replay', load: async () => (await import('./commands/replay.js')).replayCommand },
+  { name: 'traffic', load: async () => (await import('./commands/traffic.js')).trafficCommand },
+  { name: 'explain', load: async () => (await import('./commands/explain.js')).explainCommand },
+  { name: 'har', load: async () => (await import('./commands/har.js')).harCommand },
+  { name: 'validate', load: async () => (await import('./commands/validate.js')).validateCommand },
+  { name: 'schema', load: async () => (await import('./commands/schema.js')).schemaCommand },
+  { name: 'topology', load: async () => (await import('./commands/topology.js')).topologyCommand },
+];
+
+/**
+ * yargs runs (and builds the options of) only a command whose name is an argument, so every
+ * other command needs no more than its usage line and description, for the command list of
+ * --help and for "Did you mean". Any argument equal to a command's name loads that command
+ * (also as an option's value, which costs a load and nothing else).
+ */
+async function addCommands(cli: Argv, argv: readonly string[]): Promise<Argv> {
+  for (const { name, load } of LAZY_COMMANDS) {
+    const { command, describe } = COMMAND_LINES[name];
+    cli = argv.includes(name) ? (await load())(cli) : cli.command(command, describe);
+  }
+  return cli;
+}
 
 const MISSING_POSITIONAL: Record<string, string> = {
   run: '`cdnsim run` needs a scenario file, for example: cdnsim run scenarios/baseline.yaml',
@@ -80,7 +106,7 @@ export async function main(rawArgv: string[]): Promise<number> {
       if (error) throw error;
       throw new UsageError(withFlagSuggestions(clearerUsageMessage(message, argv), knownFlags(instance)));
     });
-  for (const add of [runCommand, compareCommand, sweepCommand, planCommand, mergeCommand, chartCommand, replayCommand, trafficCommand, explainCommand, harCommand, validateCommand, schemaCommand, topologyCommand]) cli = add(cli);
+  cli = await addCommands(cli, argv);
   // yargs prints --help and --version through console.log and offers no other hook: fold what it prints to the terminal's width (issue 26).
   const log = console.log;
   const columns = terminalColumns();

@@ -1,4 +1,5 @@
 import type { Argv } from 'yargs';
+import { COMMAND_LINES } from '../commandLines.js';
 import { wrapText } from '../../report/consoleTable.js';
 import { terminalColumns } from '../terminalColumns.js';
 
@@ -8,8 +9,8 @@ interface ChartArgs {
 
 export function chartCommand(yargs: Argv): Argv {
   return yargs.command<ChartArgs>(
-    'chart <folder>',
-    'draw the charts (charts/*.svg, charts/*.png) and report.html of a run, compare, sweep or replay folder again from its saved files',
+    COMMAND_LINES.chart.command,
+    COMMAND_LINES.chart.describe,
     (command) =>
       command
         .positional('folder', { type: 'string', describe: 'a run folder (results/<scenario>/<run-id>), or a compare or sweep folder', demandOption: true })

@@ -1,5 +1,6 @@
 import { basename, join, relative, resolve } from 'node:path';
 import type { Argv } from 'yargs';
+import { COMMAND_LINES } from '../commandLines.js';
 import { loadScenarioRecording } from '../../experiment/recordedCaching.js';
 import type { ScenarioJob } from '../../experiment/scenarioJob.js';
 import { checkStrategiesApply, selectStrategies } from '../../experiment/strategies.js';
@@ -31,8 +32,8 @@ interface CompareArgs {
 
 export function compareCommand(yargs: Argv): Argv {
   return yargs.command<CompareArgs>(
-    'compare <scenario>',
-    'run TTL strategies on identical traffic (same seed, common random numbers) and compare them; writes compare.json and compare.csv',
+    COMMAND_LINES.compare.command,
+    COMMAND_LINES.compare.describe,
     (command) =>
       command
         .positional('scenario', { type: 'string', describe: 'scenario file (YAML or JSON)', demandOption: true })

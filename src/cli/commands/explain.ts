@@ -1,4 +1,5 @@
 import type { Argv } from 'yargs';
+import { COMMAND_LINES } from '../commandLines.js';
 import { decide, type CacheDecision } from '../../policy/decision.js';
 import { CACHE_LAYERS, DEPLOYMENT_KINDS, type CacheLayer, type Deployment, type DeploymentKind } from '../../policy/deployment.js';
 import { normaliseHeaders } from '../../policy/headers.js';
@@ -30,8 +31,8 @@ interface ExplainArgs {
 
 export function explainCommand(yargs: Argv): Argv {
   return yargs.command<ExplainArgs>(
-    'explain',
-    "show how one response is cached at a layer, and which rules of the spec and RFC 9111 decided it",
+    COMMAND_LINES.explain.command,
+    COMMAND_LINES.explain.describe,
     (command) =>
       command
         .option('url', { type: 'string', demandOption: 'name the request, e.g. --url /_next/static/app.js', describe: 'request URL, absolute or /path?query' })

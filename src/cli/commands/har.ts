@@ -1,4 +1,5 @@
 import type { Argv } from 'yargs';
+import { COMMAND_LINES } from '../commandLines.js';
 import { replayHar, type HarReplayResult } from '../../experiment/harReplay.js';
 import { DEPLOYMENT_KINDS, type Deployment, type DeploymentKind } from '../../policy/deployment.js';
 import { harReportDocument, harReportJson, harReportText } from '../../report/harReport.js';
@@ -35,8 +36,8 @@ const MAX_REPLAYED_REQUESTS = 1_000_000;
 
 export function harCommand(yargs: Argv): Argv {
   return yargs.command<HarArgs>(
-    'har <file>',
-    "replay a browser's HAR export (a page load) through the simulated CDN with its real headers",
+    COMMAND_LINES.har.command,
+    COMMAND_LINES.har.describe,
     (command) =>
       command
         .positional('file', { type: 'string', describe: 'HAR file (HTTP Archive 1.2, as Chrome or Firefox export it)', demandOption: true })

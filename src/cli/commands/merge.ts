@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { Argv } from 'yargs';
+import { COMMAND_LINES } from '../commandLines.js';
 import { mergeShards, type ShardFile } from '../../experiment/sweepMerge.js';
 import { newRunFolder } from '../../report/runFolder.js';
 import { sweepCsv, sweepJson, sweepText, type SweepDocument } from '../../report/sweepReport.js';
@@ -19,8 +20,8 @@ interface MergeArgs {
 
 export function mergeCommand(yargs: Argv): Argv {
   return yargs.command<MergeArgs>(
-    'merge <dirs..>',
-    'join the shards of a sweep (folders written by cdnsim sweep --shard i/N) into the result of the whole grid',
+    COMMAND_LINES.merge.command,
+    COMMAND_LINES.merge.describe,
     (command) =>
       command
         .positional('dirs', { type: 'string', array: true, describe: 'the shard folders, each holding a sweep.json', demandOption: true })

@@ -1,6 +1,7 @@
 import { dirname, join, relative, resolve } from 'node:path';
 import { stringify } from 'yaml';
 import type { Argv } from 'yargs';
+import { COMMAND_LINES } from '../commandLines.js';
 import type { NodeCurve } from '../../cache/hitRatioCurves.js';
 import { planLayer, storageByTarget, withPlannedCapacities, type LayerPlan, type PlanNodeInput } from '../../experiment/capacityPlan.js';
 import { loadScenarioRecording } from '../../experiment/recordedCaching.js';
@@ -42,8 +43,8 @@ const EXAMPLE = 'cdnsim plan scenarios/baseline.yaml --edge-hit-ratio 90%';
 
 export function planCommand(yargs: Argv): Argv {
   return yargs.command<PlanArgs>(
-    'plan <scenario>',
-    'size each PoP (and regional site) from its own hit-ratio curve for a target hit ratio, confirm the plan with a run, and say what it saves against one size for all; writes plan.csv, planned.yaml, plan.json, curves.csv, charts and report.html (docs/plan.md)',
+    COMMAND_LINES.plan.command,
+    COMMAND_LINES.plan.describe,
     (command) =>
       command
         .positional('scenario', { type: 'string', describe: 'scenario file (YAML or JSON); its edge (and regional) policy must be lru', demandOption: true })

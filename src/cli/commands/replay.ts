@@ -1,5 +1,6 @@
 import { basename, join, relative } from 'node:path';
 import type { Argv } from 'yargs';
+import { COMMAND_LINES } from '../commandLines.js';
 import { CACHE_POLICY_NAMES, type CachePolicyName } from '../../cache/registry.js';
 import { replay, type CacheSizeSpec, type ReplayConfig, type ReplayResult, type ReplayWarmup } from '../../experiment/replay.js';
 import { formatCount, formatPercent, formatTableWithin, wrapLine, wrapText } from '../../report/consoleTable.js';
@@ -12,7 +13,6 @@ import { TRACE_FORMATS, type TraceFormat, type TraceReaderOptions } from '../../
 import { checkOutputFile, checkRunFolder, claimRunFolder } from '../outputPath.js';
 import { createReplayProgressReporter } from '../progressBar.js';
 import { requiredFileList } from '../positionals.js';
-import { drawCharts } from './run.js';
 
 interface ReplayArgs {
   traces: string[];
@@ -38,8 +38,8 @@ interface ReplayArgs {
 
 export function replayCommand(yargs: Argv): Argv {
   return yargs.command<ReplayArgs>(
-    'replay <traces..>',
-    'replay cache traces through eviction policies at several cache sizes and TTLs (one pass over the trace)',
+    COMMAND_LINES.replay.command,
+    COMMAND_LINES.replay.describe,
     (command) =>
       requiredFileList(command, 'traces', 'trace files, replayed one after another')
         .option('format', { choices: TRACE_FORMATS, describe: 'trace format (default: from the file name)' })
@@ -116,7 +116,8 @@ async function writeReportFolder(folder: string, rowsJson: string, charts: boole
   claimRunFolder(folder, '--report', 'replay.json');
   writeFileAtomic(join(folder, 'replay.json'), rowsJson);
   const written = `written: ${join(relative(process.cwd(), folder) || folder, 'replay.json')}`;
-  return wrapText(charts ? `${written}\n${await drawCharts(folder)}` : written, terminalColumns());
+  // run.ts (and the scenario schema behind it) only when charts are drawn: a --no-charts replay starts without them.
+  return wrapText(charts ? `${written}\n${await (await import('./run.js')).drawCharts(folder)}` : written, terminalColumns());
 }
 
 /** A replay that measured no request has no miss ratio to report; 0.0000 would read as a perfect cache. */

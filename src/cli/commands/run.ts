@@ -1,5 +1,6 @@
 import { basename, join, relative, resolve } from 'node:path';
 import type { Argv } from 'yargs';
+import { COMMAND_LINES } from '../commandLines.js';
 import type { RunProgress } from '../../experiment/runScenario.js';
 import { loadScenarioRecording } from '../../experiment/recordedCaching.js';
 import { checkStrategiesApply, selectStrategies } from '../../experiment/strategies.js';
@@ -17,6 +18,7 @@ import { UserError } from '../../userError.js';
 import { runSimulationWorker } from '../simulationWorker.js';
 import { checkRunFolder, claimRunFolder } from '../outputPath.js';
 import { conservationFailure } from '../conservationFailure.js';
+import { CheckFailedError } from '../checkFailed.js';
 import { packageInfo } from '../packageInfo.js';
 import { createProgressReporter } from '../progressBar.js';
 import { terminalColumns } from '../terminalColumns.js';
@@ -39,17 +41,6 @@ interface RunArgs {
   stated: boolean;
 }
 
-/** `--check`: a row of the stated table is outside its stated value or the scenario's expectation. */
-export const EXIT_CHECK_FAILED = 3;
-
-/** Ends `cdnsim run --check` with exit 3 after the results are written; the message lists the rows outside. */
-export class CheckFailedError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'CheckFailedError';
-  }
-}
-
 /** --seed, --requests and --duration, as run, compare and sweep take them (checkedOverrides reads them). */
 export const RUN_LENGTH_OPTIONS = {
   seed: { type: 'string', describe: "master seed, a whole number (replaces the scenario's seed)" },
@@ -59,8 +50,8 @@ export const RUN_LENGTH_OPTIONS = {
 
 export function runCommand(yargs: Argv): Argv {
   return yargs.command<RunArgs>(
-    'run <scenario>',
-    'run a scenario file and write summary.json, stated.csv, timeseries.csv, pops.csv, regions.csv, layers.csv, classes.csv, run.json, charts and report.html',
+    COMMAND_LINES.run.command,
+    COMMAND_LINES.run.describe,
     (command) =>
       command
         .positional('scenario', { type: 'string', describe: 'scenario file (YAML or JSON)', demandOption: true })

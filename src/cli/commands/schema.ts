@@ -1,4 +1,5 @@
 import type { Argv } from 'yargs';
+import { COMMAND_LINES } from '../commandLines.js';
 import { writeFileAtomic } from '../../report/writeAtomic.js';
 import { scenarioJsonSchema } from '../../scenario/jsonSchema.js';
 import { checkOutputFile } from '../outputPath.js';
@@ -9,8 +10,8 @@ interface SchemaArgs {
 
 export function schemaCommand(yargs: Argv): Argv {
   return yargs.command<SchemaArgs>(
-    'schema',
-    'print the JSON Schema of scenario files (for editor completion)',
+    COMMAND_LINES.schema.command,
+    COMMAND_LINES.schema.describe,
     (command) => command.option('out', { type: 'string', describe: 'write it to this file instead of stdout' }) as unknown as Argv<SchemaArgs>,
     (args) => {
       if (args.out !== undefined) checkOutputFile(args.out);

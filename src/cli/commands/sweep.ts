@@ -1,5 +1,6 @@
 import { basename, join, relative, resolve } from 'node:path';
 import type { Argv } from 'yargs';
+import { COMMAND_LINES } from '../commandLines.js';
 import { expectedRequests } from '../../experiment/jobCost.js';
 import { loadScenarioRecording } from '../../experiment/recordedCaching.js';
 import type { ScenarioJob } from '../../experiment/scenarioJob.js';
@@ -47,8 +48,8 @@ const MAX_PROBES = 16;
 
 export function sweepCommand(yargs: Argv): Argv {
   return yargs.command<SweepArgs>(
-    'sweep <scenario>',
-    'run a scenario over a grid of key values, N replicates per point, and report each figure with its 95 % confidence interval; writes sweep.json and sweep.csv',
+    COMMAND_LINES.sweep.command,
+    COMMAND_LINES.sweep.describe,
     (command) =>
       command
         .positional('scenario', { type: 'string', describe: 'scenario file (YAML or JSON)', demandOption: true })

@@ -1,4 +1,5 @@
 import type { Argv } from 'yargs';
+import { COMMAND_LINES } from '../commandLines.js';
 import { DEFAULT_COLUMNS, formatMs, formatTableWithin, wrapLine } from '../../report/consoleTable.js';
 import { terminalColumns } from '../terminalColumns.js';
 import { STATED_GLOBAL_LATENCY_MS, STATED_LAYER_LATENCY_MS, summariseLatency, type LatencyFigures } from '../../topology/latencySummary.js';
@@ -18,8 +19,8 @@ interface TopologyArgs {
 
 export function topologyCommand(yargs: Argv): Argv {
   return yargs.command<TopologyArgs>(
-    'topology',
-    'show the modelled network: PoPs per region, regional sites and the PoPs they serve, origins, nearest-PoP round trips and expected latencies',
+    COMMAND_LINES.topology.command,
+    COMMAND_LINES.topology.describe,
     (command) =>
       command
         .option('json', { type: 'boolean', default: false, describe: 'print {pops, regionalSites, origins} as JSON' })

@@ -1,4 +1,5 @@
 import type { Argv } from 'yargs';
+import { COMMAND_LINES } from '../commandLines.js';
 import { formatCount } from '../../report/consoleTable.js';
 import { formatBytes, parseCount, parseSize } from '../../units.js';
 import { UserError } from '../../userError.js';
@@ -33,8 +34,8 @@ const MAX_REQUESTS = 100_000_000;
 /** `cdnsim traffic <class>`: a production traffic model's stream as a trace (docs/traffic-models.md). */
 export function trafficCommand(yargs: Argv): Argv {
   return yargs.command<TrafficArgs>(
-    'traffic <model>',
-    'write the request stream of a production traffic model (footprint descriptor) as a trace that replay and other simulators read',
+    COMMAND_LINES.traffic.command,
+    COMMAND_LINES.traffic.describe,
     (command) =>
       command
         .positional('model', { type: 'string', describe: `a shipped class (${SHIPPED_TRAFFIC_CLASSES.join(', ')}) or a folder of footprint-descriptor files`, demandOption: true })

@@ -1,4 +1,5 @@
 import type { Argv } from 'yargs';
+import { COMMAND_LINES } from '../commandLines.js';
 import { requiredFileList } from '../positionals.js';
 import { loadScenarioRecording } from '../../experiment/recordedCaching.js';
 import { loadScenarioFile } from '../../scenario/load.js';
@@ -12,8 +13,8 @@ interface ValidateArgs {
 
 export function validateCommand(yargs: Argv): Argv {
   return yargs.command<ValidateArgs>(
-    'validate <files..>',
-    'check scenario files without running them',
+    COMMAND_LINES.validate.command,
+    COMMAND_LINES.validate.describe,
     (command) => requiredFileList(command, 'files', 'scenario files') as unknown as Argv<ValidateArgs>,
     async (args) => {
       let failed = 0;
