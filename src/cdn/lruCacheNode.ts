@@ -303,13 +303,25 @@ export class LruCacheNode implements CacheNode, CacheNodeStore {
   private linkByStamps(): void {
     const words = this.words;
     const index = this.index;
+    const entryCapacity = words.length / WORDS;
+    this.linked = true;
+    this.head = NIL;
+    this.tail = NIL;
+    if (this.uses * entryCapacity < 2 ** 53) {
+      // Stamps are distinct, so stamp × capacity + entry sorts as the stamps and is exact in a
+      // double: a native numeric sort, without a comparator call per comparison (a model
+      // class's stack warm-up links 238 full caches: 2 s of CPU with the comparator).
+      const keys = new Float64Array(this.count);
+      let n = 0;
+      for (let slot = 1; slot < index.length; slot += 2) if (index[slot] !== FREE) keys[n++] = words[index[slot] * WORDS + USED_AT] * entryCapacity + index[slot];
+      keys.sort();
+      for (let i = 0; i < n; i++) this.linkAtHead(keys[i] % entryCapacity);
+      return;
+    }
     const entries = new Int32Array(this.count);
     let n = 0;
     for (let slot = 1; slot < index.length; slot += 2) if (index[slot] !== FREE) entries[n++] = index[slot];
     entries.sort((a, b) => words[a * WORDS + USED_AT] - words[b * WORDS + USED_AT]);
-    this.linked = true;
-    this.head = NIL;
-    this.tail = NIL;
     for (let i = 0; i < n; i++) this.linkAtHead(entries[i]);
   }
 

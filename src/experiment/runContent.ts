@@ -170,7 +170,11 @@ function buildClassCatalogue(
   const reservedIds = classes.map((klass) => churnReservation(klass.churn, klass.objects, estimatedMs, deploysOf(klass.name)));
   // A model class's ids are its objects as its streams create them (docs/traffic-models.md).
   models.forEach((model, m) => (reservedIds[model.classIndex] = modelIds[m]));
-  return new ClassCatalogue(classes, streams, { framework: scenario.deployment.framework, reservedIds });
+  // Their sizes come from the model as objects are created, so none are drawn ahead; except in a
+  // class with range requests, whose rangesOf is read from the sizes at the start (requestVariants.ts).
+  const sizesSetOnCreation = classes.map(() => false);
+  models.forEach((model) => (sizesSetOnCreation[model.classIndex] = !classes[model.classIndex].rangeRequests));
+  return new ClassCatalogue(classes, streams, { framework: scenario.deployment.framework, reservedIds, sizesSetOnCreation });
 }
 
 /**

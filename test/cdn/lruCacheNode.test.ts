@@ -118,6 +118,21 @@ describe('LruCacheNode: an LRU node in one table (spec 4.9 layers 2–3)', () =>
     expect(held()).toEqual([4, 5, 6, 7]);
   });
 
+  it('issue 28 (cost): the first eviction links 5,000 entries by stamp (a packed numeric sort): keys 0-4,999 stored, used 4,999 down to 0; 2,500 new keys evict 4,999 … 2,500, the least recently used, and keep 0 … 2,499', () => {
+    const node = new LruCacheNode(5_000, 0);
+    for (let key = 0; key < 5_000; key++) node.put(key, 1, 0, 0, 1, 200);
+    for (let key = 4_999; key >= 0; key--) node.lookup(key, 0);
+    node.put(5_000, 1, 0, 0, 1, 200);
+    expect(node.store.storedLocalOf(4_999)).toBe(-1);
+    expect(node.store.storedLocalOf(4_998)).toBeGreaterThanOrEqual(0);
+    for (let key = 5_001; key < 7_500; key++) node.put(key, 1, 0, 0, 1, 200);
+    let held = 0;
+    for (let key = 0; key < 2_500; key++) if (node.store.storedLocalOf(key) >= 0) held++;
+    let evicted = 0;
+    for (let key = 2_500; key < 5_000; key++) if (node.store.storedLocalOf(key) < 0) evicted++;
+    expect([held, evicted]).toEqual([2_500, 2_500]);
+  });
+
   it('spec 7.1, issue 27: a held error sits beside its 48-byte entry and leaves with it: held on key 1 until 5,000 ms, renew ends it; held again, key 1 evicted, its handle goes to key 3 with no error held', () => {
     const node = new LruCacheNode(2, 0);
     const one = node.put(1, 1, 0, 0, 1, 200);

@@ -151,6 +151,19 @@ describe('content catalogue: dense id ranges (DESIGN "Hot path")', () => {
     expect(outside).toBe(0);
   });
 
+  it('issue 28 (cost): a model class\'s reserved ids get no drawn sizes (its streams set them on creation); its ranked objects and every other class\'s sizes are as without the option', () => {
+    const classes = [klass('social', { objects: 1 }), klass('assets', { objects: 100 })];
+    const drawn = new ClassCatalogue(classes, new RandomStreams(8), { reservedIds: [1_000, 20] });
+    const skipped = new ClassCatalogue(classes, new RandomStreams(8), { reservedIds: [1_000, 20], sizesSetOnCreation: [true, false] });
+    // ids: social 0 (ranked) and 1…1000 (reserved), assets 1001…1100 and 1101…1120 (reserved).
+    expect(Array.from(skipped.classStart)).toEqual([0, 1_001, 1_121]);
+    expect(skipped.objectSizes[0]).toBe(drawn.objectSizes[0]);
+    expect(drawn.objectSizes[0]).toBeGreaterThan(0);
+    expect(Array.from(skipped.objectSizes.subarray(1, 1_001)).every((bytes) => bytes === 0)).toBe(true);
+    expect(Array.from(drawn.objectSizes.subarray(1, 1_001)).every((bytes) => bytes > 0)).toBe(true);
+    expect(Array.from(skipped.objectSizes.subarray(1_001))).toEqual(Array.from(drawn.objectSizes.subarray(1_001)));
+  });
+
   it('refuses an empty class list, a class without objects, more ids than an Int32Array holds, and duplicate names', () => {
     const streams = new RandomStreams(1);
     expect(() => new ClassCatalogue([], streams)).toThrow(/at least one class/);
