@@ -57,9 +57,8 @@ export function planCommand(yargs: Argv): Argv {
         .option('json', { type: 'boolean', default: false, describe: 'print plan.json on stdout and nothing else' })
         .option('progress', { type: 'boolean', default: true, describe: 'progress bar on a terminal (--no-progress to hide)' })
         .option('charts', { type: 'boolean', default: true, describe: 'draw charts/*.svg, charts/*.png and report.html (--no-charts to skip)' })
-        .example(`${EXAMPLE} --warmup steady`, "the baseline's 339 PoPs from their stationary state: 1.21 TB sized per PoP against 1.38 TB at 4.07 GB each, saving 170 GB (12.3 %); all 224 PoPs with traffic can reach 90 %, 174 meet it in the confirmation run (docs/plan.md)")
-        .example(EXAMPLE, "with the scenario's 15 M-request warm-up from empty caches: 321 GB sized per PoP against 1.28 TB at 3.79 GB each, saving 962 GB (75 %); 7 of its 224 PoPs with traffic can reach 90 % in its 1 M measured requests, and all 7 meet it in the confirmation run (docs/plan.md)")
-        .example(`${EXAMPLE} --regional-hit-ratio 50%`, "its 14 regional sites too, from a run with the planned PoPs (three runs): 36.3 GB against 41.2 GB, all 14 meet 50 %") as unknown as Argv<PlanArgs>,
+        .example(EXAMPLE, "the baseline's 339 PoPs from their stationary state (its steady warm-up): 1.24 TB sized per PoP against 1.43 TB at 4.22 GB each, saving 191 GB (13.3 %, half of it the 115 idle PoPs); all 224 PoPs with traffic can reach 90 %, 179 meet it in the confirmation run (docs/plan.md)")
+        .example(`${EXAMPLE} --regional-hit-ratio 50%`, "its 14 regional sites too, from a run with the planned PoPs (three runs; docs/plan.md)") as unknown as Argv<PlanArgs>,
     (args) => executePlan(args),
   );
 }
