@@ -12,7 +12,6 @@ import { buildStatedRows, type StatedRow } from './statedTable.js';
 import { warmupSummary, type WarmupSummary } from './warmupSummary.js';
 import { roundTo as round } from './rounding.js';
 import type { ModelClassFacts } from '../workload/trafficModels/modelTraffic.js';
-import type { Fidelity } from '../workload/trafficModels/trafficModel.js';
 import { conservationChecks, type ChecksFigure } from './conservation.js';
 import { busiestOrder, originCapacity, popsCapacity, regionalsCapacity, type OriginCapacity, type PopsCapacity, type RegionalsCapacity } from './capacityFigures.js';
 
@@ -111,25 +110,12 @@ export interface Summary {
  * A model class's facts (docs/summary-json.md `trafficModels`). The objects count the whole
  * run, warm-ups included: every PoP's initial stack is made of created objects.
  */
-export interface TrafficModelFigures {
+export type TrafficModelFigures = Omit<ModelClassFacts, 'name'> & {
   /** The content class's name. */
   class: string;
-  /** A shipped class (`eu-2`, `eu-3`, `tc-0`, `v`) or the model folder as the scenario gives it. */
-  model: string;
-  fidelity: Fidelity;
-  sharing: number;
-  /** PoPs (edges) with a stream of their own. */
-  pops: number;
-  /** Objects in the PoPs' initial stacks (the model's warm-up), and the deepest stack cap, bytes. */
-  stackObjects: number;
-  depthCapBytes: number;
-  /** Brand-new objects the streams made (the stacks' included): the class's catalogue by the run's end. */
-  createdObjects: number;
-  /** New-object draws handed an object another PoP had asked for (`sharing`). */
-  sharedObjects: number;
   /** sharedObjects / (createdObjects − stackObjects + sharedObjects): the share of the streams' new-object draws after their initial stacks that were shared (near `sharing` with several PoPs). */
   sharedShare: number;
-}
+};
 
 export interface CdnSummary {
   coalescing: boolean;

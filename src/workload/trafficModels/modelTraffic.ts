@@ -171,17 +171,20 @@ class CdnObjects implements NewObjects {
 
 /** Per model class, what its streams did (summary and docs). */
 export interface ModelClassFacts {
+  /** The content class's name. */
   name: string;
+  /** A shipped class (`eu-2`, `eu-3`, `tc-0`, `v`) or the model folder as the scenario gives it. */
   model: string;
   fidelity: Fidelity;
   sharing: number;
-  /** PoPs with a stream of their own. */
+  /** PoPs (edges) with a stream of their own. */
   pops: number;
-  /** Objects in the PoPs' initial stacks (the model's warm-up), and the deepest cap used, bytes. */
+  /** Objects in the PoPs' initial stacks (the model's warm-up), and the deepest stack cap, bytes. */
   stackObjects: number;
   depthCapBytes: number;
-  /** Objects created, and new objects that were shared from elsewhere. */
+  /** Brand-new objects the streams made (the stacks' included): the class's catalogue by the run's end. */
   createdObjects: number;
+  /** New-object draws handed an object another PoP had asked for (`sharing`). */
   sharedObjects: number;
 }
 
