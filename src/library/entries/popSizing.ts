@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { LibraryEntry } from '../libraryEntry.js';
+import { edgeRowsBusiestFirst, readPlan, storageAtTargets } from '../planFigures.js';
 import { bytes, count, markdownTable, percent } from '../markdown.js';
 
 /**
@@ -30,35 +29,17 @@ interface PopSizingFigures {
   readonly popsWithTraffic: number;
   readonly plannedBytes: number;
   readonly uniformBytes: number;
-  readonly uniformCapacityBytes: number;
+  /** Null when no one size meets the target at every PoP with traffic (plan.json). */
+  readonly uniformCapacityBytes: number | null;
   readonly savingBytes: number;
   readonly savingShare: number;
   readonly targetMetShare: number;
   readonly popsMet: number;
   readonly unreachable: number;
   readonly highestMaxHitRatio: number;
-  readonly layerHitRatio: { readonly planned: number; readonly uniform: number; readonly confirmed: number };
+  readonly layerHitRatio: { readonly planned: number; readonly uniform: number | null; readonly confirmed: number };
   readonly storageByTarget: readonly { readonly target: number; readonly plannedBytes: number; readonly uniformBytes: number }[];
   readonly rows: readonly PopRow[];
-}
-
-/** plan.json's shape, as far as the page reads it (src/experiment/capacityPlan.ts). */
-interface PlanJson {
-  targetMetShare: number;
-  edge: {
-    target: number;
-    uniformCapacityBytes: number;
-    total: { nodes: number; plannedBytes: number; uniformBytes: number };
-    savingBytes: number;
-    savingShare: number;
-    layerHitRatio: { planned: number; uniform: number; confirmed: number };
-    nodesWithTraffic: number;
-    nodesMet: number;
-    unreachable: number;
-    highestMaxHitRatio: number;
-  };
-  storageByTarget: { target: number; plannedBytes: number; uniformBytes: number }[];
-  nodes: { layer: string; code: string; name: string; requests: number; plannedCapacityBytes: number; predictedHitRatio: number; confirmedHitRatio: number; met: boolean }[];
 }
 
 const round = (x: number): number => Number(x.toFixed(6));
@@ -77,7 +58,7 @@ export const popSizing: LibraryEntry<PopSizingFigures> = {
   command: { kind: 'plan', args: ['--edge-hit-ratio', `${TARGET * 100}%`] },
   charts: [{ file: 'plan-storage.svg', alt: "The edge layer's total storage against the target every PoP meets, sized per PoP and one size for all" }],
   figures: (folder) => {
-    const plan = JSON.parse(readFileSync(join(folder, 'plan.json'), 'utf8')) as PlanJson;
+    const plan = readPlan(folder);
     const edge = plan.edge;
     return {
       target: edge.target,
@@ -92,11 +73,9 @@ export const popSizing: LibraryEntry<PopSizingFigures> = {
       popsMet: edge.nodesMet,
       unreachable: edge.unreachable,
       highestMaxHitRatio: round(edge.highestMaxHitRatio),
-      layerHitRatio: { planned: round(edge.layerHitRatio.planned), uniform: round(edge.layerHitRatio.uniform), confirmed: round(edge.layerHitRatio.confirmed) },
-      storageByTarget: plan.storageByTarget.filter((entry) => STORAGE_TARGETS.some((t) => Math.abs(t - entry.target) < 1e-9)),
-      rows: plan.nodes
-        .filter((node) => node.layer === 'edge')
-        .map((node) => ({
+      layerHitRatio: { planned: round(edge.layerHitRatio.planned), uniform: edge.layerHitRatio.uniform === null ? null : round(edge.layerHitRatio.uniform), confirmed: round(edge.layerHitRatio.confirmed) },
+      storageByTarget: storageAtTargets(plan, STORAGE_TARGETS),
+      rows: edgeRowsBusiestFirst(plan).map((node) => ({
           code: node.code,
           name: node.name,
           requests: node.requests,
@@ -104,8 +83,7 @@ export const popSizing: LibraryEntry<PopSizingFigures> = {
           predicted: round(node.predictedHitRatio),
           confirmed: round(node.confirmedHitRatio),
           met: node.met,
-        }))
-        .sort((a, b) => b.requests - a.requests || a.code.localeCompare(b.code)),
+        })),
     };
   },
   results(f) {
@@ -118,7 +96,7 @@ export const popSizing: LibraryEntry<PopSizingFigures> = {
         ['l', 'r', 'r', 'r', 'r', 'r'],
       ),
       '',
-      `Sized per PoP: **${bytes(f.plannedBytes)}** for the ${f.pops} PoPs; one size for all: ${bytes(f.uniformCapacityBytes)} each, **${bytes(f.uniformBytes)}**. Per-PoP sizing saves **${bytes(f.savingBytes)} (${percent(f.savingShare, 1)})**. The confirmation run met ${percent(f.target, 0)} at ${f.popsMet} of ${f.popsWithTraffic} PoPs with traffic (\`targetMetShare\` ${percent(f.targetMetShare, 1)}); ${f.unreachable === 0 ? 'every PoP could reach it' : `${f.unreachable} could not reach it at any size`} (the highest maximum on a curve: ${percent(f.highestMaxHitRatio)}). The layer's hit ratio: ${percent(f.layerHitRatio.planned)} on the curves as planned, ${percent(f.layerHitRatio.uniform)} at one size, ${percent(f.layerHitRatio.confirmed)} confirmed.`,
+      `Sized per PoP: **${bytes(f.plannedBytes)}** for the ${f.pops} PoPs; one size for all: ${f.uniformCapacityBytes === null ? 'no size meets it at every PoP' : `${bytes(f.uniformCapacityBytes)} each`}, **${bytes(f.uniformBytes)}**. Per-PoP sizing saves **${bytes(f.savingBytes)} (${percent(f.savingShare, 1)})**. The confirmation run met ${percent(f.target, 0)} at ${f.popsMet} of ${f.popsWithTraffic} PoPs with traffic (\`targetMetShare\` ${percent(f.targetMetShare, 1)}); ${f.unreachable === 0 ? 'every PoP could reach it' : `${f.unreachable} could not reach it at any size`} (the highest maximum on a curve: ${percent(f.highestMaxHitRatio)}). The layer's hit ratio: ${percent(f.layerHitRatio.planned)} on the curves as planned, ${f.layerHitRatio.uniform === null ? 'no one size' : `${percent(f.layerHitRatio.uniform)} at one size`}, ${percent(f.layerHitRatio.confirmed)} confirmed.`,
       '',
       'Storage for other targets, from the same curves (`plan.json` `storageByTarget`):',
       '',

@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { LibraryEntry } from '../libraryEntry.js';
+import { edgeRowsBusiestFirst, readPlan, storageAtTargets } from '../planFigures.js';
 import { bytes, count, markdownTable, percent } from '../markdown.js';
 import { cell, readCsv } from '../outputs.js';
 
@@ -53,24 +52,10 @@ interface ProductionPopSizingFigures {
   readonly modelHitRatioAtZipfSize: readonly number[];
 }
 
-/** plan.json's shape, as far as the page reads it (src/experiment/capacityPlan.ts). */
-interface PlanJson {
-  edge: {
-    total: { plannedBytes: number; uniformBytes: number };
-    nodesWithTraffic: number;
-    nodesMet: number;
-    unreachable: number;
-    highestMaxHitRatio: number;
-    layerHitRatio: { confirmed: number };
-  };
-  storageByTarget: { target: number; plannedBytes: number }[];
-  nodes: { layer: string; code: string; name: string; requests: number; maxHitRatio: number; plannedCapacityBytes: number; confirmedHitRatio: number; met: boolean }[];
-}
-
 const round = (x: number): number => Number(x.toFixed(6));
 
 function planFigures(folder: string): PlanFigures {
-  const plan = JSON.parse(readFileSync(join(folder, 'plan.json'), 'utf8')) as PlanJson;
+  const plan = readPlan(folder);
   const edge = plan.edge;
   return {
     plannedBytes: edge.total.plannedBytes,
@@ -80,12 +65,8 @@ function planFigures(folder: string): PlanFigures {
     unreachable: edge.unreachable,
     highestMaxHitRatio: round(edge.highestMaxHitRatio),
     confirmedLayerHitRatio: round(edge.layerHitRatio.confirmed),
-    storageByTarget: plan.storageByTarget
-      .filter((entry) => STORAGE_TARGETS.some((t) => Math.abs(t - entry.target) < 1e-9))
-      .map((entry) => ({ target: entry.target, plannedBytes: entry.plannedBytes })),
-    rows: plan.nodes
-      .filter((node) => node.layer === 'edge')
-      .map((node) => ({
+    storageByTarget: storageAtTargets(plan, STORAGE_TARGETS).map((entry) => ({ target: entry.target, plannedBytes: entry.plannedBytes })),
+    rows: edgeRowsBusiestFirst(plan).map((node) => ({
         code: node.code,
         name: node.name,
         requests: node.requests,
@@ -93,8 +74,7 @@ function planFigures(folder: string): PlanFigures {
         plannedBytes: node.plannedCapacityBytes,
         confirmed: round(node.confirmedHitRatio),
         met: node.met,
-      }))
-      .sort((a, b) => b.requests - a.requests || a.code.localeCompare(b.code)),
+      })),
   };
 }
 
