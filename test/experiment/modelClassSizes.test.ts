@@ -30,7 +30,8 @@ describe('a model class\'s sizes come from its model, when its streams create th
   const network = buildRunNetwork(scenario, streams);
   const content = buildRunContent(scenario, undefined, 20_000, Infinity, streams, network);
   const catalogue = content.classCatalogue;
-  if (catalogue === undefined || content.models === null) throw new Error('expected a class catalogue with a model class');
+  const models = content.models;
+  if (catalogue === undefined || models === null) throw new Error('expected a class catalogue with a model class');
 
   it('spec 4.8: at the start only the PoPs\' stack objects are sized, each with a size of v\'s table (whole KB, at most 243,069 KB); the reserved ids read 0', () => {
     let sized = 0;
@@ -44,7 +45,7 @@ describe('a model class\'s sizes come from its model, when its streams create th
       if (bytes % 1000 !== 0 || bytes > 243_069_000) offTable++;
     }
     expect(offTable).toBe(0);
-    expect(sized).toBe(content.models.facts()[0].stackObjects);
+    expect(sized).toBe(models.facts()[0].stackObjects);
     expect(catalogue.classStart[1] - catalogue.classStart[0]).toBeGreaterThan(2 * sized);
     // What a range decision (objects of 10 MB or more, spec 4.8) would read: v's size table
     // puts 4.19 % of its objects there (data/traffic-models/v/iat_sz_all.txt); over n = 9,668
