@@ -39,13 +39,13 @@ export function trafficCommand(yargs: Argv): Argv {
     COMMAND_LINES.traffic.describe,
     (command) =>
       command
-        .positional('model', { type: 'string', describe: `a shipped class (${SHIPPED_TRAFFIC_CLASSES.join(', ')}) or a folder of footprint-descriptor files`, demandOption: true })
-        .option('requests', { type: 'string', demandOption: 'name the number of requests, e.g. --requests 2M', describe: 'requests after the model\'s warm-up (2000000, 2M)' })
+        .positional('model', { type: 'string', describe: `a shipped class (${SHIPPED_TRAFFIC_CLASSES.join(', ')}), a folder of footprint-descriptor files, or a scenario file with a model class`, demandOption: true })
+        .option('requests', { type: 'string', demandOption: 'name the number of requests, e.g. --requests 2M', describe: 'requests after the model\'s warm-up (2000000, 2M); with a scenario, of the class (at --pop)' })
         .option('format', { choices: EXPORT_FORMATS, default: 'oracleGeneral' as ExportFormat, describe: 'trace format' })
         .option('out', { type: 'string', demandOption: 'name the trace file, e.g. --out eu-2.oracleGeneral.bin', describe: 'trace file (written atomically)' })
-        .option('fidelity', { choices: ['fd', 'bfd'] as const, default: DEFAULT_FIDELITY, describe: 'reproduce the request hit-rate curve (fd) or the byte hit-rate curve (bfd)' })
-        .option('rate', { type: 'number', describe: 'mean requests per second (default: the model\'s own)' })
-        .option('depth-cap', { type: 'string', describe: 'deepest LRU stack the generator keeps (default 1TB): the curve is exact up to it' })
+        .option('fidelity', { choices: ['fd', 'bfd'] as const, default: DEFAULT_FIDELITY, describe: 'reproduce the request hit-rate curve (fd) or the byte hit-rate curve (bfd); a scenario\'s class has its own' })
+        .option('rate', { type: 'number', describe: 'mean requests per second (default: the model\'s own); not with a scenario (its traffic.rate)' })
+        .option('depth-cap', { type: 'string', describe: 'deepest LRU stack the generator keeps (default 1TB): the curve is exact up to it; not with a scenario' })
         .option('seed', { type: 'number', describe: 'same seed, same trace (default: the scenario\'s seed, or 1 for a class)' })
         .option('progress', { type: 'boolean', default: true, describe: 'progress on a terminal (--no-progress to hide)' })
         .option('pop', { type: 'string', describe: 'with a scenario file instead of a class: only this PoP\'s (or edge\'s) requests of the stream a run generates (default: every PoP\'s, merged in time order)' })
