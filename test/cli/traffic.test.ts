@@ -140,6 +140,19 @@ describe('cdnsim traffic (docs/traffic-models.md)', () => {
       expect(replayed.status, replayed.stderr).toBe(0);
       expect((JSON.parse(replayed.stdout) as { requests: number }[])[0].requests).toBe(requests);
     });
+
+    it('bad input: a PoP the scenario does not have (the nearest name and the busiest), a model class\'s mistake at its line', () => {
+      const typo = cdnsim(['traffic', scenario, '--pop', 'AMX', '--requests', '10', '--out', join(folder, 'x.csv')]);
+      expect(typo.status).toBe(2);
+      expect(typo.stderr).toContain("--pop: no PoP or edge 'AMX' in");
+      expect(typo.stderr).toContain('(did you mean AMS?); the busiest: AMS 39.6 %, DXB 23.4 %, IST 23.3 %, DME 13.8 %');
+      const bad = join(folder, 'bad-model.yaml');
+      writeFileSync(bad, readFileSync(scenario, 'utf8').replace('model: v }', 'model: v9 }'));
+      const unknown = cdnsim(['traffic', bad, '--requests', '10', '--out', join(folder, 'x.csv')]);
+      expect(unknown.status).toBe(2);
+      expect(unknown.stderr).toContain("bad-model.yaml:6:29: `content.classes[0].model`: unknown traffic class 'v9' (did you mean v?)");
+      expect(expectNoStackTrace(unknown.stderr)).toBe(true);
+    });
   });
 
   it('bad input: an unknown class lists the shipped ones; a missing folder is named', () => {
