@@ -45,6 +45,10 @@ export class ClassObjectTraits implements ObjectRequestTraits {
     mediaMinBytes: number,
   ) {
     this.masks = classes.map((klass) => Uint8Array.from(klass.fileTypes, (fileType) => variantMaskOfPath(representativePath({ path: klass.path, fileTypes: [fileType] }, framework))));
+    // A class whose sizes come as its objects are created (a model class) has none to decide
+    // ranges from here; traffic.clients is refused with one (scenario/load.ts), so none arrives.
+    const unsized = classes.findIndex((klass, c) => klass.rangeRequests && catalogue.sizesSetOnCreation[c]);
+    if (unsized >= 0) throw new Error(`class '${classes[unsized].name}': range requests are decided from sizes drawn at the start, and its objects get theirs when created`);
     this.variantMaskOf = new Uint8Array(catalogue.idCapacity);
     this.rangesOf = new Uint8Array(catalogue.idCapacity);
     for (let id = 0; id < catalogue.idCapacity; id++) {

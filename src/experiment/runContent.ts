@@ -170,10 +170,12 @@ function buildClassCatalogue(
   const reservedIds = classes.map((klass) => churnReservation(klass.churn, klass.objects, estimatedMs, deploysOf(klass.name)));
   // A model class's ids are its objects as its streams create them (docs/traffic-models.md).
   models.forEach((model, m) => (reservedIds[model.classIndex] = modelIds[m]));
-  // Their sizes come from the model as objects are created, so none are drawn ahead; except in a
-  // class with range requests, whose rangesOf is read from the sizes at the start (requestVariants.ts).
+  // Their sizes come from the model as objects are created, so none are drawn ahead. Range
+  // requests (a `media` class such as v's) do not need them either: they come only with
+  // traffic.clients, which a model class refuses (scenario/load.ts), and ClassObjectTraits,
+  // which decides them from the sizes at the start, refuses such a class.
   const sizesSetOnCreation = classes.map(() => false);
-  models.forEach((model) => (sizesSetOnCreation[model.classIndex] = !classes[model.classIndex].rangeRequests));
+  models.forEach((model) => (sizesSetOnCreation[model.classIndex] = true));
   return new ClassCatalogue(classes, streams, { framework: scenario.deployment.framework, reservedIds, sizesSetOnCreation });
 }
 

@@ -39,7 +39,7 @@ describe('cdnsim traffic (docs/traffic-models.md)', () => {
     }
   });
 
-  it('--pop: one edge\'s stream of a scenario\'s model class at the rate routed to it (1000/s × Europe\'s 20 %) and its stack cap (its 1 GB edge, no regional tier); without --pop, the busiest listed', () => {
+  it('--pop: one edge\'s requests of the run\'s stream, at the rate routed to it (1000/s × Europe\'s 20 %) and its stack cap (its 1 GB edge, no regional tier)', () => {
     const scenario = join(folder, 'per-region.yaml');
     writeFileSync(
       scenario,
@@ -61,9 +61,98 @@ describe('cdnsim traffic (docs/traffic-models.md)', () => {
     expect(written.stdout).toContain("Europe's stream of class social in per-region: 20.00 % of the clients × 100.0 % of requests, its stack capped at 1.00 GB");
     expect(written.stdout).toContain('requests of eu-3 (fd)');
     expect(written.stdout).toContain('200.0 requests/s');
-    const unnamed = cdnsim(['traffic', scenario, '--requests', '1000', '--out', join(folder, 'none.csv')]);
-    expect(unnamed.status).not.toBe(0);
-    expect(unnamed.stderr).toContain('name the PoP whose stream to write with --pop; 5 have traffic, the busiest: Asia-Pacific 40.0 %, North America 30.0 %, Europe 20.0 %');
+    const warmup = Number(/replay with --warmup (\d+)/.exec(written.stdout)?.[1]);
+    const lines = readFileSync(out, 'utf8').trim().split('\n');
+    expect(lines[0]).toBe('time,id,size,pop');
+    expect(lines.length).toBe(1 + warmup + 1000);
+    expect(lines.slice(1).every((line) => line.endsWith(',Europe'))).toBe(true);
+    const rate = cdnsim(['traffic', scenario, '--rate', '5', '--requests', '10', '--out', join(folder, 'x.csv')]);
+    expect(rate.status).toBe(2);
+    expect(rate.stderr).toContain("with a scenario the stream is the run's: set traffic.rate, or the class's depthCap");
+  });
+
+  describe('without --pop: every PoP\'s stream merged in time order, as a run generates it (issue 28, "Export traces")', () => {
+    // Four European PoPs, the video model v at 200/s, seed 7. The PoPs' demand shares, as the
+    // command prints them: AMS 39.6 %, DXB 23.4 %, IST 23.3 %, DME 13.8 %.
+    const scenario = join(folder, 'four-pops.yaml');
+    writeFileSync(
+      scenario,
+      [
+        'name: four-pops',
+        'seed: 7',
+        'traffic: { rate: 200/s, regions: { Europe: 100% } }',
+        'content:',
+        '  classes:',
+        '    - { name: video, model: v }',
+        'edge: { capacity: 2GB }',
+        'topology: { model: pops, pops: { regions: [Europe], count: 4 }, regionalTier: { enabled: false } }',
+      ].join('\n'),
+    );
+    const requests = 20_000;
+    const merged = join(folder, 'four-pops.csv');
+    const written = cdnsim(['traffic', scenario, '--requests', String(requests), '--format', 'csv', '--out', merged]);
+    const warmup = Number(/replay with --warmup (\d+)/.exec(written.stdout)?.[1]);
+    const rows = readFileSync(merged, 'utf8').trim().split('\n').slice(1).map((line) => line.split(','));
+
+    it('a pop column; the stacks at time 0, then times in order; each PoP\'s count within 4 standard deviations of its share of 20,000 (AMS 7,920 ± 276)', () => {
+      expect(written.status, written.stderr).toBe(0);
+      expect(written.stdout).toContain('Class video of four-pops at its 4 PoPs with traffic, merged in time order');
+      expect(rows.length).toBe(warmup + requests);
+      expect(rows.slice(0, warmup).every((row) => row[0] === '0.000')).toBe(true);
+      expect(rows.every((row, i) => i === 0 || Number(row[0]) >= Number(rows[i - 1][0]))).toBe(true);
+      const shares = Object.fromEntries([...written.stdout.matchAll(/([A-Z]{3}) (\d+\.\d) %/g)].map((match) => [match[1], Number(match[2]) / 100]));
+      expect(Object.keys(shares).sort()).toEqual(['AMS', 'DME', 'DXB', 'IST']);
+      const counts = new Map<string, number>();
+      for (const row of rows.slice(warmup)) counts.set(row[3], (counts.get(row[3]) ?? 0) + 1);
+      // Each request's PoP is its client place's, drawn by demand: binomial(20,000, share); the
+      // printed share is rounded to 0.05 points (10 requests), well inside 4 σ (σ = 69 for AMS, 49 for DME).
+      for (const [pop, share] of Object.entries(shares)) {
+        expect(Math.abs((counts.get(pop) ?? 0) - requests * share)).toBeLessThan(4 * Math.sqrt(requests * share * (1 - share)));
+      }
+    });
+
+    it('the same seed gives the same bytes; --pop DME is exactly the merged trace\'s DME requests (the run\'s own streams, shared objects included)', () => {
+      const again = join(folder, 'four-pops-again.csv');
+      expect(cdnsim(['traffic', scenario, '--requests', String(requests), '--format', 'csv', '--out', again]).status).toBe(0);
+      expect(readFileSync(again).equals(readFileSync(merged))).toBe(true);
+      const dme = join(folder, 'dme.csv');
+      const one = cdnsim(['traffic', scenario, '--pop', 'DME', '--requests', '2000', '--format', 'csv', '--out', dme]);
+      expect(one.status, one.stderr).toBe(0);
+      const own = readFileSync(dme, 'utf8').trim().split('\n').slice(1);
+      const ofMerged = rows.filter((row) => row[3] === 'DME').map((row) => row.join(','));
+      expect(own.length).toBe(Number(/replay with --warmup (\d+)/.exec(one.stdout)?.[1]) + 2000);
+      expect(ofMerged.length).toBeGreaterThan(own.length);
+      expect(own).toEqual(ofMerged.slice(0, own.length));
+    });
+
+    it('a run of the scenario (--requests 20000 --warmup 0) gets the same requests per PoP and creates as many objects; replay reads the trace', () => {
+      const out = join(folder, 'four-pops-run');
+      const run = cdnsim(['run', scenario, '--requests', String(requests), '--warmup', '0', '--no-charts', '--out', out]);
+      expect(run.status, run.stderr).toBe(0);
+      const popRows = readFileSync(join(out, 'pops.csv'), 'utf8').trim().split('\n').slice(1).map((line) => line.split(','));
+      const counts = new Map<string, number>();
+      for (const row of rows.slice(warmup)) counts.set(row[3], (counts.get(row[3]) ?? 0) + 1);
+      expect(popRows.map((row) => [row[0], Number(row[2])])).toEqual(popRows.map((row) => [row[0], counts.get(row[0])]));
+      const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { trafficModels: { createdObjects: number }[] };
+      // Its ids are created in order from the class's first id (0 here): the highest id in the trace + 1.
+      expect(summary.trafficModels[0].createdObjects).toBe(Math.max(...rows.map((row) => Number(row[1]))) + 1);
+      const replayed = cdnsim(['replay', merged, '--format', 'csv', '--warmup', String(warmup), '--cache-size', '2GB', '--json', '--no-progress']);
+      expect(replayed.status, replayed.stderr).toBe(0);
+      expect((JSON.parse(replayed.stdout) as { requests: number }[])[0].requests).toBe(requests);
+    });
+
+    it('bad input: a PoP the scenario does not have (the nearest name and the busiest), a model class\'s mistake at its line', () => {
+      const typo = cdnsim(['traffic', scenario, '--pop', 'AMX', '--requests', '10', '--out', join(folder, 'x.csv')]);
+      expect(typo.status).toBe(2);
+      expect(typo.stderr).toContain("--pop: no PoP or edge 'AMX' in");
+      expect(typo.stderr).toContain('(did you mean AMS?); the busiest: AMS 39.6 %, DXB 23.4 %, IST 23.3 %, DME 13.8 %');
+      const bad = join(folder, 'bad-model.yaml');
+      writeFileSync(bad, readFileSync(scenario, 'utf8').replace('model: v }', 'model: v9 }'));
+      const unknown = cdnsim(['traffic', bad, '--requests', '10', '--out', join(folder, 'x.csv')]);
+      expect(unknown.status).toBe(2);
+      expect(unknown.stderr).toContain("bad-model.yaml:6:29: `content.classes[0].model`: unknown traffic class 'v9' (did you mean v?)");
+      expect(expectNoStackTrace(unknown.stderr)).toBe(true);
+    });
   });
 
   it('bad input: an unknown class lists the shipped ones; a missing folder is named', () => {

@@ -52,6 +52,8 @@ export class ClassCatalogue {
   readonly idCapacity: number;
   /** Bytes per object id (reserved ids hold sizes drawn ahead for objects churn will add). */
   readonly objectSizes: Float64Array;
+  /** Per class: its reserved ids' sizes are set as its objects are created (ClassCatalogueOptions), 0 until then. */
+  readonly sizesSetOnCreation: readonly boolean[];
   /**
    * Request probability of each id in the initial catalogue (share × Zipf), 0 for reserved
    * ids. Churn moves ids between ranks without touching this; `livePopularity()` gives the
@@ -109,6 +111,7 @@ export class ClassCatalogue {
     this.idCapacity = ids;
 
     this.objectSizes = new Float64Array(ids);
+    this.sizesSetOnCreation = classes.map((_, c) => options.sizesSetOnCreation?.[c] === true);
     this.popularity = new Float64Array(ids);
     this.classOfId = new Uint8Array(ids);
     this.fileTypeOfId = new Uint8Array(ids);
@@ -130,7 +133,7 @@ export class ClassCatalogue {
       this.classOfId.fill(c, start, end);
       drawSizes(this.objectSizes, start, start + klass.objects, klass.size, streams.stream(`content.${klass.name}.sizes`));
       // Each class has its own named stream: skipping one class's draws moves no other class's.
-      if (options.sizesSetOnCreation?.[c] !== true) drawSizes(this.objectSizes, start + klass.objects, end, klass.size, streams.stream(`content.${klass.name}.newSizes`));
+      if (!this.sizesSetOnCreation[c]) drawSizes(this.objectSizes, start + klass.objects, end, klass.size, streams.stream(`content.${klass.name}.newSizes`));
 
       const parsed = parsePathPattern(klass.path);
       if (!parsed.ok) throw new RangeError(`class '${klass.name}': bad path pattern '${klass.path}': expected ${parsed.expected}`);

@@ -66,16 +66,39 @@ export function exportTrace(options: TraceExportOptions): TraceExportResult {
     times[i] = now;
     if ((i & 0xfffff) === 0) options.progress?.(i, 2 * total);
   }
-  const objects = fresh.count;
+  const clampedSizes = writeTrace({ ids, bytes, timesSeconds: times }, options.format, options.out, options.progress === undefined ? undefined : (done) => options.progress?.(total + done, 2 * total));
+  return { warmupRequests: generator.warmupRequests, requests: options.requests, objects: fresh.count, ratePerSecond: rate, clampedSizes };
+}
+
+/** Requests to write, in order: object id, size in bytes, time in seconds; with a scenario's PoPs, each request's PoP. */
+export interface TraceRecords {
+  readonly ids: Int32Array;
+  readonly bytes: Float64Array;
+  readonly timesSeconds: Float64Array;
+  /** Per request, an index into `popNames`: csv gets a `pop` column (oracleGeneral's and webcachesim's records have no field for it). */
+  readonly pops?: Uint16Array;
+  readonly popNames?: readonly string[];
+}
+
+/**
+ * Writes `records` as a trace in `format` to a temporary file renamed over `out` (a reader
+ * never sees half a trace); returns the requests whose size was above oracleGeneral's u32.
+ * `progress` gets the requests written so far.
+ */
+export function writeTrace(records: TraceRecords, format: ExportFormat, out: string, progress?: (written: number) => void): number {
+  const { ids, bytes, timesSeconds: times } = records;
+  const total = ids.length;
   let clampedSizes = 0;
-  mkdirSync(dirname(options.out), { recursive: true });
-  const temporary = join(dirname(options.out), `.${basename(options.out)}.${process.pid}.tmp`);
+  mkdirSync(dirname(out), { recursive: true });
+  const temporary = join(dirname(out), `.${basename(out)}.${process.pid}.tmp`);
   const fd = openSync(temporary, 'w');
   try {
-    if (options.format === 'oracleGeneral') {
+    if (format === 'oracleGeneral') {
       // next_access_vtime: the 1-based position of the object's next request, −1 for none (oracleGeneralReader.ts).
       const nextAccess = new Float64Array(total);
-      const seenAt = new Float64Array(objects).fill(-1);
+      let idEnd = 0;
+      for (let i = 0; i < total; i++) if (ids[i] >= idEnd) idEnd = ids[i] + 1;
+      const seenAt = new Float64Array(idEnd).fill(-1);
       for (let i = total - 1; i >= 0; i--) {
         const id = ids[i];
         nextAccess[i] = seenAt[id] < 0 ? -1 : seenAt[id] + 1;
@@ -93,21 +116,25 @@ export function exportTrace(options: TraceExportOptions): TraceExportResult {
           buffer.writeBigInt64LE(BigInt(nextAccess[i]), at + 16);
         }
         writeSync(fd, buffer, 0, (end - start) * 24);
-        options.progress?.(total + end, 2 * total);
+        progress?.(end);
       }
     } else {
-      const separator = options.format === 'csv' ? ',' : ' ';
-      if (options.format === 'csv') writeSync(fd, 'time,id,size\n');
+      const separator = format === 'csv' ? ',' : ' ';
+      // Only csv names its columns, so only csv can carry one more (webcachesim's readers take extra columns as numeric features).
+      const pops = format === 'csv' ? records.pops : undefined;
+      const popNames = records.popNames ?? [];
+      if (format === 'csv') writeSync(fd, pops === undefined ? 'time,id,size\n' : 'time,id,size,pop\n');
       for (let start = 0; start < total; start += CHUNK_RECORDS) {
         const end = Math.min(total, start + CHUNK_RECORDS);
         let text = '';
-        for (let i = start; i < end; i++) text += `${times[i].toFixed(3)}${separator}${ids[i]}${separator}${bytes[i]}\n`;
+        if (pops === undefined) for (let i = start; i < end; i++) text += `${times[i].toFixed(3)}${separator}${ids[i]}${separator}${bytes[i]}\n`;
+        else for (let i = start; i < end; i++) text += `${times[i].toFixed(3)},${ids[i]},${bytes[i]},${popNames[pops[i]]}\n`;
         writeSync(fd, text);
-        options.progress?.(total + end, 2 * total);
+        progress?.(end);
       }
     }
     closeSync(fd);
-    renameSync(temporary, options.out);
+    renameSync(temporary, out);
   } catch (error) {
     try {
       closeSync(fd);
@@ -117,5 +144,5 @@ export function exportTrace(options: TraceExportOptions): TraceExportResult {
     rmSync(temporary, { force: true });
     throw error;
   }
-  return { warmupRequests: generator.warmupRequests, requests: options.requests, objects, ratePerSecond: rate, clampedSizes };
+  return clampedSizes;
 }
