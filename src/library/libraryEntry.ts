@@ -8,7 +8,16 @@
 
 /** The CLI command an entry runs on its scenario file (`scenarios/library/<name>.yaml`). */
 export type LibraryCommand =
-  | { readonly kind: 'run' }
+  | {
+      readonly kind: 'run';
+      /**
+       * Other library scenarios (`scenarios/library/<variant>.yaml`) run the same way, one
+       * run each, so one entry can set runs of a swept key side by side when a sweep's
+       * figures are not enough (a run's curves.csv: `cdnsim sweep` keeps no curves). Their
+       * output folders are `figures`' third argument, in this order.
+       */
+      readonly variants?: readonly string[];
+    }
   | { readonly kind: 'compare'; readonly args?: readonly string[] }
   | { readonly kind: 'sweep'; readonly args: readonly string[] }
   | {
@@ -49,8 +58,8 @@ export interface LibraryEntry<F extends Figures = Figures> {
   readonly question: string;
   readonly command: LibraryCommand;
   readonly charts: readonly LibraryChart[];
-  /** The key figures, read from the command's output folder (and the twin's, when the command has one). */
-  figures(folder: string, twinFolder?: string): F;
+  /** The key figures, read from the command's output folder (and the twin's, or the variants', when the command has them). */
+  figures(folder: string, twinFolder?: string, variantFolders?: readonly string[]): F;
   /** The results section (Markdown tables) for these figures. */
   results(figures: F): string;
   conclusions(figures: F): readonly Conclusion[];

@@ -19,8 +19,8 @@ const PARALLEL = 2;
 async function regenerate(entry: LibraryEntry): Promise<string[]> {
   const started = performance.now();
   const withCharts = entry.charts.length > 0;
-  const figures = await withEntryOutput(REPO, entry, { charts: withCharts }, (folder, twinFolder) => {
-    const found = entry.figures(folder, twinFolder);
+  const figures = await withEntryOutput(REPO, entry, { charts: withCharts }, (folder, twinFolder, variantFolders) => {
+    const found = entry.figures(folder, twinFolder, variantFolders);
     publishEntry(REPO, entry, found, withCharts ? folder : undefined);
     return found;
   });

@@ -24,12 +24,12 @@ export function entryPaths(name: string): { scenario: string; page: string; figu
   };
 }
 
-/** The command line a reader types to get the same results (two lines for a plan with a twin). */
+/** The command line a reader types to get the same results (two lines for a plan with a twin, one per scenario for a run with variants). */
 export function commandLine(entry: LibraryEntry): string {
   const extra = entry.command.kind === 'run' ? [] : [...(entry.command.args ?? [])];
   const line = (scenario: string): string => ['cdnsim', entry.command.kind, entryPaths(scenario).scenario, ...extra.map(shellWord)].join(' ');
-  const twin = entry.command.kind === 'plan' ? entry.command.twin : undefined;
-  return twin === undefined ? line(entry.name) : `${line(entry.name)}\n${line(twin)}`;
+  const others = entry.command.kind === 'plan' ? (entry.command.twin === undefined ? [] : [entry.command.twin]) : entry.command.kind === 'run' ? (entry.command.variants ?? []) : [];
+  return [entry.name, ...others].map(line).join('\n');
 }
 
 function shellWord(word: string): string {

@@ -8,14 +8,22 @@ import { entryPaths } from './page.js';
 /**
  * Runs a library entry's command through the built CLI (`dist/src/cli/main.js`, as a user
  * runs it) into a temporary folder (and, for a plan with a twin, the twin's into a second
- * one), and hands the folders to `use` before removing them.
+ * one; for a run with variants, each variant's into one of its own), and hands the folders
+ * to `use` before removing them.
  */
-export async function withEntryOutput<T>(repo: string, entry: LibraryEntry, options: { charts: boolean }, use: (folder: string, twinFolder?: string) => T): Promise<T> {
+export async function withEntryOutput<T>(repo: string, entry: LibraryEntry, options: { charts: boolean }, use: (folder: string, twinFolder?: string, variantFolders?: readonly string[]) => T): Promise<T> {
   const scratch = mkdtempSync(join(tmpdir(), `cdnsim-library-${entry.name}-`));
   const folder = join(scratch, 'out');
   const twin = entry.command.kind === 'plan' ? entry.command.twin : undefined;
+  const variants = entry.command.kind === 'run' ? (entry.command.variants ?? []) : [];
   try {
     await runCommand(repo, entry, entry.name, folder, options);
+    if (variants.length > 0) {
+      const variantFolders = variants.map((variant) => join(scratch, `variant-${variant}`));
+      // As a twin's, the variants' charts are not published.
+      for (const [i, variant] of variants.entries()) await runCommand(repo, entry, variant, variantFolders[i], { charts: false });
+      return use(folder, undefined, variantFolders);
+    }
     if (twin === undefined) return use(folder);
     // The twin's charts are not published (LibraryEntry.charts names the entry's own).
     await runCommand(repo, entry, twin, join(scratch, 'twin'), { charts: false });
@@ -27,7 +35,7 @@ export async function withEntryOutput<T>(repo: string, entry: LibraryEntry, opti
 
 /** A fresh run's key figures. */
 export function freshFigures(repo: string, entry: LibraryEntry, options: { charts: boolean } = { charts: false }): Promise<Figures> {
-  return withEntryOutput(repo, entry, options, (folder, twinFolder) => entry.figures(folder, twinFolder));
+  return withEntryOutput(repo, entry, options, (folder, twinFolder, variantFolders) => entry.figures(folder, twinFolder, variantFolders));
 }
 
 /** The entry's command on `scenarios/library/<scenario>.yaml`, into `folder`. */
