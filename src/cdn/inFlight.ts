@@ -178,7 +178,7 @@ export const F_SERVED_LAYER = 16;
 export const F_OUTCOME = 17;
 /** The version the fetching node holds and validates (a conditional request), −1 for none. */
 export const F_HAVE_VERSION = 18;
-/** The first cell of the fetch's waiter list, −1 for none (FetchTable's own). */
+/** The first cell of the list of the fetch's later waiters, −1 for none (FetchTable's own). */
 const F_WAITER_HEAD = 19;
 /** NODE_EDGE or NODE_REGIONAL: the layer of the node that fetches. */
 export const F_NODE_KIND = 20;
@@ -189,11 +189,18 @@ export const F_MEASURED = 22;
 export const F_OBJECT_ID = 23;
 /** The answer's version. */
 export const F_VERSION = 24;
+/** The fetch's first waiter, NO_WAITER for none (FetchTable's own). */
+const F_FIRST_WAITER = 25;
+
+/** No waiter: a fetch's first-waiter word when nobody waits (a background revalidation, spec 4.7 row 2). */
+export const NO_WAITER = -(2 ** 31);
 
 /**
  * Fetches in flight and who waits for each; one row each (fields F_*). A waiter is a pending
  * request (encoded −1 − id) or a downstream fetch (its id ≥ 0): an edge's fetch waiting on
- * its regional site's. The waiter cells are a table of their own.
+ * its regional site's. The first waiter sits in the fetch's row: most fetches have one, so
+ * their answer reads no list cell (issue 27); later ones (coalesced requests) go in a list of
+ * cells, a table of their own.
  */
 export class FetchTable extends RowTable {
   private readonly waiters = new WaiterCells();
@@ -207,6 +214,7 @@ export class FetchTable extends RowTable {
   take(): FetchId {
     const id = this.takeRow() as FetchId;
     const at = id * FETCH_WORDS;
+    this.words[at + F_FIRST_WAITER] = NO_WAITER;
     this.words[at + F_WAITER_HEAD] = -1;
     this.words[at + F_OUTCOME] = 0;
     // F_ERROR_UNTIL_MS is set by the flow, and only in runs whose origin may fail (issue 27: a field fewer a fetch otherwise).
@@ -235,6 +243,11 @@ export class FetchTable extends RowTable {
 
   /** Adds a waiter (−1 − request id, or a fetch id) to fetch `id`. Waiters are answered in the order they came. */
   addWaiter(id: number, waiter: number): void {
+    const first = id * FETCH_WORDS + F_FIRST_WAITER;
+    if (this.words[first] === NO_WAITER) {
+      this.words[first] = waiter;
+      return;
+    }
     const w = this.waiterIds.take(this.growWaitersTo);
     const cells = this.waiters.cells;
     const head = id * FETCH_WORDS + F_WAITER_HEAD;
@@ -244,9 +257,15 @@ export class FetchTable extends RowTable {
     this.words[head] = w;
   }
 
+  /** The first waiter of fetch `id` (NO_WAITER for none); the later ones are in its list. */
+  firstWaiterOf(id: number): number {
+    return this.words[id * FETCH_WORDS + F_FIRST_WAITER];
+  }
+
   /**
-   * Detaches the waiters of fetch `id` in arrival order: returns the first list cell (−1
-   * for none); read each with `waiterOf` and step with `nextWaiter`, which frees the cell.
+   * Detaches the later waiters of fetch `id` (after firstWaiterOf) in arrival order: returns
+   * the first list cell (−1 for none); read each with `waiterOf` and step with `nextWaiter`,
+   * which frees the cell.
    */
   takeWaiters(id: number): number {
     const cells = this.waiters.cells;
@@ -263,8 +282,8 @@ export class FetchTable extends RowTable {
     return previous;
   }
 
-  /** The first waiter cell of fetch `id`, without detaching the list (−1 for none); step with `peekNext`. */
-  firstWaiter(id: number): number {
+  /** The first cell of fetch `id`'s later waiters, without detaching the list (−1 for none); step with `peekNext`. */
+  firstWaiterCell(id: number): number {
     return this.words[id * FETCH_WORDS + F_WAITER_HEAD];
   }
 

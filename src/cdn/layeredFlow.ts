@@ -28,6 +28,7 @@ import {
   FETCH_WORDS,
   FetchTable,
   LAYER_SLOTS,
+  NO_WAITER,
   P_CLASS_ID,
   P_CLIENT_LEG_MS,
   P_CLIENT_SLOT,
@@ -674,7 +675,10 @@ export class LayeredFlow {
       // spec 1.3: without the CDN every answer is a whole body from the origin (no validators held).
       this.layerActivity[kind].fetchedBytes += fetches.numbers[f * FETCH_DOUBLES + F_BYTES];
     }
+    // The first waiter (NO_WAITER for a background fetch: answer returns at once), then the later ones in order.
+    const first = fetches.firstWaiterOf(f);
     let cell = fetches.takeWaiters(f);
+    this.answer(first, key, nowMs, servedLayer, answerStatus, version, versionAtMs, responseAtMs, outcome, errorUntilMs);
     while (cell !== -1) {
       this.answer(fetches.waiterOf(cell), key, nowMs, servedLayer, answerStatus, version, versionAtMs, responseAtMs, outcome, errorUntilMs);
       cell = fetches.nextWaiter(cell);
@@ -848,7 +852,9 @@ export class LayeredFlow {
       return;
     }
     const fetches = this.fetches;
-    for (let cell = fetches.firstWaiter(waiter); cell !== -1; cell = fetches.peekNext(cell)) {
+    const first = fetches.firstWaiterOf(waiter);
+    if (first < 0 && first !== NO_WAITER) this.requests.words[(-1 - first) * PENDING_WORDS + P_OUTCOME] |= bit;
+    for (let cell = fetches.firstWaiterCell(waiter); cell !== -1; cell = fetches.peekNext(cell)) {
       const request = fetches.waiterOf(cell);
       if (request < 0) this.requests.words[(-1 - request) * PENDING_WORDS + P_OUTCOME] |= bit;
     }
@@ -861,7 +867,6 @@ export class LayeredFlow {
   }
 }
 
-const NO_WAITER = -(2 ** 31);
 
 /** Bytes of piece `i` of a request: the whole object, or a 5 MB chunk (the last one shorter), spec 4.8. */
 export function pieceBytes(request: ClientRequest, i: number): number {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as inFlight from '../../src/cdn/inFlight.js';
-import { FETCH_DOUBLES, FETCH_WORDS, FetchTable, LAYER_SLOTS, PENDING_DOUBLES, PENDING_WORDS, PendingRequests } from '../../src/cdn/inFlight.js';
+import { FETCH_DOUBLES, FETCH_WORDS, FetchTable, LAYER_SLOTS, NO_WAITER, PENDING_DOUBLES, PENDING_WORDS, PendingRequests } from '../../src/cdn/inFlight.js';
 
 const ROWS = 10_000;
 
@@ -67,10 +67,10 @@ describe('in-flight records as rows (issue 27: one or two cache lines a record; 
     expectDisjoint(PENDING_DOUBLES, PENDING_DOUBLE_FIELDS, PENDING_WORD_FIELDS);
   });
 
-  it('a fetch is 16 doubles (128 bytes); its 18 exported fields (6 doubles, 12 words) and the waiter head (word 19) do not overlap', () => {
+  it('a fetch is 16 doubles (128 bytes); its 18 exported fields (6 doubles, 12 words) and its waiter words (19, 25) do not overlap', () => {
     expect([FETCH_DOUBLES, FETCH_WORDS]).toEqual([16, 32]);
     expect([FETCH_DOUBLE_FIELDS.length, FETCH_WORD_FIELDS.length]).toEqual([6, 12]);
-    expectDisjoint(FETCH_DOUBLES, FETCH_DOUBLE_FIELDS, [...FETCH_WORD_FIELDS, ['waiterHead', 19]]);
+    expectDisjoint(FETCH_DOUBLES, FETCH_DOUBLE_FIELDS, [...FETCH_WORD_FIELDS, ['waiterHead', 19], ['firstWaiter', 25]]);
   });
 
   it('PendingRequests keeps every field of 10,000 requests in flight through six growths (256 → 16,384 rows), and their bytes per layer', () => {
@@ -107,15 +107,23 @@ describe('in-flight records as rows (issue 27: one or two cache lines a record; 
     expect(fetches.inFlight).toBe(ROWS);
     expect(fetches.keyOf(9_999)).toBe((9_999 * 32 + 12) * 37 - 1_000_000);
     expect(fetches.numbers[9_999 * 16 + inFlight.F_ERROR_UNTIL_MS]).toBe((9_999 * 32 + 5) * 1.5 + 0.25);
-    // The waiter cells are a table of their own (1,024 at first): 10,000 waiters on a new fetch grow it four times, to 16,384.
+    // The first waiter sits in the row; the later ones are cells, a table of their own (1,024 at first):
+    // 10,000 waiters on a new fetch put 9,999 in cells, which grow it four times, to 16,384.
     const f = fetches.take();
-    expect(fetches.firstWaiter(f)).toBe(-1);
+    expect([fetches.firstWaiterOf(f), fetches.firstWaiterCell(f)]).toEqual([NO_WAITER, -1]);
     for (let w = 0; w < ROWS; w++) fetches.addWaiter(f, -1 - w);
+    expect(fetches.firstWaiterOf(f)).toBe(-1);
     expect(fetches['waiters'].cells.length).toBe(2 * 16_384);
-    const order: number[] = [];
+    expect(fetches['waiterIds'].live).toBe(ROWS - 1);
+    const order: number[] = [-1 - fetches.firstWaiterOf(f)];
     for (let cell = fetches.takeWaiters(f); cell !== -1; cell = fetches.nextWaiter(cell)) order.push(-1 - fetches.waiterOf(cell));
     expect(order.length).toBe(ROWS);
     expect(order.every((w, i) => w === i)).toBe(true);
+    expect(fetches['waiterIds'].live).toBe(0);
+    // A fetch with one waiter (the common case) takes no cell.
+    const g = fetches.take();
+    fetches.addWaiter(g, 7);
+    expect([fetches.firstWaiterOf(g), fetches.takeWaiters(g), fetches['waiterIds'].live]).toEqual([7, -1, 0]);
     // Row 9,999 kept its fields through the waiter table's growth.
     expect(fetches.keyOf(9_999)).toBe((9_999 * 32 + 12) * 37 - 1_000_000);
   });
