@@ -6,7 +6,6 @@
  * - a fetch: one node asking the next layer for one key, with the requests and downstream
  *   fetches waiting for it (request coalescing) and, once answered, the response it carries.
  */
-import { column, growColumns } from '../sim/columns.js';
 import type { ClassId, FetchId, KeyId, NodeIndex, ObjectId, SimMs } from '../sim/ids.js';
 
 /** Doubles a typed array to at least `length`, keeping its contents. */
@@ -47,168 +46,267 @@ class IdPool {
 export const LAYER_SLOTS = 4;
 
 /**
- * Client requests in flight: sent, not yet answered. Every typed array it holds is a column,
- * declared once below and grown by growColumns (src/sim/columns.ts).
+ * A table of rows of `doubles` 8-byte slots each, in one buffer read both as doubles
+ * (`numbers`) and as 32-bit words (`words`, two to a slot): a record in flight is one or two
+ * cache lines, not a line per field (issue 27: with a column per field, a request's or a
+ * fetch's first read of each field after the caches' random reads was a cache miss of its
+ * own). Growth copies the whole buffer, so no field can be left behind at an earlier size
+ * (issue 24).
  */
-export class PendingRequests {
+class RowTable {
   private readonly ids = new IdPool(256);
-  sendMs = column<SimMs>(Float64Array, 256);
-  clientLegMs = new Float64Array(256);
-  /** When the last piece reached the PoP on its way back. */
-  doneAtMs = new Float64Array(256);
-  /** Earliest moment the pieces' ages count from (their age-zero moment at the PoP, RFC 9111 §4.2.3). */
-  responseAtMs = new Float64Array(256);
-  seq = new Float64Array(256);
-  sizeBytes = new Float64Array(256);
-  objectId = column<ObjectId>(Int32Array, 256);
-  /** The browser's key for the request (spec 4.9 layer 1: the URL as the client spelled it), −1 for none. */
-  key = new Int32Array(256);
-  classId = column<ClassId>(Int32Array, 256);
-  edge = column<NodeIndex>(Int32Array, 256);
-  clientSlot = new Int32Array(256);
-  piecesLeft = new Int32Array(256);
-  /** Lowest content version among the pieces. */
-  version = new Int32Array(256);
-  /** Deepest flow layer that answered a piece. */
-  layer = new Int32Array(256);
-  /** OUTCOME_* bits of all pieces. */
-  outcome = new Int32Array(256);
-  /** 200, or the error status a piece got. */
-  status = new Int16Array(256);
-  region = new Uint8Array(256);
-  /** The request's first key (piece i is key + i) and the first byte of its range, −1 for a whole object: what each piece's share of the client's bytes is computed from (spec 4.8). */
-  firstKey = column<KeyId>(Int32Array, 256);
-  rangeStart = new Float64Array(256);
-  /** Client bytes per flow layer, LAYER_SLOTS per request: each piece's share credited to the layer that served it. */
-  servedBytes = new Float64Array(256 * LAYER_SLOTS);
+  numbers: Float64Array;
+  words: Int32Array;
+
+  constructor(private readonly doubles: number) {
+    this.numbers = new Float64Array(256 * doubles);
+    this.words = new Int32Array(this.numbers.buffer);
+  }
 
   get inFlight(): number {
     return this.ids.live;
   }
 
-  take(): number {
+  /** A free row; the arrays are replaced when the table grows, so read them after this. */
+  takeRow(): number {
     return this.ids.take(this.growTo);
   }
 
-  /** Made once: a closure built at each take() would be an allocation per request. */
-  private readonly growTo = (fromRows: number, toRows: number): void => growColumns(this, fromRows, toRows);
-
   release(id: number): void {
     this.ids.release(id);
+  }
+
+  /** Made once: a closure built at each take() would be an allocation per request. */
+  private readonly growTo = (fromRows: number, toRows: number): void => this.grow(fromRows, toRows);
+
+  protected grow(fromRows: number, toRows: number): void {
+    const numbers = new Float64Array(toRows * this.doubles);
+    numbers.set(this.numbers.subarray(0, fromRows * this.doubles));
+    this.numbers = numbers;
+    this.words = new Int32Array(numbers.buffer);
   }
 }
 
 /**
- * Fetches in flight and who waits for each. A waiter is a pending request (encoded −1 − id)
- * or a downstream fetch (its id ≥ 0): an edge's fetch waiting on its regional site's.
- * Every typed array it holds is a column, declared once below and grown by growColumns
- * (src/sim/columns.ts); the waiter cells, counted apart, are a table of their own.
+ * A pending request's row: 16 doubles (128 bytes). Doubles (index in `numbers`, row × 16 + …):
+ * P_SEND_MS … P_RESPONSE_AT_MS; 32-bit words (index in `words`, row × 32 + …): P_OBJECT_ID …
+ * The fields a baseline request reads come first.
  */
-export class FetchTable {
-  private readonly ids = new IdPool(256);
-  /** NODE_EDGE or NODE_REGIONAL: the layer of the node that fetches. */
-  nodeKind = new Uint8Array(256);
-  node = column<NodeIndex>(Int32Array, 256);
-  key = column<KeyId>(Int32Array, 256);
-  objectId = column<ObjectId>(Int32Array, 256);
-  classId = column<ClassId>(Int32Array, 256);
-  bytes = new Float64Array(256);
-  /** One way of the hop to the next layer, ms: the response takes as long to come back. */
-  halfHopMs = new Float64Array(256);
-  /** The version the fetching node holds and validates (a conditional request), −1 for none. */
-  haveVersion = new Int32Array(256);
-  /** When the fetching node sent it: its request_time (RFC 9111 §4.2.3). */
-  sentAtMs = column<SimMs>(Float64Array, 256);
-  waiterHead = new Int32Array(256);
-  // The response, once the next layer has answered.
-  status = new Int16Array(256);
-  version = new Int32Array(256);
-  /** When the origin read that version (the request reached it): spec 1.2 item 6's purges compare it with their deploy. */
-  versionAtMs = new Float64Array(256);
-  /** The answer's age when the next layer sent it, ms: 0 from the origin, the stored copy's age from a cache (its Age, RFC 9111 §5.1). */
-  ageMs = new Float64Array(256);
-  /** The flow layer that answered. */
-  servedLayer = new Int32Array(256);
-  /** OUTCOME_* bits the answer carries (stale served upstream, a cached error, …). */
-  outcome = new Int32Array(256);
-  /** Why the node fetches (ORIGIN_CAUSE_* of layeredFlow.ts): what an origin request is counted under. */
-  cause = new Uint8Array(256);
-  /** 1 when a measured request caused the fetch (its seq ≥ the flow's measuredFromSeq): only those are counted. */
-  measured = new Uint8Array(256);
-  /** Until when the answering node holds an origin error beside the copy it sent (spec 7.1; −∞: none): the fetching node holds it too. */
-  errorUntilMs = new Float64Array(256);
+export const PENDING_DOUBLES = 16;
+export const PENDING_WORDS = 2 * PENDING_DOUBLES;
+export const P_SEND_MS = 0;
+export const P_CLIENT_LEG_MS = 1;
+/** When the last piece reached the PoP on its way back. */
+export const P_DONE_AT_MS = 2;
+export const P_SEQ = 3;
+export const P_SIZE_BYTES = 4;
+/** The first byte of the request's range, −1 for a whole object (spec 4.8). */
+export const P_RANGE_START = 5;
+/** Earliest moment the pieces' ages count from (their age-zero moment at the PoP, RFC 9111 §4.2.3). */
+export const P_RESPONSE_AT_MS = 6;
+export const P_OBJECT_ID = 14;
+export const P_CLASS_ID = 15;
+export const P_EDGE = 16;
+export const P_PIECES_LEFT = 17;
+/** Deepest flow layer that answered a piece. */
+export const P_LAYER = 18;
+/** OUTCOME_* bits of all pieces. */
+export const P_OUTCOME = 19;
+/** 200, or the error status a piece got. */
+export const P_STATUS = 20;
+export const P_REGION = 21;
+/** Lowest content version among the pieces. */
+export const P_VERSION = 22;
+/** The browser's key for the request (spec 4.9 layer 1: the URL as the client spelled it), −1 for none. */
+export const P_KEY = 23;
+export const P_CLIENT_SLOT = 24;
+/** The request's first key (piece i is key + i): what each piece's share of the client's bytes is computed from (spec 4.8). */
+export const P_FIRST_KEY = 25;
 
-  private readonly waiters = new WaiterCells();
-  private readonly waiterIds = new IdPool(1024);
-  private readonly growWaitersTo = (fromRows: number, toRows: number): void => growColumns(this.waiters, fromRows, toRows);
+/** Client requests in flight: sent, not yet answered; one row each (fields P_*). */
+export class PendingRequests extends RowTable {
+  /** Client bytes per flow layer, LAYER_SLOTS per request (ranges only): each piece's share credited to the layer that served it. */
+  servedBytes = new Float64Array(256 * LAYER_SLOTS);
 
-  get inFlight(): number {
-    return this.ids.live;
+  constructor() {
+    super(PENDING_DOUBLES);
   }
 
-  take(): FetchId {
-    const id = this.ids.take(this.growTo) as FetchId;
-    this.waiterHead[id] = -1;
-    this.outcome[id] = 0;
-    // errorUntilMs is set by the flow, and only in runs whose origin may fail (issue 27: a column fewer a fetch otherwise).
-    return id;
+  take(): number {
+    return this.takeRow();
   }
 
-  /** Made once: a closure built at each take() would be an allocation per fetch. */
-  private readonly growTo = (fromRows: number, toRows: number): void => growColumns(this, fromRows, toRows);
-
-  /** Adds a waiter (−1 − request id, or a fetch id) to fetch `id`. Waiters are answered in the order they came. */
-  addWaiter(id: number, waiter: number): void {
-    const w = this.waiterIds.take(this.growWaitersTo);
-    this.waiters.target[w] = waiter;
-    // Prepended here; takeWaiters reverses the list, so the first to come is answered first.
-    this.waiters.next[w] = this.waiterHead[id];
-    this.waiterHead[id] = w;
+  edgeOf(r: number): NodeIndex {
+    return this.words[r * PENDING_WORDS + P_EDGE] as NodeIndex;
   }
 
-  /**
-   * Detaches the waiters of fetch `id` in arrival order: returns the first list cell (−1
-   * for none); read each with `waiterOf` and step with `nextWaiter`, which frees the cell.
-   */
-  takeWaiters(id: number): number {
-    let previous = -1;
-    let cell = this.waiterHead[id];
-    while (cell !== -1) {
-      const next = this.waiters.next[cell];
-      this.waiters.next[cell] = previous;
-      previous = cell;
-      cell = next;
-    }
-    this.waiterHead[id] = -1;
-    return previous;
+  firstKeyOf(r: number): KeyId {
+    return this.words[r * PENDING_WORDS + P_FIRST_KEY] as KeyId;
   }
 
-  /** The first waiter cell of fetch `id`, without detaching the list (−1 for none); step with `peekNext`. */
-  firstWaiter(id: number): number {
-    return this.waiterHead[id];
-  }
-
-  peekNext(cell: number): number {
-    return this.waiters.next[cell];
-  }
-
-  waiterOf(cell: number): number {
-    return this.waiters.target[cell];
-  }
-
-  nextWaiter(cell: number): number {
-    const next = this.waiters.next[cell];
-    this.waiterIds.release(cell);
-    return next;
-  }
-
-  release(id: number): void {
-    this.ids.release(id);
+  protected override grow(fromRows: number, toRows: number): void {
+    super.grow(fromRows, toRows);
+    this.servedBytes = grown(this.servedBytes, toRows * LAYER_SLOTS);
   }
 }
 
-/** The cells of FetchTable's waiter lists, one row per waiter: who waits, and the next cell of its fetch's list. */
+/**
+ * A fetch's row: 16 doubles (128 bytes). Doubles (row × 16 + …): F_BYTES … F_ERROR_UNTIL_MS;
+ * 32-bit words (row × 32 + …): F_KEY … The fields fetchDone reads in a baseline run come first.
+ */
+export const FETCH_DOUBLES = 16;
+export const FETCH_WORDS = 2 * FETCH_DOUBLES;
+export const F_BYTES = 0;
+/** When the fetching node sent it: its request_time (RFC 9111 §4.2.3). */
+export const F_SENT_AT_MS = 1;
+/** The answer's age when the next layer sent it, ms: 0 from the origin, the stored copy's age from a cache (its Age, RFC 9111 §5.1). */
+export const F_AGE_MS = 2;
+/** When the origin read the answer's version (the request reached it): spec 1.2 item 6's purges compare it with their deploy. */
+export const F_VERSION_AT_MS = 3;
+/** One way of the hop to the next layer, ms: the response takes as long to come back. */
+export const F_HALF_HOP_MS = 4;
+/** Until when the answering node holds an origin error beside the copy it sent (spec 7.1; −∞: none): the fetching node holds it too. */
+export const F_ERROR_UNTIL_MS = 5;
+export const F_KEY = 12;
+export const F_NODE = 13;
+export const F_CLASS_ID = 14;
+/** The answer's status, once the next layer has answered. */
+export const F_STATUS = 15;
+/** The flow layer that answered. */
+export const F_SERVED_LAYER = 16;
+/** OUTCOME_* bits the answer carries (stale served upstream, a cached error, …). */
+export const F_OUTCOME = 17;
+/** The version the fetching node holds and validates (a conditional request), −1 for none. */
+export const F_HAVE_VERSION = 18;
+/** The first cell of the list of the fetch's later waiters, −1 for none (FetchTable's own). */
+const F_WAITER_HEAD = 19;
+/** NODE_EDGE or NODE_REGIONAL: the layer of the node that fetches. */
+export const F_NODE_KIND = 20;
+/** Why the node fetches (ORIGIN_CAUSE_* of layeredFlow.ts): what an origin request is counted under. */
+export const F_CAUSE = 21;
+/** 1 when a measured request caused the fetch (its seq ≥ the flow's measuredFromSeq): only those are counted. */
+export const F_MEASURED = 22;
+export const F_OBJECT_ID = 23;
+/** The answer's version. */
+export const F_VERSION = 24;
+/** The fetch's first waiter, NO_WAITER for none (FetchTable's own). */
+const F_FIRST_WAITER = 25;
+
+/** No waiter: a fetch's first-waiter word when nobody waits (a background revalidation, spec 4.7 row 2). */
+export const NO_WAITER = -(2 ** 31);
+
+/**
+ * Fetches in flight and who waits for each; one row each (fields F_*). A waiter is a pending
+ * request (encoded −1 − id) or a downstream fetch (its id ≥ 0): an edge's fetch waiting on
+ * its regional site's. The first waiter sits in the fetch's row: most fetches have one, so
+ * their answer reads no list cell (issue 27); later ones (coalesced requests) go in a list of
+ * cells, a table of their own.
+ */
+export class FetchTable extends RowTable {
+  private readonly waiters = new WaiterCells();
+  private readonly waiterIds = new IdPool(1024);
+  private readonly growWaitersTo = (fromRows: number, toRows: number): void => this.waiters.grow(toRows);
+
+  constructor() {
+    super(FETCH_DOUBLES);
+  }
+
+  take(): FetchId {
+    const id = this.takeRow() as FetchId;
+    const at = id * FETCH_WORDS;
+    this.words[at + F_FIRST_WAITER] = NO_WAITER;
+    this.words[at + F_WAITER_HEAD] = -1;
+    this.words[at + F_OUTCOME] = 0;
+    // F_ERROR_UNTIL_MS is set by the flow, and only in runs whose origin may fail (issue 27: a field fewer a fetch otherwise).
+    return id;
+  }
+
+  keyOf(f: number): KeyId {
+    return this.words[f * FETCH_WORDS + F_KEY] as KeyId;
+  }
+
+  nodeOf(f: number): NodeIndex {
+    return this.words[f * FETCH_WORDS + F_NODE] as NodeIndex;
+  }
+
+  classOf(f: number): ClassId {
+    return this.words[f * FETCH_WORDS + F_CLASS_ID] as ClassId;
+  }
+
+  objectOf(f: number): ObjectId {
+    return this.words[f * FETCH_WORDS + F_OBJECT_ID] as ObjectId;
+  }
+
+  sentAtOf(f: number): SimMs {
+    return this.numbers[f * FETCH_DOUBLES + F_SENT_AT_MS] as SimMs;
+  }
+
+  /** Adds a waiter (−1 − request id, or a fetch id) to fetch `id`. Waiters are answered in the order they came. */
+  addWaiter(id: number, waiter: number): void {
+    const first = id * FETCH_WORDS + F_FIRST_WAITER;
+    if (this.words[first] === NO_WAITER) {
+      this.words[first] = waiter;
+      return;
+    }
+    const w = this.waiterIds.take(this.growWaitersTo);
+    const cells = this.waiters.cells;
+    const head = id * FETCH_WORDS + F_WAITER_HEAD;
+    cells[2 * w] = waiter;
+    // Prepended here; takeWaiters reverses the list, so the first to come is answered first.
+    cells[2 * w + 1] = this.words[head];
+    this.words[head] = w;
+  }
+
+  /** The first waiter of fetch `id` (NO_WAITER for none); the later ones are in its list. */
+  firstWaiterOf(id: number): number {
+    return this.words[id * FETCH_WORDS + F_FIRST_WAITER];
+  }
+
+  /**
+   * Detaches the later waiters of fetch `id` (after firstWaiterOf) in arrival order: returns
+   * the first list cell (−1 for none); read each with `waiterOf` and step with `nextWaiter`,
+   * which frees the cell.
+   */
+  takeWaiters(id: number): number {
+    const cells = this.waiters.cells;
+    const head = id * FETCH_WORDS + F_WAITER_HEAD;
+    let previous = -1;
+    let cell = this.words[head];
+    while (cell !== -1) {
+      const next = cells[2 * cell + 1];
+      cells[2 * cell + 1] = previous;
+      previous = cell;
+      cell = next;
+    }
+    this.words[head] = -1;
+    return previous;
+  }
+
+  /** The first cell of fetch `id`'s later waiters, without detaching the list (−1 for none); step with `peekNext`. */
+  firstWaiterCell(id: number): number {
+    return this.words[id * FETCH_WORDS + F_WAITER_HEAD];
+  }
+
+  peekNext(cell: number): number {
+    return this.waiters.cells[2 * cell + 1];
+  }
+
+  waiterOf(cell: number): number {
+    return this.waiters.cells[2 * cell];
+  }
+
+  nextWaiter(cell: number): number {
+    const next = this.waiters.cells[2 * cell + 1];
+    this.waiterIds.release(cell);
+    return next;
+  }
+}
+
+/** The cells of FetchTable's waiter lists, two words per waiter side by side: who waits, and the next cell of its fetch's list. */
 class WaiterCells {
-  target = new Int32Array(1024);
-  next = new Int32Array(1024);
+  cells = new Int32Array(2 * 1024);
+
+  grow(toRows: number): void {
+    this.cells = grown(this.cells, 2 * toRows);
+  }
 }

@@ -5,7 +5,53 @@ import { UpstreamLoad } from '../metrics/upstreamLoad.js';
 import type { Simulation } from '../sim/simulation.js';
 import { browserKeyOf, type ClientRequest } from '../workload/request.js';
 import type { FlowWiring } from './flowWiring.js';
-import { FetchTable, LAYER_SLOTS, PendingRequests } from './inFlight.js';
+import {
+  F_AGE_MS,
+  F_BYTES,
+  F_CAUSE,
+  F_CLASS_ID,
+  F_ERROR_UNTIL_MS,
+  F_HALF_HOP_MS,
+  F_HAVE_VERSION,
+  F_KEY,
+  F_MEASURED,
+  F_NODE,
+  F_NODE_KIND,
+  F_OBJECT_ID,
+  F_OUTCOME,
+  F_SENT_AT_MS,
+  F_SERVED_LAYER,
+  F_STATUS,
+  F_VERSION,
+  F_VERSION_AT_MS,
+  FETCH_DOUBLES,
+  FETCH_WORDS,
+  FetchTable,
+  LAYER_SLOTS,
+  NO_WAITER,
+  P_CLASS_ID,
+  P_CLIENT_LEG_MS,
+  P_CLIENT_SLOT,
+  P_DONE_AT_MS,
+  P_EDGE,
+  P_FIRST_KEY,
+  P_KEY,
+  P_LAYER,
+  P_OBJECT_ID,
+  P_OUTCOME,
+  P_PIECES_LEFT,
+  P_RANGE_START,
+  P_REGION,
+  P_RESPONSE_AT_MS,
+  P_SEND_MS,
+  P_SEQ,
+  P_SIZE_BYTES,
+  P_STATUS,
+  P_VERSION,
+  PENDING_DOUBLES,
+  PENDING_WORDS,
+  PendingRequests,
+} from './inFlight.js';
 import { InFlightIndex } from './inFlightIndex.js';
 import { ORIGIN_REFUSED, STATUS_OK } from './origin.js';
 import type { CacheNode } from './cacheNode.js';
@@ -319,31 +365,31 @@ export class LayeredFlow {
     }
     const r = this.requests.take();
     const pending = this.requests;
-    pending.sendMs[r] = nowMs;
-    pending.clientLegMs[r] = options.network.clientLegMs;
-    pending.doneAtMs[r] = nowMs;
-    pending.seq[r] = seq;
-    pending.sizeBytes[r] = request.sizeBytes;
-    pending.objectId[r] = objectId;
-    pending.classId[r] = c;
-    pending.edge[r] = edge;
-    pending.piecesLeft[r] = request.pieces;
-    pending.layer[r] = this.edgeLayer;
-    pending.outcome[r] = 0;
-    pending.status[r] = STATUS_OK;
-    pending.region[r] = request.region;
-    pending.rangeStart[r] = request.rangeStart;
+    pending.numbers[r * PENDING_DOUBLES + P_SEND_MS] = nowMs;
+    pending.numbers[r * PENDING_DOUBLES + P_CLIENT_LEG_MS] = options.network.clientLegMs;
+    pending.numbers[r * PENDING_DOUBLES + P_DONE_AT_MS] = nowMs;
+    pending.numbers[r * PENDING_DOUBLES + P_SEQ] = seq;
+    pending.numbers[r * PENDING_DOUBLES + P_SIZE_BYTES] = request.sizeBytes;
+    pending.words[r * PENDING_WORDS + P_OBJECT_ID] = objectId;
+    pending.words[r * PENDING_WORDS + P_CLASS_ID] = c;
+    pending.words[r * PENDING_WORDS + P_EDGE] = edge;
+    pending.words[r * PENDING_WORDS + P_PIECES_LEFT] = request.pieces;
+    pending.words[r * PENDING_WORDS + P_LAYER] = this.edgeLayer;
+    pending.words[r * PENDING_WORDS + P_OUTCOME] = 0;
+    pending.words[r * PENDING_WORDS + P_STATUS] = STATUS_OK;
+    pending.words[r * PENDING_WORDS + P_REGION] = request.region;
+    pending.numbers[r * PENDING_DOUBLES + P_RANGE_START] = request.rangeStart;
     // Issue 27: a record's columns are written only where the run can read them (fewer cache
     // lines a request): the browser's (spec 4.9 layer 1), the lowest version (staleness), a
     // range's first key and bytes per layer (spec 4.8; a whole object's are its one answer's layer's, set in finish).
     if (this.browsersOn) {
-      pending.responseAtMs[r] = Infinity;
-      pending.key[r] = client >= 0 && request.firstChunk < 0 ? browserKeyOf(request) : -1;
-      pending.clientSlot[r] = client;
+      pending.numbers[r * PENDING_DOUBLES + P_RESPONSE_AT_MS] = Infinity;
+      pending.words[r * PENDING_WORDS + P_KEY] = client >= 0 && request.firstChunk < 0 ? browserKeyOf(request) : -1;
+      pending.words[r * PENDING_WORDS + P_CLIENT_SLOT] = client;
     }
-    if (this.versionsChange) pending.version[r] = 2 ** 31 - 1;
+    if (this.versionsChange) pending.words[r * PENDING_WORDS + P_VERSION] = 2 ** 31 - 1;
     if (request.rangeStart >= 0) {
-      pending.firstKey[r] = request.key as KeyId;
+      pending.words[r * PENDING_WORDS + P_FIRST_KEY] = request.key as KeyId;
       const at = r * LAYER_SLOTS;
       for (let l = 0; l < LAYER_SLOTS; l++) pending.servedBytes[at + l] = 0;
     }
@@ -443,7 +489,7 @@ export class LayeredFlow {
     }
     // A regional fetch made for a PoP's background revalidation is background too: no client waits for it.
     const cause =
-      waiter >= 0 && this.fetches.cause[waiter] === ORIGIN_CAUSE_BACKGROUND
+      waiter >= 0 && this.fetches.words[waiter * FETCH_WORDS + F_CAUSE] === ORIGIN_CAUSE_BACKGROUND
         ? ORIGIN_CAUSE_BACKGROUND
         : local < 0
           ? this.droppedByPurge
@@ -457,7 +503,7 @@ export class LayeredFlow {
 
   /** 1 when a request waiter is measured (its seq) or a fetch waiter was caused by a measured request; else 0. */
   private measuredWaiter(waiter: number): number {
-    return waiter >= 0 ? this.fetches.measured[waiter] : this.requests.seq[-1 - waiter] >= this.measuredFromSeq ? 1 : 0;
+    return waiter >= 0 ? this.fetches.words[waiter * FETCH_WORDS + F_MEASURED] : this.requests.numbers[(-1 - waiter) * PENDING_DOUBLES + P_SEQ] >= this.measuredFromSeq ? 1 : 0;
   }
 
   /**
@@ -468,34 +514,34 @@ export class LayeredFlow {
   private startFetch(kind: number, index: NodeIndex, key: KeyId, objectId: ObjectId, bytes: number, c: ClassId, nowMs: SimMs, waiter: number, validate: number, cause: number, measured: number): FetchId {
     const { options, fetches } = this;
     const f = fetches.take();
-    fetches.nodeKind[f] = kind;
-    fetches.node[f] = index;
-    fetches.key[f] = key;
+    fetches.words[f * FETCH_WORDS + F_NODE_KIND] = kind;
+    fetches.words[f * FETCH_WORDS + F_NODE] = index;
+    fetches.words[f * FETCH_WORDS + F_KEY] = key;
     // Read only for the origin's version of it (arriveOrigin).
-    if (this.versionsChange) fetches.objectId[f] = objectId;
-    if (this.mayFail) fetches.errorUntilMs[f] = -Infinity;
-    fetches.classId[f] = c;
-    fetches.bytes[f] = bytes;
-    fetches.haveVersion[f] = validate;
-    fetches.sentAtMs[f] = nowMs;
-    fetches.cause[f] = cause;
-    fetches.measured[f] = measured;
+    if (this.versionsChange) fetches.words[f * FETCH_WORDS + F_OBJECT_ID] = objectId;
+    if (this.mayFail) fetches.numbers[f * FETCH_DOUBLES + F_ERROR_UNTIL_MS] = -Infinity;
+    fetches.words[f * FETCH_WORDS + F_CLASS_ID] = c;
+    fetches.numbers[f * FETCH_DOUBLES + F_BYTES] = bytes;
+    fetches.words[f * FETCH_WORDS + F_HAVE_VERSION] = validate;
+    fetches.numbers[f * FETCH_DOUBLES + F_SENT_AT_MS] = nowMs;
+    fetches.words[f * FETCH_WORDS + F_CAUSE] = cause;
+    fetches.words[f * FETCH_WORDS + F_MEASURED] = measured;
     if (waiter !== NO_WAITER) fetches.addWaiter(f, waiter);
     if (measured === 1) this.layerActivity[kind].fetches++;
     const network = options.network;
     if (!options.cdnEnabled) {
-      fetches.halfHopMs[f] = network.directOriginRttMs(index) / 2;
-      options.simulation.schedule(nowMs + fetches.halfHopMs[f], this.arriveOriginEvent, f);
+      fetches.numbers[f * FETCH_DOUBLES + F_HALF_HOP_MS] = network.directOriginRttMs(index) / 2;
+      options.simulation.schedule(nowMs + fetches.numbers[f * FETCH_DOUBLES + F_HALF_HOP_MS], this.arriveOriginEvent, f);
       return f;
     }
     const node = kind === NODE_EDGE ? options.edges[index] : options.regionals[index];
     this.inFlight.set(node.id, key, f);
     if (kind === NODE_EDGE && this.tiered) {
-      fetches.halfHopMs[f] = network.edgeToRegionalMs(index) / 2;
-      options.simulation.schedule(nowMs + fetches.halfHopMs[f], this.arriveRegionalEvent, f);
+      fetches.numbers[f * FETCH_DOUBLES + F_HALF_HOP_MS] = network.edgeToRegionalMs(index) / 2;
+      options.simulation.schedule(nowMs + fetches.numbers[f * FETCH_DOUBLES + F_HALF_HOP_MS], this.arriveRegionalEvent, f);
     } else {
-      fetches.halfHopMs[f] = network.originRttMs(index) / 2;
-      options.simulation.schedule(nowMs + fetches.halfHopMs[f], this.arriveOriginEvent, f);
+      fetches.numbers[f * FETCH_DOUBLES + F_HALF_HOP_MS] = network.originRttMs(index) / 2;
+      options.simulation.schedule(nowMs + fetches.numbers[f * FETCH_DOUBLES + F_HALF_HOP_MS], this.arriveOriginEvent, f);
     }
     return f;
   }
@@ -503,10 +549,10 @@ export class LayeredFlow {
   /** A PoP's fetch reaches its regional site. */
   private arriveRegional(f: number): void {
     const { fetches } = this;
-    const site = this.options.network.regionalOf(fetches.node[f]) as NodeIndex;
-    if (fetches.measured[f] === 1) this.upstreamLoad.regionals.record(this.options.simulation.nowMs, site, 1, 0);
-    const objectId = (this.versionsChange ? fetches.objectId[f] : 0) as ObjectId;
-    this.lookup(NODE_REGIONAL, site, fetches.key[f], objectId, fetches.bytes[f], fetches.classId[f], this.options.simulation.nowMs, f);
+    const site = this.options.network.regionalOf(fetches.nodeOf(f)) as NodeIndex;
+    if (fetches.words[f * FETCH_WORDS + F_MEASURED] === 1) this.upstreamLoad.regionals.record(this.options.simulation.nowMs, site, 1, 0);
+    const objectId = (this.versionsChange ? fetches.objectOf(f) : 0) as ObjectId;
+    this.lookup(NODE_REGIONAL, site, fetches.keyOf(f), objectId, fetches.numbers[f * FETCH_DOUBLES + F_BYTES], fetches.classOf(f), this.options.simulation.nowMs, f);
   }
 
   /** A fetch reaches the origin, which answers as it is at this moment (incidents). */
@@ -515,52 +561,52 @@ export class LayeredFlow {
     const origin = options.origin;
     const nowMs = options.simulation.nowMs;
     const status = origin.answer(nowMs);
-    const version = this.versionsChange ? origin.versionAt(fetches.objectId[f], fetches.classId[f], nowMs) : 0;
+    const version = this.versionsChange ? origin.versionAt(fetches.objectOf(f), fetches.classOf(f), nowMs) : 0;
     const responseAtMs = nowMs + origin.serviceMs;
     this.originArrivals.record(nowMs);
     // docs/origin-accounting.md: counted when a measured request caused it, whenever it arrives.
-    if (fetches.measured[f] === 1) {
+    if (fetches.words[f * FETCH_WORDS + F_MEASURED] === 1) {
       const activity = this.originActivity;
       activity.requests++;
-      this.upstreamLoad.origin.record(nowMs, 0, 1, status === STATUS_OK && fetches.haveVersion[f] !== version ? fetches.bytes[f] : 0);
+      this.upstreamLoad.origin.record(nowMs, 0, 1, status === STATUS_OK && fetches.words[f * FETCH_WORDS + F_HAVE_VERSION] !== version ? fetches.numbers[f * FETCH_DOUBLES + F_BYTES] : 0);
       activity.serviceMs += origin.serviceMs;
       if (status === ORIGIN_REFUSED) activity.refused++;
       else if (status !== STATUS_OK) activity.errors++;
-      else if (fetches.haveVersion[f] === version) activity.notModified++;
+      else if (fetches.words[f * FETCH_WORDS + F_HAVE_VERSION] === version) activity.notModified++;
       else {
         activity.fullResponses++;
-        activity.bytes += fetches.bytes[f];
+        activity.bytes += fetches.numbers[f * FETCH_DOUBLES + F_BYTES];
       }
-      countCause(activity.byCause, fetches.cause[f]);
+      countCause(activity.byCause, fetches.words[f * FETCH_WORDS + F_CAUSE]);
     }
     // The version is the one the origin has as the request reaches it (spec 1.2 item 6: a purge
     // compares this moment with its deploy); a response the origin makes now has age 0.
     this.setResponse(f, status, version, nowMs, 0, this.originLayer, 0);
-    options.simulation.schedule(responseAtMs + fetches.halfHopMs[f], this.fetchDoneEvent, f);
+    options.simulation.schedule(responseAtMs + fetches.numbers[f * FETCH_DOUBLES + F_HALF_HOP_MS], this.fetchDoneEvent, f);
   }
 
   /** The answer to fetch `f` reaches the node that sent it: store, then answer its waiters. */
   private fetchDone(f: number): void {
     const { fetches, options } = this;
     const nowMs = options.simulation.nowMs;
-    const kind = fetches.nodeKind[f];
-    const key = fetches.key[f];
-    const status = fetches.status[f];
+    const kind = fetches.words[f * FETCH_WORDS + F_NODE_KIND];
+    const key = fetches.keyOf(f);
+    const status = fetches.words[f * FETCH_WORDS + F_STATUS];
     let answerStatus = status;
-    let version = this.versionsChange ? fetches.version[f] : 0;
-    let versionAtMs = fetches.versionAtMs[f];
+    let version = this.versionsChange ? fetches.words[f * FETCH_WORDS + F_VERSION] : 0;
+    let versionAtMs = fetches.numbers[f * FETCH_DOUBLES + F_VERSION_AT_MS];
     // RFC 9111 §4.2.3: corrected_initial_age = age_value + response_delay (with one clock the
     // apparent age is never larger), so the copy's age counts from the moment the node sent
     // the fetch, less the age the answer came with: waiting upstream and both hops age it.
-    let responseAtMs = fetches.sentAtMs[f] - fetches.ageMs[f];
-    let servedLayer = fetches.servedLayer[f];
-    let outcome = fetches.outcome[f];
+    let responseAtMs = fetches.sentAtOf(f) - fetches.numbers[f * FETCH_DOUBLES + F_AGE_MS];
+    let servedLayer = fetches.words[f * FETCH_WORDS + F_SERVED_LAYER];
+    let outcome = fetches.words[f * FETCH_WORDS + F_OUTCOME];
     /** Until when this node holds an origin error beside the copy it answers with (spec 7.1). */
     let errorUntilMs = -Infinity;
     if (options.cdnEnabled) {
-      const node = kind === NODE_EDGE ? options.edges[fetches.node[f]] : options.regionals[fetches.node[f]];
+      const node = kind === NODE_EDGE ? options.edges[fetches.nodeOf(f)] : options.regionals[fetches.nodeOf(f)];
       this.inFlight.deleteIf(node.id, key, f);
-      const c = fetches.classId[f];
+      const c = fetches.classOf(f);
       const decisionLayer = decisionLayerOf(kind);
       const table = options.decisions;
       let local = node.store.storedLocalOf(key);
@@ -574,11 +620,11 @@ export class LayeredFlow {
       }
       const storable = !this.purges || !purgedByVersion(versionAtMs, purgeDeployMs);
       if (status === STATUS_OK) {
-        if (fetches.haveVersion[f] === version) {
+        if (fetches.words[f * FETCH_WORDS + F_HAVE_VERSION] === version) {
           outcome |= OUTCOME_REVALIDATED;
-          if (fetches.measured[f] === 1) this.layerActivity[kind].notModified++;
-        } else if (fetches.measured[f] === 1) {
-          this.layerActivity[kind].fetchedBytes += fetches.bytes[f];
+          if (fetches.words[f * FETCH_WORDS + F_MEASURED] === 1) this.layerActivity[kind].notModified++;
+        } else if (fetches.words[f * FETCH_WORDS + F_MEASURED] === 1) {
+          this.layerActivity[kind].fetchedBytes += fetches.numbers[f * FETCH_DOUBLES + F_BYTES];
         }
         if ((table.flagsOf(c, decisionLayer) & FLAG_STORE) !== 0) {
           // Purged on arrival (not storable): the waiters still get it, it was on its way; the node keeps nothing.
@@ -586,14 +632,14 @@ export class LayeredFlow {
             const freshUntil = freshUntilMs(responseAtMs, table.ttlMsOf(c, decisionLayer));
             let stored = local;
             if (local >= 0 && node.statusOf(local) === STATUS_OK && node.versionOf(local) === version) node.renew(local, responseAtMs);
-            else stored = node.put(key, fetches.bytes[f], versionAtMs, responseAtMs, version, STATUS_OK);
+            else stored = node.put(key, fetches.numbers[f * FETCH_DOUBLES + F_BYTES], versionAtMs, responseAtMs, version, STATUS_OK);
             // The answer was the next layer's copy in place of an error it holds: hold it here too, so
             // this node does not ask again before that layer would (spec 7.1).
-            if (this.mayFail && fetches.errorUntilMs[f] > nowMs && stored >= 0) {
-              errorUntilMs = fetches.errorUntilMs[f];
+            if (this.mayFail && fetches.numbers[f * FETCH_DOUBLES + F_ERROR_UNTIL_MS] > nowMs && stored >= 0) {
+              errorUntilMs = fetches.numbers[f * FETCH_DOUBLES + F_ERROR_UNTIL_MS];
               node.holdError(stored, errorUntilMs);
             }
-            if (fetches.cause[f] === ORIGIN_CAUSE_BACKGROUND && fetches.measured[f] === 1 && nowMs < freshUntil) this.layerActivity[kind].backgroundRefreshes++;
+            if (fetches.words[f * FETCH_WORDS + F_CAUSE] === ORIGIN_CAUSE_BACKGROUND && fetches.words[f * FETCH_WORDS + F_MEASURED] === 1 && nowMs < freshUntil) this.layerActivity[kind].backgroundRefreshes++;
           }
         } else if (local >= 0) {
           // A newer answer this layer may not store makes what it held (a cached error) obsolete.
@@ -625,11 +671,14 @@ export class LayeredFlow {
           node.put(key, 0, versionAtMs, responseAtMs, version, status);
         }
       }
-    } else if (status === STATUS_OK && fetches.measured[f] === 1) {
+    } else if (status === STATUS_OK && fetches.words[f * FETCH_WORDS + F_MEASURED] === 1) {
       // spec 1.3: without the CDN every answer is a whole body from the origin (no validators held).
-      this.layerActivity[kind].fetchedBytes += fetches.bytes[f];
+      this.layerActivity[kind].fetchedBytes += fetches.numbers[f * FETCH_DOUBLES + F_BYTES];
     }
+    // The first waiter (NO_WAITER for a background fetch: answer returns at once), then the later ones in order.
+    const first = fetches.firstWaiterOf(f);
     let cell = fetches.takeWaiters(f);
+    this.answer(first, key, nowMs, servedLayer, answerStatus, version, versionAtMs, responseAtMs, outcome, errorUntilMs);
     while (cell !== -1) {
       this.answer(fetches.waiterOf(cell), key, nowMs, servedLayer, answerStatus, version, versionAtMs, responseAtMs, outcome, errorUntilMs);
       cell = fetches.nextWaiter(cell);
@@ -647,79 +696,79 @@ export class LayeredFlow {
     if (waiter === NO_WAITER) return;
     if (waiter >= 0) {
       // Only PoPs' fetches wait at a regional site; a body goes down unless the PoP holds this version (a 304).
-      if (this.fetches.measured[waiter] === 1 && status === STATUS_OK && this.fetches.haveVersion[waiter] !== version) {
-        this.layerActivity[NODE_REGIONAL].answeredFetchBytes += this.fetches.bytes[waiter];
-        this.upstreamLoad.regionals.record(nowMs, this.options.network.regionalOf(this.fetches.node[waiter]), 0, this.fetches.bytes[waiter]);
+      if (this.fetches.words[waiter * FETCH_WORDS + F_MEASURED] === 1 && status === STATUS_OK && this.fetches.words[waiter * FETCH_WORDS + F_HAVE_VERSION] !== version) {
+        this.layerActivity[NODE_REGIONAL].answeredFetchBytes += this.fetches.numbers[waiter * FETCH_DOUBLES + F_BYTES];
+        this.upstreamLoad.regionals.record(nowMs, this.options.network.regionalOf(this.fetches.nodeOf(waiter)), 0, this.fetches.numbers[waiter * FETCH_DOUBLES + F_BYTES]);
       }
       // The answer carries its age at this moment (its Age, RFC 9111 §5.1).
       this.setResponse(waiter, status, version, versionAtMs, nowMs - responseAtMs, servedLayer, outcome);
-      if (this.mayFail) this.fetches.errorUntilMs[waiter] = errorUntilMs;
-      this.options.simulation.schedule(nowMs + this.fetches.halfHopMs[waiter], this.fetchDoneEvent, waiter);
+      if (this.mayFail) this.fetches.numbers[waiter * FETCH_DOUBLES + F_ERROR_UNTIL_MS] = errorUntilMs;
+      this.options.simulation.schedule(nowMs + this.fetches.numbers[waiter * FETCH_DOUBLES + F_HALF_HOP_MS], this.fetchDoneEvent, waiter);
       return;
     }
     const r = -1 - waiter;
     const pending = this.requests;
     // A refused connection travels down as such (each layer may still serve stale); the client gets 502.
     if (status === ORIGIN_REFUSED) status = BAD_GATEWAY;
-    if (nowMs > pending.doneAtMs[r]) pending.doneAtMs[r] = nowMs;
-    if (servedLayer > pending.layer[r]) pending.layer[r] = servedLayer;
-    if (this.browsersOn && responseAtMs < pending.responseAtMs[r]) pending.responseAtMs[r] = responseAtMs;
-    if (this.versionsChange && version < pending.version[r]) pending.version[r] = version;
-    if (status !== STATUS_OK) pending.status[r] = status;
-    pending.outcome[r] |= outcome;
+    if (nowMs > pending.numbers[r * PENDING_DOUBLES + P_DONE_AT_MS]) pending.numbers[r * PENDING_DOUBLES + P_DONE_AT_MS] = nowMs;
+    if (servedLayer > pending.words[r * PENDING_WORDS + P_LAYER]) pending.words[r * PENDING_WORDS + P_LAYER] = servedLayer;
+    if (this.browsersOn && responseAtMs < pending.numbers[r * PENDING_DOUBLES + P_RESPONSE_AT_MS]) pending.numbers[r * PENDING_DOUBLES + P_RESPONSE_AT_MS] = responseAtMs;
+    if (this.versionsChange && version < pending.words[r * PENDING_WORDS + P_VERSION]) pending.words[r * PENDING_WORDS + P_VERSION] = version;
+    if (status !== STATUS_OK) pending.words[r * PENDING_WORDS + P_STATUS] = status;
+    pending.words[r * PENDING_WORDS + P_OUTCOME] |= outcome;
     // spec 4.8: this piece's share of the client's bytes is served by this layer.
-    const rangeStart = pending.rangeStart[r];
-    if (rangeStart >= 0) pending.servedBytes[r * LAYER_SLOTS + servedLayer] += chunkShareOfRange(rangeStart, pending.sizeBytes[r], key - pending.firstKey[r]);
-    if (--pending.piecesLeft[r] === 0) this.finish(r);
+    const rangeStart = pending.numbers[r * PENDING_DOUBLES + P_RANGE_START];
+    if (rangeStart >= 0) pending.servedBytes[r * LAYER_SLOTS + servedLayer] += chunkShareOfRange(rangeStart, pending.numbers[r * PENDING_DOUBLES + P_SIZE_BYTES], key - pending.firstKeyOf(r));
+    if (--pending.words[r * PENDING_WORDS + P_PIECES_LEFT] === 0) this.finish(r);
   }
 
   private setResponse(f: number, status: number, version: number, versionAtMs: number, ageMs: number, servedLayer: number, outcome: number): void {
     const fetches = this.fetches;
-    fetches.status[f] = status;
+    fetches.words[f * FETCH_WORDS + F_STATUS] = status;
     // Without version changes every version is 0 (OriginModel.versionsChange): fetchDone reads 0 then.
-    if (this.versionsChange) fetches.version[f] = version;
-    fetches.versionAtMs[f] = versionAtMs;
-    fetches.ageMs[f] = ageMs;
-    fetches.servedLayer[f] = servedLayer;
-    fetches.outcome[f] = outcome;
+    if (this.versionsChange) fetches.words[f * FETCH_WORDS + F_VERSION] = version;
+    fetches.numbers[f * FETCH_DOUBLES + F_VERSION_AT_MS] = versionAtMs;
+    fetches.numbers[f * FETCH_DOUBLES + F_AGE_MS] = ageMs;
+    fetches.words[f * FETCH_WORDS + F_SERVED_LAYER] = servedLayer;
+    fetches.words[f * FETCH_WORDS + F_OUTCOME] = outcome;
   }
 
   /** The last piece of request `r` is back at its PoP: the client has its first byte one client leg later. */
   private finish(r: number): void {
     const { options, done } = this;
     const pending = this.requests;
-    const doneAtMs = pending.doneAtMs[r];
-    const status = pending.status[r];
-    const c = pending.classId[r];
-    const objectId = pending.objectId[r];
-    const edge = pending.edge[r];
-    done.seq = pending.seq[r];
-    done.sendMs = pending.sendMs[r];
-    done.region = pending.region[r];
+    const doneAtMs = pending.numbers[r * PENDING_DOUBLES + P_DONE_AT_MS];
+    const status = pending.words[r * PENDING_WORDS + P_STATUS];
+    const c = pending.words[r * PENDING_WORDS + P_CLASS_ID];
+    const objectId = pending.words[r * PENDING_WORDS + P_OBJECT_ID];
+    const edge = pending.edgeOf(r);
+    done.seq = pending.numbers[r * PENDING_DOUBLES + P_SEQ];
+    done.sendMs = pending.numbers[r * PENDING_DOUBLES + P_SEND_MS];
+    done.region = pending.words[r * PENDING_WORDS + P_REGION];
     done.classId = c;
     done.objectId = objectId;
-    done.sizeBytes = pending.sizeBytes[r];
-    done.layer = pending.layer[r];
-    done.latencyMs = doneAtMs + pending.clientLegMs[r] - pending.sendMs[r];
+    done.sizeBytes = pending.numbers[r * PENDING_DOUBLES + P_SIZE_BYTES];
+    done.layer = pending.words[r * PENDING_WORDS + P_LAYER];
+    done.latencyMs = doneAtMs + pending.numbers[r * PENDING_DOUBLES + P_CLIENT_LEG_MS] - pending.numbers[r * PENDING_DOUBLES + P_SEND_MS];
     const uplinks = options.network.uplinkMsPerByte;
-    done.transferMs = uplinks === null || status !== STATUS_OK ? -1 : pending.sizeBytes[r] * uplinks[edge];
+    done.transferMs = uplinks === null || status !== STATUS_OK ? -1 : pending.numbers[r * PENDING_DOUBLES + P_SIZE_BYTES] * uplinks[edge];
     done.edge = edge;
     done.regional = this.tiered && options.cdnEnabled && done.layer > this.edgeLayer ? options.network.regionalOf(edge) : -1;
     done.status = status;
-    done.outcome = pending.outcome[r];
+    done.outcome = pending.words[r * PENDING_WORDS + P_OUTCOME];
     // A whole object has one piece, answered once, by the layer that is done.layer.
-    if (pending.rangeStart[r] < 0) this.servedWholeBy(done.layer, done.sizeBytes);
+    if (pending.numbers[r * PENDING_DOUBLES + P_RANGE_START] < 0) this.servedWholeBy(done.layer, done.sizeBytes);
     else {
       const servedBytes = done.servedBytes;
       const at = r * LAYER_SLOTS;
       for (let l = 0; l < LAYER_SLOTS; l++) servedBytes[l] = pending.servedBytes[at + l];
     }
     // Read only where written (serve): version for staleness, the rest for the browser's copy.
-    const version = this.versionsChange ? pending.version[r] : 0;
+    const version = this.versionsChange ? pending.words[r * PENDING_WORDS + P_VERSION] : 0;
     const browsersOn = this.browsersOn;
-    const responseAtMs = browsersOn ? pending.responseAtMs[r] : Infinity;
-    const clientSlot = browsersOn ? pending.clientSlot[r] : -1;
-    const key = browsersOn ? pending.key[r] : -1;
+    const responseAtMs = browsersOn ? pending.numbers[r * PENDING_DOUBLES + P_RESPONSE_AT_MS] : Infinity;
+    const clientSlot = browsersOn ? pending.words[r * PENDING_WORDS + P_CLIENT_SLOT] : -1;
+    const key = browsersOn ? pending.words[r * PENDING_WORDS + P_KEY] : -1;
     pending.release(r);
     this.complete(doneAtMs, version, responseAtMs, clientSlot, key);
   }
@@ -799,13 +848,15 @@ export class LayeredFlow {
   private markCoalesced(waiter: number, kind: number): void {
     const bit = kind === NODE_EDGE ? OUTCOME_COALESCED_EDGE : OUTCOME_COALESCED_REGIONAL;
     if (waiter < 0) {
-      this.requests.outcome[-1 - waiter] |= bit;
+      this.requests.words[(-1 - waiter) * PENDING_WORDS + P_OUTCOME] |= bit;
       return;
     }
     const fetches = this.fetches;
-    for (let cell = fetches.firstWaiter(waiter); cell !== -1; cell = fetches.peekNext(cell)) {
+    const first = fetches.firstWaiterOf(waiter);
+    if (first < 0 && first !== NO_WAITER) this.requests.words[(-1 - first) * PENDING_WORDS + P_OUTCOME] |= bit;
+    for (let cell = fetches.firstWaiterCell(waiter); cell !== -1; cell = fetches.peekNext(cell)) {
       const request = fetches.waiterOf(cell);
-      if (request < 0) this.requests.outcome[-1 - request] |= bit;
+      if (request < 0) this.requests.words[(-1 - request) * PENDING_WORDS + P_OUTCOME] |= bit;
     }
   }
 
@@ -816,7 +867,6 @@ export class LayeredFlow {
   }
 }
 
-const NO_WAITER = -(2 ** 31);
 
 /** Bytes of piece `i` of a request: the whole object, or a 5 MB chunk (the last one shorter), spec 4.8. */
 export function pieceBytes(request: ClientRequest, i: number): number {

@@ -1,6 +1,6 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { CacheNode } from '../../src/cdn/cacheNode.js';
-import { FetchTable, PendingRequests } from '../../src/cdn/inFlight.js';
+import { F_KEY, FETCH_WORDS, FetchTable, PendingRequests } from '../../src/cdn/inFlight.js';
 import type { LayeredFlow } from '../../src/cdn/layeredFlow.js';
 import type { Simulation } from '../../src/sim/simulation.js';
 import type { ClassId, FetchId, KeyId, NodeIndex, ObjectId, SimMs } from '../../src/sim/ids.js';
@@ -49,23 +49,23 @@ describe('branded ids (issue 24: nine-number parameter lists; src/sim/ids.ts)', 
     expectTypeOf<Parameters<CacheNode['lookup']>>().toEqualTypeOf<[key: KeyId, nowMs: SimMs]>();
     expectTypeOf<Parameters<CacheNode['put']>[0]>().toEqualTypeOf<KeyId>();
     expectTypeOf<Simulation['nowMs']>().toEqualTypeOf<SimMs>();
-    expectTypeOf<FetchTable['key'][number]>().toEqualTypeOf<KeyId>();
-    expectTypeOf<FetchTable['objectId'][number]>().toEqualTypeOf<ObjectId>();
-    expectTypeOf<FetchTable['classId'][number]>().toEqualTypeOf<ClassId>();
-    expectTypeOf<FetchTable['node'][number]>().toEqualTypeOf<NodeIndex>();
-    expectTypeOf<FetchTable['sentAtMs'][number]>().toEqualTypeOf<SimMs>();
+    expectTypeOf<ReturnType<FetchTable['keyOf']>>().toEqualTypeOf<KeyId>();
+    expectTypeOf<ReturnType<FetchTable['objectOf']>>().toEqualTypeOf<ObjectId>();
+    expectTypeOf<ReturnType<FetchTable['classOf']>>().toEqualTypeOf<ClassId>();
+    expectTypeOf<ReturnType<FetchTable['nodeOf']>>().toEqualTypeOf<NodeIndex>();
+    expectTypeOf<ReturnType<FetchTable['sentAtOf']>>().toEqualTypeOf<SimMs>();
     expectTypeOf<ReturnType<FetchTable['take']>>().toEqualTypeOf<FetchId>();
-    expectTypeOf<PendingRequests['firstKey'][number]>().toEqualTypeOf<KeyId>();
-    expectTypeOf<PendingRequests['edge'][number]>().toEqualTypeOf<NodeIndex>();
+    expectTypeOf<ReturnType<PendingRequests['firstKeyOf']>>().toEqualTypeOf<KeyId>();
+    expectTypeOf<ReturnType<PendingRequests['edgeOf']>>().toEqualTypeOf<NodeIndex>();
     expectTypeOf(swappedArgumentsDoNotCompile).toBeFunction();
   });
 
-  it('a brand costs nothing at run time: a branded column is the typed array, its ids plain numbers', () => {
+  it('a brand costs nothing at run time: a branded field is a word of the row, its ids plain numbers', () => {
     const fetches = new FetchTable();
     const f = fetches.take();
-    fetches.key[f] = 41 as KeyId;
-    expect(fetches.key).toBeInstanceOf(Int32Array);
+    fetches.words[f * FETCH_WORDS + F_KEY] = 41 as KeyId;
+    expect(fetches.words).toBeInstanceOf(Int32Array);
     expect(f).toBe(0);
-    expect(fetches.key[f] + 1).toBe(42);
+    expect(fetches.keyOf(f) + 1).toBe(42);
   });
 });
