@@ -8,7 +8,7 @@ import { summaryText } from '../report/summaryText.js';
 import { outsideLines, statedCsv } from '../report/statedTable.js';
 import { curvesCsv } from '../report/curvesCsv.js';
 import { runCsvFiles, type CsvFile } from '../report/runCsvFiles.js';
-import { loadScenarioFile } from '../scenario/load.js';
+import { loadScenarioWithSets, type ParamAssignment } from '../experiment/scenarioParams.js';
 import type { Scenario } from '../scenario/schema.js';
 import { scenarioToInput } from '../scenario/serialize.js';
 import { withWarmup, type Warmup } from '../scenario/warmupSchema.js';
@@ -23,6 +23,8 @@ import { throttledProgress } from './simulationWorker.js';
 
 export interface RunWorkerInput {
   scenarioFile: string;
+  /** --set: scenario keys set for this run (applied to the file before anything else). */
+  sets: readonly ParamAssignment[];
   overrides: { seed?: number; requests?: number; durationMs?: number };
   /** --warmup: replaces the scenario's run.warmup (and so its scenario.json). */
   warmup?: Warmup;
@@ -77,7 +79,7 @@ function asRun(scenario: Scenario, result: RunResult, scenarioFile: string): Sce
 }
 
 async function work(input: RunWorkerInput, post: (message: RunWorkerMessage) => void): Promise<void> {
-  const file = withWarmup(loadScenarioFile(input.scenarioFile), input.warmup);
+  const file = withWarmup(loadScenarioWithSets(input.scenarioFile, input.sets), input.warmup);
   const loaded = input.curves === true ? { ...file, run: { ...file.run, curves: true } } : file;
   const scenario = input.strategy === undefined ? loaded : withStrategy(loaded, input.strategy);
   const recording = scenario.content.recorded ? await loadScenarioRecording(scenario.content.recorded, input.scenarioFile) : undefined;

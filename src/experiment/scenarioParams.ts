@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
-import { parseScenarioText, ScenarioError } from '../scenario/load.js';
+import { loadScenarioFile, parseScenarioText, ScenarioError } from '../scenario/load.js';
 import type { Scenario } from '../scenario/schema.js';
 import { echoValue, UserError } from '../userError.js';
 
@@ -62,17 +62,17 @@ export function readScenarioData(file: string): Record<string, unknown> {
 }
 
 /** Sets `value` at `segments` in `data` (a fresh copy), creating mappings on the way; a path through a scalar or past a list's end is a user error. */
-function setAt(data: Record<string, unknown>, param: { path: string; segments: readonly (string | number)[] }, value: unknown): Record<string, unknown> {
+function setAt(data: Record<string, unknown>, param: { path: string; segments: readonly (string | number)[] }, value: unknown, flag: string): Record<string, unknown> {
   const copy = structuredClone(data);
   let node: unknown = copy;
   param.segments.forEach((segment, depth) => {
     const last = depth === param.segments.length - 1;
     const where = param.segments.slice(0, depth).join('.') || 'the top level';
     if (Array.isArray(node)) {
-      if (typeof segment !== 'number') throw new UserError(`--param ${param.path}: \`${where}\` is a list; expected an index such as ${where}[0], found "${segment}"`);
-      if (segment >= node.length) throw new UserError(`--param ${param.path}: \`${where}\` has ${node.length} entries (indexes 0–${node.length - 1}), found index ${segment}`);
+      if (typeof segment !== 'number') throw new UserError(`${flag} ${param.path}: \`${where}\` is a list; expected an index such as ${where}[0], found "${segment}"`);
+      if (segment >= node.length) throw new UserError(`${flag} ${param.path}: \`${where}\` has ${node.length} entries (indexes 0–${node.length - 1}), found index ${segment}`);
     } else if (node === null || typeof node !== 'object') {
-      throw new UserError(`--param ${param.path}: \`${where}\` is a value, not a mapping, so it has no key "${segment}"`);
+      throw new UserError(`${flag} ${param.path}: \`${where}\` is a value, not a mapping, so it has no key "${segment}"`);
     }
     const container = node as Record<string | number, unknown>;
     if (last) container[segment] = value;
@@ -89,11 +89,11 @@ function setAt(data: Record<string, unknown>, param: { path: string; segments: r
  * the schema refuses, or a key it does not know, is a user error naming the --param and the
  * schema's message (with its suggestion).
  */
-export function scenarioWithParams(file: string, data: Record<string, unknown>, params: readonly SweepParam[], assignments: readonly ParamAssignment[]): Scenario {
+export function scenarioWithParams(file: string, data: Record<string, unknown>, params: readonly SweepParam[], assignments: readonly ParamAssignment[], flag = '--param'): Scenario {
   let variant = data;
   for (const [path, value] of assignments) {
     const param = params.find((candidate) => candidate.path === path) ?? { path, segments: pathSegments(path) };
-    variant = setAt(variant, param, scalarOf(value));
+    variant = setAt(variant, param, scalarOf(value), flag);
   }
   try {
     // JSON is YAML: the loader reads it with the file's name (relative paths, default name).
@@ -102,6 +102,32 @@ export function scenarioWithParams(file: string, data: Record<string, unknown>, 
     if (!(error instanceof ScenarioError)) throw error;
     const given = assignments.map(([path, value]) => `${path}=${value}`).join(' ');
     const problems = error.problems.map((problem) => (problem.keyPath ? `\`${problem.keyPath}\`: ${problem.message}` : problem.message));
-    throw new UserError(`--param ${given} in ${file}: ${problems.join('; ')}`);
+    throw new UserError(`${flag} ${given} in ${file}: ${problems.join('; ')}`);
   }
+}
+
+/**
+ * Reads `--set PATH=VALUE` (`cdnsim run`): one key set to one value, the whole text after the
+ * first `=` (a value may hold commas); a malformed one is a user error saying what was expected.
+ */
+export function parseScenarioSet(text: string): ParamAssignment {
+  const equals = text.indexOf('=');
+  if (equals <= 0) throw new UserError(`--set: expected PATH=VALUE such as edge.capacity=10GB, found "${echoValue(text)}"`);
+  const path = text.slice(0, equals).trim();
+  if (!PATH_PATTERN.test(path)) throw new UserError(`--set: expected a scenario key path such as edge.capacity or content.classes[0].sharing, found "${echoValue(path)}"`);
+  const value = text.slice(equals + 1).trim();
+  if (value === '') throw new UserError(`--set ${path}: expected a value after "=", such as ${path}=10GB`);
+  return [path, value];
+}
+
+/**
+ * A scenario file with `--set` assignments applied (in order; a later one for the same path
+ * wins), parsed by the scenario schema as the file would be; the file as loaded when there
+ * are none.
+ */
+export function loadScenarioWithSets(file: string, sets: readonly ParamAssignment[]): Scenario {
+  if (sets.length === 0) return loadScenarioFile(file);
+  // The file is checked as written first, so its own mistakes are reported against its lines.
+  loadScenarioFile(file);
+  return scenarioWithParams(file, readScenarioData(file), [], sets, '--set');
 }

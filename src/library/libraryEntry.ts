@@ -11,12 +11,12 @@ export type LibraryCommand =
   | {
       readonly kind: 'run';
       /**
-       * Other library scenarios (`scenarios/library/<variant>.yaml`) run the same way, one
-       * run each, so one entry can set runs of a swept key side by side when a sweep's
+       * Further runs of the entry's own scenario, one per list of extra arguments (`--set
+       * PATH=VALUE`), so one entry can set runs of a swept key side by side when a sweep's
        * figures are not enough (a run's curves.csv: `cdnsim sweep` keeps no curves). Their
        * output folders are `figures`' third argument, in this order.
        */
-      readonly variants?: readonly string[];
+      readonly variants?: readonly (readonly string[])[];
     }
   | { readonly kind: 'compare'; readonly args?: readonly string[] }
   | { readonly kind: 'sweep'; readonly args: readonly string[] }

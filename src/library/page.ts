@@ -24,12 +24,14 @@ export function entryPaths(name: string): { scenario: string; page: string; figu
   };
 }
 
-/** The command line a reader types to get the same results (two lines for a plan with a twin, one per scenario for a run with variants). */
+/** The command line a reader types to get the same results (two lines for a plan with a twin, one per run for a run with variants). */
 export function commandLine(entry: LibraryEntry): string {
-  const extra = entry.command.kind === 'run' ? [] : [...(entry.command.args ?? [])];
-  const line = (scenario: string): string => ['cdnsim', entry.command.kind, entryPaths(scenario).scenario, ...extra.map(shellWord)].join(' ');
-  const others = entry.command.kind === 'plan' ? (entry.command.twin === undefined ? [] : [entry.command.twin]) : entry.command.kind === 'run' ? (entry.command.variants ?? []) : [];
-  return [entry.name, ...others].map(line).join('\n');
+  const line = (scenario: string, extra: readonly string[]): string => ['cdnsim', entry.command.kind, entryPaths(scenario).scenario, ...extra.map(shellWord)].join(' ');
+  const command = entry.command;
+  if (command.kind === 'run') return [[], ...(command.variants ?? [])].map((variant) => line(entry.name, variant)).join('\n');
+  const args = command.args ?? [];
+  const twin = command.kind === 'plan' ? command.twin : undefined;
+  return [entry.name, ...(twin === undefined ? [] : [twin])].map((scenario) => line(scenario, args)).join('\n');
 }
 
 function shellWord(word: string): string {

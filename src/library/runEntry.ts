@@ -8,7 +8,7 @@ import { entryPaths } from './page.js';
 /**
  * Runs a library entry's command through the built CLI (`dist/src/cli/main.js`, as a user
  * runs it) into a temporary folder (and, for a plan with a twin, the twin's into a second
- * one; for a run with variants, each variant's into one of its own), and hands the folders
+ * one; for a run with variants, each variant's run of the same scenario into one of its own), and hands the folders
  * to `use` before removing them.
  */
 export async function withEntryOutput<T>(repo: string, entry: LibraryEntry, options: { charts: boolean }, use: (folder: string, twinFolder?: string, variantFolders?: readonly string[]) => T): Promise<T> {
@@ -19,9 +19,9 @@ export async function withEntryOutput<T>(repo: string, entry: LibraryEntry, opti
   try {
     await runCommand(repo, entry, entry.name, folder, options);
     if (variants.length > 0) {
-      const variantFolders = variants.map((variant) => join(scratch, `variant-${variant}`));
+      const variantFolders = variants.map((_, i) => join(scratch, `variant-${i}`));
       // As a twin's, the variants' charts are not published.
-      for (const [i, variant] of variants.entries()) await runCommand(repo, entry, variant, variantFolders[i], { charts: false });
+      for (const [i, variant] of variants.entries()) await runCommand(repo, entry, entry.name, variantFolders[i], { charts: false }, variant);
       return use(folder, undefined, variantFolders);
     }
     if (twin === undefined) return use(folder);
@@ -39,8 +39,8 @@ export function freshFigures(repo: string, entry: LibraryEntry, options: { chart
 }
 
 /** The entry's command on `scenarios/library/<scenario>.yaml`, into `folder`. */
-async function runCommand(repo: string, entry: LibraryEntry, scenario: string, folder: string, options: { charts: boolean }): Promise<void> {
-  const extra = entry.command.kind === 'run' ? [] : [...(entry.command.args ?? [])];
+async function runCommand(repo: string, entry: LibraryEntry, scenario: string, folder: string, options: { charts: boolean }, variant: readonly string[] = []): Promise<void> {
+  const extra = entry.command.kind === 'run' ? [...variant] : [...(entry.command.args ?? [])];
   const args = [join(repo, 'dist/src/cli/main.js'), entry.command.kind, entryPaths(scenario).scenario, ...extra, '--out', folder, '--no-progress'];
   if (!options.charts) args.push('--no-charts');
   const { status, stderr } = await runNode(args, repo);

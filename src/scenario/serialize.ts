@@ -118,6 +118,7 @@ function contentClassToInput(klass: ContentClass): ContentClassInput {
       model: traffic.folder ?? traffic.model,
       fidelity: traffic.fidelity,
       sharing: traffic.sharing,
+      sharingWindow: traffic.sharingWindow,
       ...(traffic.depthCapBytes === undefined ? {} : { depthCap: traffic.depthCapBytes }),
     };
   }

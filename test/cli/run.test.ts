@@ -258,6 +258,32 @@ describe('the run folder repeats the run', () => {
     expectNoStackTrace(incidents.stderr);
   });
 
+  it('--set PATH=VALUE sets one scenario key for the run as the file would hold it; scenario.json records the value and repeats the run', () => {
+    const out = temporaryFolder('set');
+    const args = ['--requests', '20k', '--warmup', '0', '--no-progress', ...NO_CHARTS];
+    const set = cdnsim(['run', 'scenarios/baseline.yaml', ...args, '--set', 'edge.capacity=1GB', '--set', 'traffic.rate=2k/s', '--out', join(out, 'set')]);
+    expect(set.status).toBe(0);
+    const scenario = JSON.parse(readFileSync(join(out, 'set', 'scenario.json'), 'utf8'));
+    expect(scenario.edge.capacity).toBe(1_000_000_000);
+    expect(scenario.traffic.rate).toBe(2000);
+    // The run folder's scenario.json alone repeats it: the keys set are in the file.
+    const again = cdnsim(['run', join(out, 'set', 'scenario.json'), ...args, '--out', join(out, 'again')]);
+    expect(again.status).toBe(0);
+    expect(readFileSync(join(out, 'again', 'summary.json')).equals(readFileSync(join(out, 'set', 'summary.json')))).toBe(true);
+  });
+
+  it('--set: a malformed flag, a value the schema refuses or an unknown key is a user mistake naming the flag, the file and the key (exit 2)', () => {
+    const malformed = cdnsim(['run', 'scenarios/baseline.yaml', '--set', 'edgecapacity']);
+    expect([malformed.status, malformed.stderr.trim()]).toEqual([2, 'cdnsim: --set: expected PATH=VALUE such as edge.capacity=10GB, found "edgecapacity"']);
+    const refused = cdnsim(['run', 'scenarios/baseline.yaml', '--set', 'edge.capacity=lots']);
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain('--set edge.capacity=lots in scenarios/baseline.yaml: `edge.capacity`: expected a size');
+    const unknown = cdnsim(['run', 'scenarios/baseline.yaml', '--set', 'edge.capasity=1GB']);
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toContain('`edge.capasity`: unknown key — did you mean `capacity`?');
+    expect(expectNoStackTrace(unknown.stderr + refused.stderr)).toBe(true);
+  });
+
   it('scenario.json (overrides applied) run again gives a byte-identical summary.json', () => {
     const out = temporaryFolder('repeat');
     const first = cdnsim(['run', 'scenarios/baseline.yaml', '--requests', '120k', '--warmup', '25%', '--seed', '77', '--no-progress', ...NO_CHARTS, '--out', join(out, 'first')]);

@@ -141,6 +141,23 @@ describe('cdnsim traffic (docs/traffic-models.md)', () => {
       expect((JSON.parse(replayed.stdout) as { requests: number }[])[0].requests).toBe(requests);
     });
 
+    it('sharingWindow: a shared object comes from the class\'s last N requests whatever the run\'s length, so 5,000 requests are the first 5,000 of 20,000 (a 2,000-request window wraps many times)', () => {
+      const windowed = join(folder, 'four-pops-window.yaml');
+      writeFileSync(windowed, readFileSync(scenario, 'utf8').replace('model: v }', 'model: v, sharingWindow: 2000 }'));
+      const traces = [5_000, 20_000].map((n) => {
+        const out = join(folder, `window-${n}.csv`);
+        const result = cdnsim(['traffic', windowed, '--requests', String(n), '--format', 'csv', '--out', out]);
+        expect(result.status, result.stderr).toBe(0);
+        return { warmup: Number(/replay with --warmup (\d+)/.exec(result.stdout)?.[1]), lines: readFileSync(out, 'utf8').trim().split('\n') };
+      });
+      const [short, long] = traces;
+      expect(short.warmup).toBe(long.warmup);
+      expect(short.lines.length).toBe(1 + short.warmup + 5_000);
+      expect(long.lines.slice(0, short.lines.length)).toEqual(short.lines);
+      // The window is the class's: the trace differs from the default window's (1,000,000 requests).
+      expect(long.lines.slice(1).map((line) => line.split(',')[1])).not.toEqual(rows.map((row) => row[1]));
+    });
+
     it('bad input: a PoP the scenario does not have (the nearest name and the busiest), a model class\'s mistake at its line', () => {
       const typo = cdnsim(['traffic', scenario, '--pop', 'AMX', '--requests', '10', '--out', join(folder, 'x.csv')]);
       expect(typo.status).toBe(2);

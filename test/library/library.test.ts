@@ -74,18 +74,18 @@ describe('library pages: generated blocks', () => {
     expect(commandLine({ ...entry, command: { kind: 'plan', args: ['--edge-hit-ratio', '50%'] } })).toBe('cdnsim plan scenarios/library/a.yaml --edge-hit-ratio 50%');
   });
 
-  it('a run with variants shows one command line per scenario, the entry\'s own first, in the variants\' order', () => {
+  it('a run with variants shows one command line per run, the entry\'s own first, then each variant\'s --set in order', () => {
     const entry: LibraryEntry = {
       name: 'b',
       title: 'B',
       question: 'Q?',
-      command: { kind: 'run', variants: ['b-0', 'b-100'] },
+      command: { kind: 'run', variants: [['--set', 'content.classes[0].sharing=0'], ['--set', 'content.classes[0].sharing=100%']] },
       charts: [],
       figures: () => ({}),
       results: () => '',
       conclusions: () => [],
     };
-    expect(commandLine(entry)).toBe('cdnsim run scenarios/library/b.yaml\ncdnsim run scenarios/library/b-0.yaml\ncdnsim run scenarios/library/b-100.yaml');
+    expect(commandLine(entry)).toBe("cdnsim run scenarios/library/b.yaml\ncdnsim run scenarios/library/b.yaml --set 'content.classes[0].sharing=0'\ncdnsim run scenarios/library/b.yaml --set 'content.classes[0].sharing=100%'");
     expect(commandLine({ ...entry, command: { kind: 'run' } })).toBe('cdnsim run scenarios/library/b.yaml');
   });
 });

@@ -7,7 +7,7 @@ import { checkStrategiesApply, selectStrategies } from '../../experiment/strateg
 import type { Scenario } from '../../scenario/schema.js';
 import { newRunFolder } from '../../report/runFolder.js';
 import { writeFileAtomic } from '../../report/writeAtomic.js';
-import { loadScenarioFile } from '../../scenario/load.js';
+import { loadScenarioWithSets, parseScenarioSet } from '../../experiment/scenarioParams.js';
 import { workBoundProblem } from '../../scenario/workBounds.js';
 import { runTimeEstimate, runTimeEstimateLine } from '../../experiment/jobCost.js';
 import { parseWarmupFlag, warmupCoversRunProblem, withWarmup, type Warmup } from '../../scenario/warmupSchema.js';
@@ -32,6 +32,7 @@ interface RunArgs {
   duration?: string;
   warmup?: string;
   strategy?: string;
+  set?: string[];
   out?: string;
   json: boolean;
   progress: boolean;
@@ -58,6 +59,11 @@ export function runCommand(yargs: Argv): Argv {
         .options(RUN_LENGTH_OPTIONS)
         .option('warmup', { type: 'string', describe: 'replaces run.warmup: steady (cache-only, until the CDN hit ratio settles), 25%, 500000, 60s, or 0 for none (docs/warmup.md)' })
         .option('strategy', { type: 'string', describe: "a TTL strategy applied to the scenario: a preset (respect-headers, guidance, fixed:1h, adaptive, …) or one of the scenario's `strategies` (docs/ttl-strategies.md)" })
+        .option('set', {
+          type: 'string',
+          array: true,
+          describe: 'PATH=VALUE: sets one scenario key for this run, as the file would hold it, e.g. --set content.classes[0].sharing=25% (repeat for more; scenario.json records the result)',
+        })
         .option('out', { type: 'string', describe: 'run folder to write (default results/<scenario>/<run-id>/)' })
         .option('json', { type: 'boolean', default: false, describe: 'print the summary JSON on stdout and nothing else' })
         .option('progress', { type: 'boolean', default: true, describe: 'progress bar on a terminal (--no-progress to hide)' })
@@ -127,7 +133,8 @@ const args0 = (scenario: Scenario): string => `scenario "${scenario.name}"`;
 async function executeRun(args: RunArgs): Promise<void> {
   const overrides = checkedOverrides(args);
   const warmup = warmupOverride(args.warmup);
-  const scenario = withWarmup(loadScenarioFile(args.scenario), warmup);
+  const sets = (args.set ?? []).map((text) => parseScenarioSet(text));
+  const scenario = withWarmup(loadScenarioWithSets(args.scenario, sets), warmup);
   // An unknown strategy, or one that cannot apply, stops here with exit 2 before any run.
   if (args.strategy !== undefined) checkStrategiesApply(scenario, selectStrategies(scenario, [args.strategy], '--strategy'), args.scenario);
   checkRunLength(scenario, overrides);
@@ -150,7 +157,7 @@ async function executeRun(args: RunArgs): Promise<void> {
   let done: Extract<RunWorkerMessage, { type: 'done' }>;
   try {
     done = await runInWorker(
-      { scenarioFile: args.scenario, overrides, columns: terminalColumns(), stated: args.stated, ...(warmup === undefined ? {} : { warmup }), ...(args.strategy === undefined ? {} : { strategy: args.strategy }), ...(args.curves ? { curves: true } : {}) },
+      { scenarioFile: args.scenario, sets, overrides, columns: terminalColumns(), stated: args.stated, ...(warmup === undefined ? {} : { warmup }), ...(args.strategy === undefined ? {} : { strategy: args.strategy }), ...(args.curves ? { curves: true } : {}) },
       (p) => progress.update(p),
       folder,
     );

@@ -4,14 +4,14 @@ import { cell, list, num, readCsv, readJson, type Json } from '../outputs.js';
 
 /**
  * `cdnsim run` of eight European PoPs over two regional sites under the social-media model
- * eu-2, once per value of `sharing` (scenarios/library/regional-sharing*.yaml: 50 %, the
- * default, then 0, 25, 75 and 100 %): what the regional tier answers, what reaches the
+ * eu-2, once per value of `sharing` (scenarios/library/regional-sharing.yaml at 50 %, the
+ * default, then with `--set` at 0, 25, 75 and 100 %): what the regional tier answers, what reaches the
  * origin, and what a regional site must hold for a target regional hit ratio, read off each
  * run's regional curves (docs/curves.md) as `cdnsim plan` reads them.
  */
 
-/** The other values' scenarios, run the same way (the entry's own file is the default 50 %). */
-const VARIANTS = ['regional-sharing-0', 'regional-sharing-25', 'regional-sharing-75', 'regional-sharing-100'] as const;
+/** The other values of `sharing`, each a run of the same file (whose own value is the default 50 %). */
+const VARIANTS = ['0', '25%', '75%', '100%'].map((sharing) => ['--set', `content.classes[0].sharing=${sharing}`]);
 /** Regional hit ratios the storage table sizes a site for. */
 const TARGETS = [0.05, 0.1, 0.2, 0.3, 0.5] as const;
 /** The target the conclusions size for: one that 25 %, 50 % and 75 % all reach. */

@@ -16,7 +16,7 @@ import {
 } from './contentClasses.js';
 import { MAX_CONTENT_CLASSES } from './classCatalogue.js';
 import { querySpecSchema } from './querySchema.js';
-import { DEFAULT_SHARING } from '../trafficModels/modelTraffic.js';
+import { DEFAULT_SHARING, DEFAULT_SHARING_WINDOW } from '../trafficModels/modelTraffic.js';
 import { DEFAULT_FIDELITY, SHIPPED_TRAFFIC_CLASSES } from '../trafficModels/trafficModel.js';
 
 /**
@@ -134,6 +134,9 @@ export const contentClassEntrySchema = z
     fidelity: z.enum(['fd', 'bfd']).optional().meta({ description: `with model: the curve the stream reproduces, fd the request hit-rate curve, bfd the byte one (default ${DEFAULT_FIDELITY})` }),
     sharing: fraction(`with model: probability that a PoP's new object is one already requested at other PoPs, drawn by how often it was (default ${DEFAULT_SHARING * 100}%)`)
       .optional(),
+    sharingWindow: quantity(parseCount, COUNT_EXPECTED, `with model: the class's last requests across the CDN a shared new object is drawn from (default ${DEFAULT_SHARING_WINDOW.toLocaleString('en-US')})`)
+      .refine((requests) => requests >= 1, { error: 'expected a window of at least 1 request' })
+      .optional(),
     depthCap: size("with model: deepest byte of a PoP's LRU stack (memory); deeper reuses become new objects (default twice the PoP's edge capacity)")
       .refine((bytes) => bytes >= 1, { error: 'expected a depth cap of at least 1 B' })
       .optional(),
@@ -162,7 +165,7 @@ const MODEL_GIVES = ['objects', 'zipfExponent', 'size', 'churn'] as const;
 function resolveEntry(entry: ContentClassEntry, at: number, issues: Issue[]): ContentClass | undefined {
   const model = entry.model;
   if (model === undefined) {
-    for (const key of ['fidelity', 'sharing', 'depthCap'] as const) {
+    for (const key of ['fidelity', 'sharing', 'sharingWindow', 'depthCap'] as const) {
       if (entry[key] !== undefined) issues.push({ path: [at, key], message: `expected ${key} only with a model (content.classes[${at}].model), found none` });
     }
   } else {
@@ -237,6 +240,7 @@ function resolveEntry(entry: ContentClassEntry, at: number, issues: Issue[]): Co
             model,
             fidelity: entry.fidelity ?? DEFAULT_FIDELITY,
             sharing: entry.sharing ?? DEFAULT_SHARING,
+            sharingWindow: entry.sharingWindow ?? DEFAULT_SHARING_WINDOW,
             ...(entry.depthCap === undefined ? {} : { depthCapBytes: entry.depthCap }),
           },
         }),

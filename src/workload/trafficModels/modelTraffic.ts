@@ -22,6 +22,8 @@ export interface ClassTrafficModel {
   readonly fidelity: Fidelity;
   /** Probability that a PoP's new object is one requested elsewhere in the CDN. */
   readonly sharing: number;
+  /** The class's last requests across the CDN that a shared new object is drawn from (a count). */
+  readonly sharingWindow: number;
   /** Deepest byte a PoP's stack keeps; absent: the PoP's default (defaultDepthCaps). */
   readonly depthCapBytes?: number;
 }
@@ -30,8 +32,12 @@ export interface ClassTrafficModel {
 export const DEFAULT_SHARING = 0.5;
 /** Without `depthCap`, a PoP's stack reaches this many times its share of its regional cache. */
 export const REGIONAL_SHARE_MARGIN = 2;
-/** Recent requests of a class across the CDN that a shared new object is drawn from (by count). */
-const REQUEST_LOG_LENGTH = 1 << 22;
+/**
+ * The default `sharingWindow`: a shared new object is drawn from the class's last this many
+ * requests across the CDN. A fixed count, so what sharing means does not change with the
+ * run's length (docs/traffic-models.md "Sharing": what the window does to a regional site).
+ */
+export const DEFAULT_SHARING_WINDOW = 1_000_000;
 /** Draws of a shared object before a new object is made instead (the draw was this PoP's own). */
 const SHARED_ATTEMPTS = 4;
 /** Most object ids a run reserves for its model classes (22 bytes each in the catalogue and here). */
@@ -122,13 +128,14 @@ class CdnObjects implements NewObjects {
     private readonly objectSizes: Float64Array,
     private readonly sizes: ObjectSizes,
     private readonly sharing: number,
+    sharingWindow: number,
     private readonly random: RandomStream,
   ) {
     this.nextId = firstId;
     const ids = endId - firstId;
     this.creator = new Uint16Array(ids);
     this.lastAsker = new Uint16Array(ids);
-    this.log = new Int32Array(sharing > 0 ? Math.min(REQUEST_LOG_LENGTH, 2 ** Math.ceil(Math.log2(ids + 1))) : 0);
+    this.log = new Int32Array(sharing > 0 ? sharingWindow : 0);
   }
 
   next(): number {
@@ -177,6 +184,8 @@ export interface ModelClassFacts {
   model: string;
   fidelity: Fidelity;
   sharing: number;
+  /** The requests a shared object is drawn from (`sharingWindow`). */
+  sharingWindow: number;
   /** PoPs (edges) with a stream of their own. */
   pops: number;
   /** Objects in the PoPs' initial stacks (the model's warm-up), and the deepest stack cap, bytes. */
@@ -235,7 +244,7 @@ export class ModelTraffic {
       // The class's one ranked id is no object of the model: no popularity (stationary fill, flash crowds).
       catalogue.popularity[firstId] = 0;
       const sizes = new ObjectSizes(input.model.sizes);
-      const objects = new CdnObjects(input.name, firstId, catalogue.classStart[c + 1], catalogue.objectSizes, sizes, input.traffic.sharing, streams.stream(`model.${input.name}.objects`));
+      const objects = new CdnObjects(input.name, firstId, catalogue.classStart[c + 1], catalogue.objectSizes, sizes, input.traffic.sharing, input.traffic.sharingWindow, streams.stream(`model.${input.name}.objects`));
       const state: ModelClassState = { input, objects, stackObjects: 0, depthCapBytes: 0 };
       const descriptor = descriptorFor(input.model, input.traffic.fidelity);
       for (let edge = 0; edge < this.edgeCount; edge++) {
@@ -316,6 +325,7 @@ export class ModelTraffic {
       model: state.input.traffic.model,
       fidelity: state.input.traffic.fidelity,
       sharing: state.input.traffic.sharing,
+      sharingWindow: state.input.traffic.sharingWindow,
       pops: this.generators.slice(m * this.edgeCount, (m + 1) * this.edgeCount).filter((g) => g !== null).length,
       stackObjects: state.stackObjects,
       depthCapBytes: state.depthCapBytes,

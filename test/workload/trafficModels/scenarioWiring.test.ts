@@ -130,7 +130,7 @@ topology: { model: regions, edgeSites: per-region }
     const scenario = parseScenarioText(europe(0.25), 'back.yaml');
     const again = parseScenarioText(stringify(scenarioToInput(scenario)), 'back.yaml');
     expect(again.content.classes).toEqual(scenario.content.classes);
-    expect(scenario.content.classes?.[0].traffic).toEqual({ model: 'eu-2', fidelity: 'fd', sharing: 0.25 });
+    expect(scenario.content.classes?.[0].traffic).toEqual({ model: 'eu-2', fidelity: 'fd', sharing: 0.25, sharingWindow: 1_000_000 });
   });
 });
 
