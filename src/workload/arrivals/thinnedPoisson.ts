@@ -17,7 +17,10 @@ import type { FlashWindow, RateShape } from './rateShape.js';
  * no growth and no ramp: then every candidate is kept without a second draw. With growth
  * of 10 % per 30 days a one-minute piece rejects about 1 candidate in 900,000.
  *
- * `next` creates no objects, arrays or closures: numbers in, a number out.
+ * `next` creates no objects, arrays or closures: numbers in, a number out. It is kept small
+ * (the homogeneous case, then a call for the shaped one) so that the optimiser inlines it into
+ * the arrival handler: a call it does not inline passes its time argument and its result as
+ * heap-allocated numbers, two allocations per request (issue 27).
  */
 export class ThinnedPoissonArrivals {
   /** Mean rate per ms (the rate the shape multiplies). */
@@ -36,6 +39,13 @@ export class ThinnedPoissonArrivals {
   private readonly never: boolean;
   /** A flat table, no growth and no crowd window: a homogeneous process, one exponential draw per arrival. */
   private readonly constant: boolean;
+  /**
+   * No growth and no crowd window: the rate is the table's, constant per cell, so the
+   * dominating rate is the rate and every candidate is kept (one draw per arrival). The
+   * baseline's flat shape is this case, not `constant`: its normalised table holds values a
+   * rounding off 1 (1 ± 2^-52 …).
+   */
+  private readonly piecewiseConstant: boolean;
 
   constructor(
     ratePerSecond: number,
@@ -51,6 +61,7 @@ export class ThinnedPoissonArrivals {
     this.window = shape.window;
     this.never = this.ratePerMs === 0 || shape.isZero;
     this.constant = this.kappa === 0 && this.window === null && this.values.every((value) => value === 1);
+    this.piecewiseConstant = this.kappa === 0 && this.window === null;
   }
 
   /**
@@ -67,6 +78,45 @@ export class ThinnedPoissonArrivals {
       this.arrivals++;
       return nowMs - Math.log(1 - stream.next()) / this.ratePerMs;
     }
+    return this.piecewiseConstant ? this.nextPiecewiseConstant(nowMs, stream) : this.nextShaped(nowMs, stream);
+  }
+
+  /**
+   * nextShaped() without growth or a crowd window, the same arithmetic step for step (its
+   * growth and crowd factors are 1 there, and × 1 is exact): small enough to be inlined.
+   */
+  private nextPiecewiseConstant(nowMs: number, stream: RandomStream): number {
+    const values = this.values;
+    const cells = values.length;
+    const cellMs = this.cellMs;
+    const cellShift = this.cellShiftMs;
+    const rate = this.ratePerMs;
+    let mass = -Math.log(1 - stream.next());
+    let t = nowMs;
+    let j = Math.floor((t + cellShift) / cellMs);
+    let k = ((j + this.firstCell) | 0) % cells;
+    let cellEnd = (j + 1) * cellMs - cellShift;
+    for (;;) {
+      const bound = rate * values[k];
+      const pieceMass = bound * (cellEnd - t);
+      if (mass < pieceMass) {
+        t += mass / bound;
+        if (t > cellEnd) t = cellEnd;
+        break;
+      }
+      mass -= pieceMass;
+      t = cellEnd;
+      j++;
+      k = k + 1 === cells ? 0 : k + 1;
+      cellEnd = (j + 1) * cellMs - cellShift;
+    }
+    this.candidates++;
+    this.arrivals++;
+    return t;
+  }
+
+  /** next() for a shaped rate: thinning against the piecewise dominating rate. */
+  private nextShaped(nowMs: number, stream: RandomStream): number {
     const values = this.values;
     const cells = values.length;
     const cellMs = this.cellMs;

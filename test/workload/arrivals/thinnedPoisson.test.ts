@@ -203,6 +203,37 @@ describe('determinism', () => {
   });
 });
 
+describe('no growth and no crowd: the piecewise-constant path (issue 27) gives the thinning routine\'s times to the bit', () => {
+  // Pinned from the build before the path existed (every such process then ran the whole
+  // thinning routine); UTC+9 from Monday 00:00 UTC, seed 7. The flat curve's table holds
+  // values a rounding off 1 (the baseline's case), so it takes this path, not the constant one.
+  const cases = [
+    { name: 'default curve, 1000/s for 10 min', curve: defaultDiurnal(), rate: 1000, untilMs: 10 * MS_PER_MINUTE, count: 434_859, sum: 130487682401.30988, picks: [0.6223601403187843, 1363.6560323901736, 13864.64716252765] },
+    { name: 'flat curve, 1000/s for 10 min', curve: flatDiurnal(), rate: 1000, untilMs: 10 * MS_PER_MINUTE, count: 599_914, sum: 179689721725.8925, picks: [0.4480120329729888, 981.6411298995923, 9980.601840207057] },
+    { name: 'default curve, 0.05/s for 3 days (most gaps cross several 1-minute cells)', curve: defaultDiurnal(), rate: 0.05, untilMs: 3 * MS_PER_DAY, count: 12_980, sum: 1634114134286.4956, picks: [12447.202806375686, 20985290.343462072, 199653078.12376156] },
+  ];
+  for (const c of cases) {
+    it(`${c.name}: ${c.count} arrivals, the 1st, 1,000th and 10,000th and the sum of all as before`, () => {
+      const generator = new ThinnedPoissonArrivals(c.rate, shapeFor({ curve: c.curve, utcOffsetHours: 9 }));
+      const stream = streamFor(7, 'workload.arrivals.Asia-Pacific.utc+9');
+      let count = 0;
+      let sum = 0;
+      const picks: number[] = [];
+      forEachArrival(generator, stream, 0, c.untilMs, (t) => {
+        count++;
+        sum += t;
+        if (count === 1 || count === 1000 || count === 10_000) picks.push(t);
+      });
+      expect(count).toBe(c.count);
+      expect(sum).toBe(c.sum);
+      expect(picks).toEqual(c.picks);
+      // One candidate per arrival (the one past the end included): nothing is thinned away.
+      expect(generator.candidates).toBe(c.count + 1);
+      expect(generator.arrivals).toBe(c.count + 1);
+    });
+  }
+});
+
 describe('property: arrivals never go back in time', () => {
   it('for random curves, offsets, growth, crowds and start times: arrivals are non-decreasing, never before now, and a crowd\'s lie in its window', () => {
     fc.assert(
