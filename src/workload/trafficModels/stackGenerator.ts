@@ -16,17 +16,29 @@ import { missShare, type Fidelity } from './trafficModel.js';
  * model's 71 %); by count, a reused object's size is the stack's, as the files suggest (their
  * request and byte curves are close).
  *
- * The stack is a time axis of slots (the top is the latest slot) with two Fenwick trees, the
- * slots' bytes and their live count: finding a bin's slots, the k-th of them and moving it up
- * are O(log n), typed arrays only, no allocation per request. The stack holds at most `depthCapBytes`: objects pushed below
- * it are forgotten (a later draw that deep asks for a new object instead); the curve is
- * exact up to the cap and flat beyond it.
+ * The stack in two parts (docs/traffic-models.md, "Where a model run's time goes"), each a
+ * time axis of slots (its top the latest use, a hole where an object left). Its top, the
+ * objects whose bytes above them are below the first bin's far edge (200 MB in TRAGEN's
+ * files), is a window of a few hundred objects where most reuses land (eu-2: 99 % of them):
+ * a draw there is the k-th object from the top, found by live counts per 32 slots, with no
+ * byte sums (the whole window is the bin). Below it, a long axis with two Fenwick trees, the
+ * slots' bytes and their live count: finding a deeper bin's slots, the k-th of them and
+ * moving it up are O(log n). An object leaves the window at its bottom when the objects
+ * above it reach the edge, and is then the newest of the long axis, so it goes on its top. Typed arrays only, no allocation per request; the
+ * stream is the one a single stack in LRU order would give, draw for draw (the test compares
+ * them). The stack holds at most `depthCapBytes`: objects pushed below it are forgotten (a
+ * later draw that deep asks for a new object instead); the curve is exact up to the cap and
+ * flat beyond it.
  */
 
 const EMPTY = -1;
 /** Draws of spanned bins before a request falls back to a new object (docs/traffic-models.md). */
 const MAX_REDRAWS = 16;
 const INITIAL_SLOTS = 1 << 12;
+/** The window's first length in slots (eu-2 holds about 670 objects above 200 MB); it is compacted when full, onto twice its objects. */
+const INITIAL_WINDOW = 1 << 10;
+/** Slots per live count of the window (log2). */
+const WINDOW_BLOCK_BITS = 5;
 
 /** Where a new object comes from: a fresh id, or (across PoPs) one requested elsewhere. */
 export interface NewObjects {
@@ -90,14 +102,29 @@ export class StackModelGenerator {
   private readonly outcomes: AliasTable;
   private readonly binLow: Float64Array;
   private readonly binWidth: Float64Array;
+  /** The window's far edge: it holds the objects whose bytes above them are below it (the first bin's high edge). */
+  private readonly windowEdge: number;
+  /** The window's slots (EMPTY: a hole), their sizes, and the live slots of each block of 32. */
+  private windowKey: Int32Array;
+  private windowSize: Float64Array;
+  private windowBlockLive: Int32Array;
+  /** The window's lowest slot that may be live, its next free slot, its objects and bytes. */
+  private windowBottom = 0;
+  private windowClock = 0;
+  private windowCount = 0;
+  private windowBytes = 0;
+  /** The axis below the window: Fenwick tree of its slots' bytes. */
   private tree: Float64Array;
   /** Fenwick tree of live slots (1 each), for the k-th object of a bin. */
   private countTree: Int32Array;
   private keyAt: Int32Array;
   private sizeAt: Float64Array;
-  /** Next free slot (the top of the stack is clock − 1), the lowest slot that may be live, live slots, bytes held. */
+  /** The axis's next free slot (its top is clock − 1), its lowest slot that may be live, its live slots and bytes. */
   private clock = 0;
   private bottom = 0;
+  private axisLive = 0;
+  private axisBytes = 0;
+  /** The whole stack's objects and bytes (window and axis). */
   private live = 0;
   private total = 0;
   private depthCap: number;
@@ -155,6 +182,10 @@ export class StackModelGenerator {
     this.outcomes = new AliasTable(weights);
     this.binLow = Float64Array.from(keptLow);
     this.binWidth = new Float64Array(keptLow.length).fill(binWidthKB * 1000);
+    this.windowEdge = keptLow.length === 0 ? 1 : Math.max(1, keptLow[0] + binWidthKB * 1000);
+    this.windowKey = new Int32Array(INITIAL_WINDOW).fill(EMPTY);
+    this.windowSize = new Float64Array(INITIAL_WINDOW);
+    this.windowBlockLive = new Int32Array(INITIAL_WINDOW >> WINDOW_BLOCK_BITS);
     this.tree = new Float64Array(INITIAL_SLOTS + 1);
     this.countTree = new Int32Array(INITIAL_SLOTS + 1);
     this.keyAt = new Int32Array(INITIAL_SLOTS).fill(EMPTY);
@@ -169,6 +200,7 @@ export class StackModelGenerator {
     // Built without forgetting: the last object may reach past the cap until the first draw.
     while (this.total < initialDepth) this.push(newObjects.next(), newObjects.lastSize);
     this.warmupRequests = this.live;
+    this.warmupOnAxis = this.axisLive;
   }
 
   /** Whether the next request is still one of the warm-up's. */
@@ -192,14 +224,20 @@ export class StackModelGenerator {
   /** The next request: sets `objectId`, `size`, `isNew`. */
   next(): void {
     if (this.warmupCursor < this.warmupRequests) {
-      // The initial stack bottom to top: pushing no object, it leaves the stack as it is.
-      let slot = this.warmupCursor === 0 ? this.bottom : this.warmupSlot + 1;
-      while (this.keyAt[slot] === EMPTY) slot++;
-      this.warmupSlot = slot;
+      // The initial stack bottom to top (the long axis's slots, then the window's, no holes in either):
+      // pushing no object, it leaves the stack as it is. A replaying cache sees each for the first time.
+      if (this.warmupCursor < this.warmupOnAxis) {
+        let slot = this.warmupCursor === 0 ? this.bottom : this.warmupSlot + 1;
+        while (this.keyAt[slot] === EMPTY) slot++;
+        this.warmupSlot = slot;
+        this.objectId = this.keyAt[slot];
+        this.size = this.sizeAt[slot];
+      } else {
+        const slot = this.windowBottom + this.warmupCursor - this.warmupOnAxis;
+        this.objectId = this.windowKey[slot];
+        this.size = this.windowSize[slot];
+      }
       this.warmupCursor++;
-      this.objectId = this.keyAt[slot];
-      this.size = this.sizeAt[slot];
-      // A replaying cache sees each for the first time.
       this.isNew = true;
       return;
     }
@@ -221,23 +259,17 @@ export class StackModelGenerator {
       // The bin's objects, whose stack distance is in [low, high): from the one covering
       // depth low down to the one above the object covering depth high (whose distance is ≥ high).
       const high = low + this.binWidth[bin];
-      this.slotAtDepth(low > 1 ? low : 1);
+      this.coverDepth(low > 1 ? low : 1);
       const upTo = this.liveBelow + 1;
       let below = 0;
       if (high <= this.total) {
-        this.slotAtDepth(high);
+        this.coverDepth(high);
         below = this.liveBelow + 1;
       }
       const count = upTo - below;
       if (count > 0) {
-        const slot = this.liveSlot(below + Math.floor(this.random.next() * count));
-        const id = this.keyAt[slot];
-        const size = this.sizeAt[slot];
-        this.remove(slot);
-        this.push(id, size);
+        this.reuse(below + Math.floor(this.random.next() * count));
         this.forgetBelowCap();
-        this.objectId = id;
-        this.size = size;
         this.isNew = false;
         return;
       }
@@ -253,13 +285,113 @@ export class StackModelGenerator {
   }
 
   private warmupSlot = 0;
-  /** Live slots below the slot the last `slotAtDepth` found. */
+  /** The initial stack's objects on the axis (the warm-up replays them first). */
+  private warmupOnAxis = 0;
+  /** Live objects below the one the last `coverDepth` found. */
   private liveBelow = 0;
 
-  /** The live slot whose bytes cover `depth` (0 < depth ≤ total) counted from the top. */
+  /** Finds the object whose bytes cover `depth` (0 < depth ≤ total) counted from the top: sets `liveBelow`. */
+  private coverDepth(depth: number): void {
+    if (depth <= this.windowBytes) {
+      // In the window (only when the first bin starts below its edge): its objects top down until their bytes reach the depth.
+      let bytes = 0;
+      let above = 0;
+      for (let slot = this.windowClock - 1; ; slot--) {
+        if (this.windowKey[slot] === EMPTY) continue;
+        bytes += this.windowSize[slot];
+        if (bytes >= depth) {
+          this.liveBelow = this.live - 1 - above;
+          return;
+        }
+        above++;
+      }
+    }
+    // On the axis, at depth − windowBytes from its top: most often its top object (the first
+    // bin's far edge lies in it, by the window's definition), else a descent of the trees.
+    const axisDepth = depth - this.windowBytes;
+    const top = this.axisTop();
+    if (axisDepth <= this.sizeAt[top]) {
+      this.liveBelow = this.axisLive - 1;
+      return;
+    }
+    this.slotAtDepth(axisDepth);
+  }
+
+  /** The axis's top live slot (the axis holds at least one object). */
+  private axisTop(): number {
+    let slot = this.clock - 1;
+    while (this.keyAt[slot] === EMPTY) slot--;
+    return slot;
+  }
+
+  /** The object with `rank` live objects below it moves to the top: sets `objectId` and `size`. */
+  private reuse(rank: number): void {
+    if (rank >= this.axisLive) {
+      this.windowToTop(this.live - 1 - rank);
+      return;
+    }
+    const slot = this.liveSlot(rank);
+    const id = this.keyAt[slot];
+    const size = this.sizeAt[slot];
+    this.removeSlot(slot);
+    this.push(id, size);
+    this.objectId = id;
+    this.size = size;
+  }
+
+  /** The window's `index`-th object from the top (0: the top) moves to the top; the window's bytes stay. */
+  private windowToTop(index: number): void {
+    const keys = this.windowKey;
+    const blockLive = this.windowBlockLive;
+    // Whole blocks from the top while the rank passes them, then slot by slot (slots from the clock up are holes).
+    let block = (this.windowClock - 1) >> WINDOW_BLOCK_BITS;
+    let remaining = index;
+    while (remaining >= blockLive[block]) remaining -= blockLive[block--];
+    let slot = (block << WINDOW_BLOCK_BITS) + (1 << WINDOW_BLOCK_BITS) - 1;
+    for (; ; slot--) {
+      if (keys[slot] === EMPTY) continue;
+      if (remaining === 0) break;
+      remaining--;
+    }
+    const id = keys[slot];
+    const size = this.windowSize[slot];
+    keys[slot] = EMPTY;
+    blockLive[block]--;
+    this.windowCount--;
+    this.onWindowTop(id, size);
+    this.objectId = id;
+    this.size = size;
+  }
+
+  /** `id` on the window's top slot (its bytes are counted by the caller). */
+  private onWindowTop(id: number, size: number): void {
+    if (this.windowClock === this.windowKey.length) this.compactWindow();
+    const slot = this.windowClock++;
+    this.windowKey[slot] = id;
+    this.windowSize[slot] = size;
+    this.windowBlockLive[slot >> WINDOW_BLOCK_BITS]++;
+    this.windowCount++;
+  }
+
+  /** The window's bottom object leaves it: its id and size in `leftId` and `leftSize`. */
+  private offWindowBottom(): void {
+    let slot = this.windowBottom;
+    while (this.windowKey[slot] === EMPTY) slot++;
+    this.windowBottom = slot + 1;
+    this.leftId = this.windowKey[slot];
+    this.leftSize = this.windowSize[slot];
+    this.windowKey[slot] = EMPTY;
+    this.windowBlockLive[slot >> WINDOW_BLOCK_BITS]--;
+    this.windowCount--;
+    this.windowBytes -= this.leftSize;
+  }
+  private leftId = 0;
+  private leftSize = 0;
+
+  /** The live axis slot covering `depth` (0 < depth ≤ axisBytes) counted from the axis's top; sets `liveBelow`. */
   private slotAtDepth(depth: number): number {
-    // The largest prefix of slots holding at most total − depth bytes ends just below it.
-    let remaining = this.total - depth;
+    // The largest prefix of slots holding at most axisBytes − depth bytes ends just below it.
+    let remaining = this.axisBytes - depth;
     const tree = this.tree;
     const counts = this.countTree;
     const n = tree.length - 1;
@@ -278,7 +410,7 @@ export class StackModelGenerator {
     return position;
   }
 
-  /** The live slot with `rank` live slots below it. */
+  /** The live axis slot with `rank` live slots below it. */
   private liveSlot(rank: number): number {
     const tree = this.countTree;
     const n = tree.length - 1;
@@ -294,26 +426,49 @@ export class StackModelGenerator {
     return position;
   }
 
-  private remove(slot: number): void {
-    this.add(slot, -this.sizeAt[slot], -1);
+  private removeSlot(slot: number): void {
+    const size = this.sizeAt[slot];
+    this.add(slot, -size, -1);
     this.keyAt[slot] = EMPTY;
+    this.axisLive--;
+    this.axisBytes -= size;
     this.live--;
+    this.total -= size;
   }
 
+  /** An object on top of the stack; the window's back objects leave it for the axis's top while the bytes above them reach its edge. */
   private push(id: number, size: number): void {
+    this.onWindowTop(id, size);
+    this.windowBytes += size;
+    this.live++;
+    this.total += size;
+    while (this.windowBytes >= this.windowEdge) {
+      this.offWindowBottom();
+      this.pushOnAxis(this.leftId, this.leftSize);
+    }
+  }
+
+  private pushOnAxis(id: number, size: number): void {
     if (this.clock === this.keyAt.length) this.compact();
     const slot = this.clock++;
     this.keyAt[slot] = id;
     this.sizeAt[slot] = size;
     this.add(slot, size, 1);
-    this.live++;
+    this.axisLive++;
+    this.axisBytes += size;
   }
 
-  /** Objects pushed below the cap are forgotten (docs/traffic-models.md, "Depth cap"). */
+  /** Objects pushed below the cap are forgotten (docs/traffic-models.md, "Depth cap"): the axis's bottom, or the window's back when the axis is empty. */
   private forgetBelowCap(): void {
     while (this.total > this.depthCap && this.live > 1) {
-      while (this.keyAt[this.bottom] === EMPTY) this.bottom++;
-      this.remove(this.bottom);
+      if (this.axisLive > 0) {
+        while (this.keyAt[this.bottom] === EMPTY) this.bottom++;
+        this.removeSlot(this.bottom);
+      } else {
+        this.offWindowBottom();
+        this.live--;
+        this.total -= this.leftSize;
+      }
     }
   }
 
@@ -325,18 +480,42 @@ export class StackModelGenerator {
       tree[i] += bytes;
       counts[i] += count;
     }
-    this.total += bytes;
+  }
+
+  /** The window's top reached its end: its objects move down in order onto slots twice their number (at least the first length). */
+  private compactWindow(): void {
+    const length = Math.max(INITIAL_WINDOW, 2 ** Math.ceil(Math.log2(2 * (this.windowCount + 1))));
+    const oldKeys = this.windowKey;
+    const oldSizes = this.windowSize;
+    const keys = length === oldKeys.length ? oldKeys : new Int32Array(length);
+    const sizes = length === oldSizes.length ? oldSizes : new Float64Array(length);
+    let next = 0;
+    for (let slot = this.windowBottom; slot < this.windowClock; slot++) {
+      const key = oldKeys[slot];
+      if (key === EMPTY) continue;
+      keys[next] = key;
+      sizes[next] = oldSizes[slot];
+      next++;
+    }
+    keys.fill(EMPTY, next);
+    const blockLive = length >> WINDOW_BLOCK_BITS === this.windowBlockLive.length ? this.windowBlockLive.fill(0) : new Int32Array(length >> WINDOW_BLOCK_BITS);
+    for (let slot = 0; slot < next; slot++) blockLive[slot >> WINDOW_BLOCK_BITS]++;
+    this.windowKey = keys;
+    this.windowSize = sizes;
+    this.windowBlockLive = blockLive;
+    this.windowBottom = 0;
+    this.windowClock = next;
   }
 
   /** The axis is full: live slots move down in order onto an axis twice as long as they need. */
   private compact(): void {
-    const length = Math.max(INITIAL_SLOTS, 2 ** Math.ceil(Math.log2(2 * (this.live + 1))));
+    const length = Math.max(INITIAL_SLOTS, 2 ** Math.ceil(Math.log2(2 * (this.axisLive + 1))));
     const keyAt = length === this.keyAt.length ? this.keyAt : new Int32Array(length);
     const sizeAt = length === this.sizeAt.length ? this.sizeAt : new Float64Array(length);
     const oldKeys = this.keyAt;
     const oldSizes = this.sizeAt;
     let next = 0;
-    const warmupPending = this.warmupCursor < this.warmupRequests;
+    const warmupPending = this.warmupCursor > 0 && this.warmupCursor < this.warmupOnAxis;
     for (let slot = this.bottom; slot < this.clock; slot++) {
       const key = oldKeys[slot];
       if (key === EMPTY) continue;

@@ -1,9 +1,11 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { StackDistanceRecorder } from '../../../src/cache/stackDistance.js';
-import { RandomStreams } from '../../../src/sim/random.js';
-import { parseDescriptor, parseSizeDistribution } from '../../../src/workload/trafficModels/modelFiles.js';
+import { RandomStreams, type RandomStream } from '../../../src/sim/random.js';
+import { AliasTable } from '../../../src/workload/aliasTable.js';
+import { parseDescriptor, parseSizeDistribution, type FootprintDescriptor, type SizeDistribution } from '../../../src/workload/trafficModels/modelFiles.js';
 import { FreshObjects, ObjectSizes, StackModelGenerator } from '../../../src/workload/trafficModels/stackGenerator.js';
-import type { Fidelity } from '../../../src/workload/trafficModels/trafficModel.js';
+import { missShare, type Fidelity } from '../../../src/workload/trafficModels/trafficModel.js';
 
 /** Every object 50 MB; 40 % first requests, 30 % stack distance in [0, 200 MB), 30 % in [200, 400 MB). */
 const FD = parseDescriptor('1000 1 0 1 400 0.4\n0 0 0.3\n0 200000 0.3\n', 'fd.txt');
@@ -72,4 +74,176 @@ describe('stack-model generator (docs/traffic-models.md)', () => {
       expect(a.objectId).toBe(b.objectId);
     }
   });
+
+  it('the window and the Fenwick axis give, draw for draw, the stream of the definition on one LRU list (random models, caps and sizes)', () => {
+    // The generator keeps its stack's top in a window and the rest on a Fenwick axis
+    // (docs/traffic-models.md, "Where a model run's time goes"); PlainStack is the definition
+    // with nothing else: one array, top first, stack distances summed per request. Sizes up to
+    // 250 MB span the 200 MB bins (redraws); caps from 100 MB forget from the window too; a
+    // first bin that does not start at 0 searches the window by bytes.
+    const model = fc.record({
+      lows: fc.uniqueArray(fc.integer({ min: 0, max: 10 }), { minLength: 1, maxLength: 6 }),
+      fractions: fc.array(fc.integer({ min: 1, max: 100 }), { minLength: 6, maxLength: 6 }),
+      missPercent: fc.integer({ min: 0, max: 60 }),
+      sizeWeights: fc.array(fc.integer({ min: 0, max: 10 }), { minLength: 5, maxLength: 5 }),
+      capMB: fc.integer({ min: 100, max: 2500 }),
+      seed: fc.integer({ min: 1, max: 1000 }),
+    });
+    fc.assert(
+      fc.property(model, ({ lows, fractions, missPercent, sizeWeights, capMB, seed }) => {
+        const descriptor = descriptorOf(lows.map((low) => low * 200_000), fractions, missPercent / 100);
+        const sizes = sizesOf([500, 5_000, 50_000, 150_000, 250_000], sizeWeights.map((weight) => weight + 1));
+        const fast = new StackModelGenerator(descriptor, new FreshObjects(new ObjectSizes(sizes), new RandomStreams(seed).stream('sizes')), new RandomStreams(seed).stream('draws'), new ObjectSizes(sizes), {
+          fidelity: 'fd',
+          depthCapBytes: capMB * 1e6,
+        });
+        const plain = new PlainStack(descriptor, new FreshObjects(new ObjectSizes(sizes), new RandomStreams(seed).stream('sizes')), new RandomStreams(seed).stream('draws'), capMB * 1e6);
+        expect(fast.warmupRequests).toBe(plain.ids.length);
+        for (let i = 0; i < fast.warmupRequests + 1500; i++) {
+          fast.next();
+          plain.next();
+          if (fast.objectId !== plain.objectId || fast.size !== plain.size || fast.isNew !== plain.isNew) {
+            throw new Error(`request ${i}: ${fast.objectId}/${fast.size}/${fast.isNew} against the definition's ${plain.objectId}/${plain.size}/${plain.isNew}`);
+          }
+        }
+        expect(fast.stackObjects).toBe(plain.ids.length);
+        expect(fast.stackBytes).toBe(plain.sizes.reduce((sum, size) => sum + size, 0));
+        expect([fast.tooDeep, fast.spanned]).toEqual([plain.tooDeep, plain.spanned]);
+      }),
+      { numRuns: 40, seed: 33 },
+    );
+  });
 });
+
+/** A request-weighted descriptor: bins at `lowsKB` with the `fractions` (scaled to 1 − miss), first requests `miss`. */
+function descriptorOf(lowsKB: number[], fractions: number[], miss: number): FootprintDescriptor {
+  const sum = lowsKB.reduce((total, _, i) => total + fractions[i], 0);
+  return {
+    requests: 1000,
+    totalKB: 1e6,
+    startSeconds: 0,
+    endSeconds: 1,
+    missRequests: 1000 * miss,
+    missKB: 1e6 * miss,
+    reuseSeconds: new Float64Array(lowsKB.length),
+    stackDistanceKB: Float64Array.from(lowsKB),
+    fraction: Float64Array.from(lowsKB, (_, i) => ((1 - miss) * fractions[i]) / sum),
+  };
+}
+
+function sizesOf(sizeKB: number[], weights: number[]): SizeDistribution {
+  const total = weights.reduce((sum, weight) => sum + weight, 0);
+  return { sizeKB: Float64Array.from(sizeKB), probability: Float64Array.from(weights, (weight) => weight / total) };
+}
+
+/**
+ * The stack model by its definition (docs/traffic-models.md, "How a stream is generated"), on
+ * one array, top first: a bin's objects are those whose bytes from the top, themselves
+ * included, are in [low, high), by summing; the k-th by count moves to the top; objects past
+ * the cap are forgotten from the bottom. The same draws in the same order as the generator.
+ */
+class PlainStack {
+  readonly ids: number[] = [];
+  readonly sizes: number[] = [];
+  objectId = 0;
+  size = 0;
+  isNew = false;
+  tooDeep = 0;
+  spanned = 0;
+  private readonly outcomes: AliasTable;
+  private readonly binLow: number[] = [];
+  private readonly width: number;
+  private readonly cap: number;
+  private warmup: number;
+
+  constructor(
+    descriptor: FootprintDescriptor,
+    private readonly fresh: FreshObjects,
+    private readonly random: RandomStream,
+    capBytes: number,
+  ) {
+    const byBin = new Map<number, number>();
+    descriptor.stackDistanceKB.forEach((low, i) => byBin.set(low, (byBin.get(low) ?? 0) + descriptor.fraction[i]));
+    const lows = [...byBin.keys()].sort((a, b) => a - b);
+    let width = Infinity;
+    for (let i = 1; i < lows.length; i++) width = Math.min(width, lows[i] - lows[i - 1]);
+    if (lows[0] > 0) width = Math.min(width, lows[0]);
+    this.width = (Number.isFinite(width) ? width : 200_000) * 1000;
+    const miss = missShare(descriptor, 'fd');
+    const reuse = lows.reduce((sum, low) => sum + (byBin.get(low) ?? 0), 0);
+    const weights = [miss];
+    for (const low of lows) {
+      const weight = ((byBin.get(low) ?? 0) * (1 - miss)) / reuse;
+      if (low * 1000 >= capBytes) weights[0] += weight;
+      else {
+        weights.push(weight);
+        this.binLow.push(low * 1000);
+      }
+    }
+    this.outcomes = new AliasTable(weights);
+    const deepest = this.binLow.length === 0 ? 0 : this.binLow[this.binLow.length - 1] + this.width;
+    this.cap = Math.min(capBytes, Math.max(deepest, 1));
+    while (this.total() < this.cap) {
+      this.ids.unshift(fresh.next());
+      this.sizes.unshift(fresh.lastSize);
+    }
+    this.warmup = this.ids.length;
+  }
+
+  total(): number {
+    return this.sizes.reduce((sum, size) => sum + size, 0);
+  }
+
+  /** Objects below the one whose bytes from the top reach `depth`. */
+  private below(depth: number): number {
+    let bytes = 0;
+    for (let i = 0; ; i++) {
+      bytes += this.sizes[i];
+      if (bytes >= depth) return this.ids.length - 1 - i;
+    }
+  }
+
+  next(): void {
+    if (this.warmup > 0) {
+      this.warmup--;
+      this.objectId = this.ids[this.warmup];
+      this.size = this.sizes[this.warmup];
+      this.isNew = true;
+      return;
+    }
+    for (let attempt = 0; attempt < 16; attempt++) {
+      const outcome = this.outcomes.sample(this.random.next());
+      if (outcome === 0) break;
+      const low = this.binLow[outcome - 1];
+      const total = this.total();
+      if (low >= total) {
+        this.tooDeep++;
+        break;
+      }
+      const high = low + this.width;
+      const upTo = this.below(Math.max(low, 1)) + 1;
+      const below = high <= total ? this.below(high) + 1 : 0;
+      if (upTo - below > 0) {
+        const index = this.ids.length - 1 - (below + Math.floor(this.random.next() * (upTo - below)));
+        const [id] = this.ids.splice(index, 1);
+        const [size] = this.sizes.splice(index, 1);
+        this.top(id, size, false);
+        return;
+      }
+      this.spanned++;
+    }
+    this.top(this.fresh.next(), this.fresh.lastSize, true);
+  }
+
+  private top(id: number, size: number, isNew: boolean): void {
+    this.ids.unshift(id);
+    this.sizes.unshift(size);
+    while (this.total() > this.cap && this.ids.length > 1) {
+      this.ids.pop();
+      this.sizes.pop();
+    }
+    this.objectId = id;
+    this.size = size;
+    this.isNew = isNew;
+  }
+}
