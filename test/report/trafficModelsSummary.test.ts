@@ -39,7 +39,7 @@ describe('summary.json trafficModels (docs/summary-json.md)', () => {
     expect(meanBytes).toBeGreaterThan(0.9 * 820_147);
     expect(meanBytes).toBeLessThan(1.1 * 820_147);
     expect(summary.contentClasses[0].catalogueBytes).toBe(summary.catalogue.bytes);
-    expect(Object.keys(facts ?? {})).toEqual(['class', 'model', 'fidelity', 'sharing', 'pops', 'stackObjects', 'depthCapBytes', 'createdObjects', 'sharedObjects', 'sharedShare']);
+    expect(Object.keys(facts ?? {})).toEqual(['class', 'model', 'fidelity', 'sharing', 'sharingWindow', 'pops', 'stackObjects', 'depthCapBytes', 'createdObjects', 'sharedObjects', 'sharedShare']);
   });
 
   it('four European PoPs at sharing 50 %: half the new-object draws after the stacks were objects another PoP had asked for (the stacks themselves share nothing)', () => {

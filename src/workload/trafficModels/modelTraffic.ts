@@ -263,15 +263,19 @@ export class ModelTraffic {
   }
 
   /**
-   * The objects the classes hold at the start, as a steady warm-up's default block counts
-   * them (src/experiment/steadyRule.ts): the catalogue's, with each model class's reserved
-   * range counted as the objects in its PoPs' stacks.
+   * The objects a steady warm-up's default block counts (src/experiment/steadyRule.ts: one
+   * request per object a block): the catalogue's, with each model class's reserved range
+   * counted as its sharing window instead. Its PoPs' stacks (3.4 M objects on the baseline)
+   * already start every edge in the model's steady state, and what is left to fill is the
+   * regional tier, fed by the shared objects drawn from the class's last `sharingWindow`
+   * requests; without sharing, only each PoP's own deep reuses, which the stacks carried.
    */
   startingObjects(): number {
     let objects = this.catalogue.idCapacity;
     for (const state of this.states) {
       const c = state.input.classIndex;
-      objects += state.stackObjects - (this.catalogue.classStart[c + 1] - this.catalogue.classStart[c]);
+      const traffic = state.input.traffic;
+      objects += (traffic.sharing > 0 ? traffic.sharingWindow : 0) - (this.catalogue.classStart[c + 1] - this.catalogue.classStart[c]);
     }
     return objects;
   }

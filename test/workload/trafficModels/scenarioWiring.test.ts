@@ -101,7 +101,7 @@ describe('traffic models in scenario files (issue 28, docs/traffic-models.md)', 
     expect(again).toBe(once);
   });
 
-  it('a model class beside a preset class under warmup: steady: blocks counted from the stacks, not the reserved ids (100,000 requests, not 6 M), and eu-3 near its 2 GB curve', () => {
+  it('a model class beside a preset class under warmup: steady: blocks counted from its sharing window (50,000), not its stacks or reserved ids (100,000 requests, not 6 M), and eu-3 near its 2 GB curve', () => {
     const result = runScenario(
       parseScenarioText(
         `
@@ -111,7 +111,7 @@ run: { requests: 30000, warmup: steady }
 traffic: { rate: 500/s }
 content:
   classes:
-    - { name: social, model: eu-3, share: 60% }
+    - { name: social, model: eu-3, share: 60%, sharingWindow: 50000 }
     - { name: static-asset, share: 40% }
 edge: { capacity: 2GB }
 topology: { model: regions, edgeSites: per-region }
