@@ -54,6 +54,17 @@ describe('cdnsim plan (docs/plan.md): flags and unreachable targets', () => {
     expect(other.stderr).toContain('edge.policy is s3fifo; cdnsim plan reads each PoP\'s hit-ratio curve off byte stack distances');
   });
 
+  it('--set applies to the planned scenario before anything runs: edge.policy=s3fifo is refused as in the file, an unknown key is located (exit 2)', () => {
+    const { file } = scenarioFile();
+    const policy = cdnsim(['plan', file, '--edge-hit-ratio', '50%', '--set', 'edge.policy=s3fifo']);
+    expect(policy.status).toBe(2);
+    expect(policy.stderr).toContain('edge.policy is s3fifo; cdnsim plan reads each PoP\'s hit-ratio curve off byte stack distances');
+    const unknown = cdnsim(['plan', file, '--edge-hit-ratio', '50%', '--set', 'edge.capasity=1GB']);
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toContain('--set edge.capasity=1GB in');
+    expect(unknown.stderr).toContain('`edge.capasity`: unknown key — did you mean `capacity`?');
+  });
+
   it('a target above every PoP\'s maximum: exit 2, the highest maximum and its PoP named (the curves of the same run), nothing written', () => {
     const { folder, file } = scenarioFile();
     const out = join(folder, 'out');

@@ -49,6 +49,13 @@ export const RUN_LENGTH_OPTIONS = {
   duration: { type: 'string', describe: 'stop at this simulated time, e.g. 10m or 3600 (seconds); replaces run.duration and run.requests' },
 } as const;
 
+/** --set PATH=VALUE, as run and plan take it (parseScenarioSet, loadScenarioWithSets read it). */
+export const SET_OPTION = {
+  type: 'string',
+  array: true,
+  describe: 'PATH=VALUE: sets one scenario key, as the file would hold it, e.g. --set content.classes[0].sharing=25% (repeat for more; scenario.json records the result)',
+} as const;
+
 export function runCommand(yargs: Argv): Argv {
   return yargs.command<RunArgs>(
     COMMAND_LINES.run.command,
@@ -59,11 +66,7 @@ export function runCommand(yargs: Argv): Argv {
         .options(RUN_LENGTH_OPTIONS)
         .option('warmup', { type: 'string', describe: 'replaces run.warmup: steady (cache-only, until the CDN hit ratio settles), 25%, 500000, 60s, or 0 for none (docs/warmup.md)' })
         .option('strategy', { type: 'string', describe: "a TTL strategy applied to the scenario: a preset (respect-headers, guidance, fixed:1h, adaptive, …) or one of the scenario's `strategies` (docs/ttl-strategies.md)" })
-        .option('set', {
-          type: 'string',
-          array: true,
-          describe: 'PATH=VALUE: sets one scenario key for this run, as the file would hold it, e.g. --set content.classes[0].sharing=25% (repeat for more; scenario.json records the result)',
-        })
+        .option('set', SET_OPTION)
         .option('out', { type: 'string', describe: 'run folder to write (default results/<scenario>/<run-id>/)' })
         .option('json', { type: 'boolean', default: false, describe: 'print the summary JSON on stdout and nothing else' })
         .option('progress', { type: 'boolean', default: true, describe: 'progress bar on a terminal (--no-progress to hide)' })
