@@ -83,3 +83,10 @@ export function withFlagSuggestions(message: string, flags: readonly string[]): 
   });
   return hints.length === 0 ? message : `${message} (${hints.join('; ')})`;
 }
+
+/** --set PATH=VALUE, as run, plan and traffic take it (experiment/scenarioParams.ts parseScenarioSet and loadScenarioWithSets read it). */
+export const SET_OPTION = {
+  type: 'string',
+  array: true,
+  describe: 'PATH=VALUE: sets one scenario key, as the file would hold it, e.g. --set content.classes[0].sharing=25% (repeat for more; scenario.json records the result)',
+} as const;

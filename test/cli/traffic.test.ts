@@ -141,12 +141,11 @@ describe('cdnsim traffic (docs/traffic-models.md)', () => {
       expect((JSON.parse(replayed.stdout) as { requests: number }[])[0].requests).toBe(requests);
     });
 
-    it('sharingWindow: a shared object comes from the class\'s last N requests whatever the run\'s length, so 5,000 requests are the first 5,000 of 20,000 (a 2,000-request window wraps many times)', () => {
-      const windowed = join(folder, 'four-pops-window.yaml');
-      writeFileSync(windowed, readFileSync(scenario, 'utf8').replace('model: v }', 'model: v, sharingWindow: 2000 }'));
+    it('sharingWindow (--set): a shared object comes from the class\'s last N requests whatever the run\'s length, so 5,000 requests are the first 5,000 of 20,000 (a 2,000-request window wraps many times)', () => {
+      // The window set from the command line (--set), as run and plan take it.
       const traces = [5_000, 20_000].map((n) => {
         const out = join(folder, `window-${n}.csv`);
-        const result = cdnsim(['traffic', windowed, '--requests', String(n), '--format', 'csv', '--out', out]);
+        const result = cdnsim(['traffic', scenario, '--set', 'content.classes[0].sharingWindow=2000', '--requests', String(n), '--format', 'csv', '--out', out]);
         expect(result.status, result.stderr).toBe(0);
         return { warmup: Number(/replay with --warmup (\d+)/.exec(result.stdout)?.[1]), lines: readFileSync(out, 'utf8').trim().split('\n') };
       });
@@ -159,6 +158,9 @@ describe('cdnsim traffic (docs/traffic-models.md)', () => {
     });
 
     it('bad input: a PoP the scenario does not have (the nearest name and the busiest), a model class\'s mistake at its line', () => {
+      const notScenario = cdnsim(['traffic', 'eu-2', '--set', 'content.classes[0].sharing=0', '--requests', '10', '--out', join(folder, 'x.csv')]);
+      expect(notScenario.status).toBe(2);
+      expect(notScenario.stderr).toContain("--pop, --class and --set read a scenario file (.yaml, .yml or .json) as the first argument; 'eu-2' is a traffic class or a model folder");
       const typo = cdnsim(['traffic', scenario, '--pop', 'AMX', '--requests', '10', '--out', join(folder, 'x.csv')]);
       expect(typo.status).toBe(2);
       expect(typo.stderr).toContain("--pop: no PoP or edge 'AMX' in");

@@ -22,7 +22,8 @@ import { runSimulationWorker } from '../simulationWorker.js';
 import { checkRunFolder, claimRunFolder } from '../outputPath.js';
 import type { PlanWorkerInput, PlanWorkerMessage } from '../planWorker.js';
 import { createProgressReporter } from '../progressBar.js';
-import { checkedOverrides, checkRunLength, RUN_LENGTH_OPTIONS, SET_OPTION } from './run.js';
+import { checkedOverrides, checkRunLength, RUN_LENGTH_OPTIONS } from './run.js';
+import { SET_OPTION } from '../flags.js';
 import { loadScenarioWithSets, parseScenarioSet } from '../../experiment/scenarioParams.js';
 
 interface PlanArgs {

@@ -17,6 +17,7 @@ import { parseCount, parseDuration } from '../../units.js';
 import { UserError } from '../../userError.js';
 import { runSimulationWorker } from '../simulationWorker.js';
 import { checkRunFolder, claimRunFolder } from '../outputPath.js';
+import { SET_OPTION } from '../flags.js';
 import { conservationFailure } from '../conservationFailure.js';
 import { CheckFailedError } from '../checkFailed.js';
 import { packageInfo } from '../packageInfo.js';
@@ -47,13 +48,6 @@ export const RUN_LENGTH_OPTIONS = {
   seed: { type: 'string', describe: "master seed, a whole number (replaces the scenario's seed)" },
   requests: { type: 'string', describe: 'stop after this many requests, warm-up included, e.g. 500000 or 2M (replaces run.requests and run.duration)' },
   duration: { type: 'string', describe: 'stop at this simulated time, e.g. 10m or 3600 (seconds); replaces run.duration and run.requests' },
-} as const;
-
-/** --set PATH=VALUE, as run and plan take it (parseScenarioSet, loadScenarioWithSets read it). */
-export const SET_OPTION = {
-  type: 'string',
-  array: true,
-  describe: 'PATH=VALUE: sets one scenario key, as the file would hold it, e.g. --set content.classes[0].sharing=25% (repeat for more; scenario.json records the result)',
 } as const;
 
 export function runCommand(yargs: Argv): Argv {

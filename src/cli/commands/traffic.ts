@@ -7,7 +7,8 @@ import { EXPORT_FORMATS, exportTrace, writeTrace, type ExportFormat } from '../.
 import { DEFAULT_FIDELITY, SHIPPED_TRAFFIC_CLASSES, loadTrafficModel, type Fidelity } from '../../workload/trafficModels/trafficModel.js';
 import { checkOutputFile } from '../outputPath.js';
 import { existsSync, statSync } from 'node:fs';
-import { loadScenarioFile } from '../../scenario/load.js';
+import { loadScenarioWithSets, parseScenarioSet } from '../../experiment/scenarioParams.js';
+import { SET_OPTION } from '../flags.js';
 import { buildRunNetwork } from '../../experiment/runNetwork.js';
 import { RandomStreams } from '../../sim/random.js';
 import { nearest } from '../../suggest.js';
@@ -19,6 +20,7 @@ interface TrafficArgs {
   model: string;
   pop?: string;
   class?: string;
+  set?: string[];
   requests: string;
   format: ExportFormat;
   out: string;
@@ -50,6 +52,7 @@ export function trafficCommand(yargs: Argv): Argv {
         .option('progress', { type: 'boolean', default: true, describe: 'progress on a terminal (--no-progress to hide)' })
         .option('pop', { type: 'string', describe: 'with a scenario file instead of a class: only this PoP\'s (or edge\'s) requests of the stream a run generates (default: every PoP\'s, merged in time order)' })
         .option('class', { type: 'string', describe: 'with a scenario file: the content class with a model (default: the first)' })
+        .option('set', { ...SET_OPTION, describe: `with a scenario file: ${SET_OPTION.describe}` })
         .example('$0 traffic eu-2 --requests 2M --out eu-2.oracleGeneral.bin', 'then: cdnsim replay eu-2.oracleGeneral.bin --warmup <the warm-up it prints> --cache-size 1GB,10GB')
         .example('$0 traffic scenario.yaml --requests 1M --format csv --out cdn.csv', "a scenario's model class at all its PoPs as a run generates it, with a pop column") as unknown as Argv<TrafficArgs>,
     (args) => executeTraffic(args),
@@ -77,8 +80,8 @@ function executeTraffic(args: TrafficArgs): void {
     scenarioTraffic(args, requests.value);
     return;
   }
-  if (args.pop !== undefined || args.class !== undefined) {
-    throw new UserError(`--pop and --class read a scenario file (.yaml, .yml or .json) as the first argument; '${args.model}' is a traffic class or a model folder`);
+  if (args.pop !== undefined || args.class !== undefined || args.set !== undefined) {
+    throw new UserError(`--pop, --class and --set read a scenario file (.yaml, .yml or .json) as the first argument; '${args.model}' is a traffic class or a model folder`);
   }
   const model = loadTrafficModel(args.model);
   const seed = args.seed ?? 1;
@@ -115,7 +118,7 @@ function isScenarioFile(argument: string): boolean {
  */
 function scenarioTraffic(args: TrafficArgs, requests: number): void {
   const file = args.model;
-  const scenario = loadScenarioFile(file);
+  const scenario = loadScenarioWithSets(file, (args.set ?? []).map((text) => parseScenarioSet(text)));
   const classes = scenario.content.classes ?? [];
   const modelClasses = classes.filter((klass) => klass.traffic !== undefined);
   if (modelClasses.length === 0) throw new UserError(`${file}: no content class has a model (content.classes[i].model); traffic reads a scenario for one of its model classes`);
