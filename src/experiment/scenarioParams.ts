@@ -107,7 +107,7 @@ export function scenarioWithParams(file: string, data: Record<string, unknown>, 
 }
 
 /**
- * Reads `--set PATH=VALUE` (`cdnsim run`): one key set to one value, the whole text after the
+ * Reads `--set PATH=VALUE` (`cdnsim run`, `plan`, `traffic`): one key set to one value, the whole text after the
  * first `=` (a value may hold commas); a malformed one is a user error saying what was expected.
  */
 export function parseScenarioSet(text: string): ParamAssignment {

@@ -8,8 +8,8 @@ import { entryPaths } from './page.js';
 /**
  * Runs a library entry's command through the built CLI (`dist/src/cli/main.js`, as a user
  * runs it) into a temporary folder (and, for a plan with a twin, the twin's into a second
- * one; for a run with variants, each variant's run of the same scenario into one of its own), and hands the folders
- * to `use` before removing them.
+ * one; for a run with variants, each variant's run of the same scenario into one of its
+ * own), and hands the folders to `use` before removing them.
  */
 export async function withEntryOutput<T>(repo: string, entry: LibraryEntry, options: { charts: boolean }, use: (folder: string, twinFolder?: string, variantFolders?: readonly string[]) => T): Promise<T> {
   const scratch = mkdtempSync(join(tmpdir(), `cdnsim-library-${entry.name}-`));

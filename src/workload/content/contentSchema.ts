@@ -16,7 +16,7 @@ import {
 } from './contentClasses.js';
 import { MAX_CONTENT_CLASSES } from './classCatalogue.js';
 import { querySpecSchema } from './querySchema.js';
-import { DEFAULT_SHARING, DEFAULT_SHARING_WINDOW } from '../trafficModels/modelTraffic.js';
+import { DEFAULT_SHARING, DEFAULT_SHARING_WINDOW, MAX_SHARING_WINDOW } from '../trafficModels/modelTraffic.js';
 import { DEFAULT_FIDELITY, SHIPPED_TRAFFIC_CLASSES } from '../trafficModels/trafficModel.js';
 
 /**
@@ -135,7 +135,7 @@ export const contentClassEntrySchema = z
     sharing: fraction(`with model: probability that a PoP's new object is one already requested at other PoPs, drawn by how often it was (default ${DEFAULT_SHARING * 100}%)`)
       .optional(),
     sharingWindow: quantity(parseCount, COUNT_EXPECTED, `with model: the class's last requests across the CDN a shared new object is drawn from (default ${DEFAULT_SHARING_WINDOW.toLocaleString('en-US')})`)
-      .refine((requests) => requests >= 1, { error: 'expected a window of at least 1 request' })
+      .refine((requests) => requests >= 1 && requests <= MAX_SHARING_WINDOW, { error: `expected a window of 1 to ${MAX_SHARING_WINDOW.toLocaleString('en-US')} requests (4 bytes each in memory)` })
       .optional(),
     depthCap: size("with model: deepest byte of a PoP's LRU stack (memory); deeper reuses become new objects (default twice the PoP's edge capacity)")
       .refine((bytes) => bytes >= 1, { error: 'expected a depth cap of at least 1 B' })

@@ -35,9 +35,12 @@ export const REGIONAL_SHARE_MARGIN = 2;
 /**
  * The default `sharingWindow`: a shared new object is drawn from the class's last this many
  * requests across the CDN. A fixed count, so what sharing means does not change with the
- * run's length (docs/traffic-models.md "Sharing": what the window does to a regional site).
+ * run's length (docs/traffic-models.md "One stream per PoP"; what the window does to a regional site:
+ * docs/library/regional-sharing.md).
  */
 export const DEFAULT_SHARING_WINDOW = 1_000_000;
+/** The longest `sharingWindow` (4 bytes a request in memory: 200 MB). */
+export const MAX_SHARING_WINDOW = 50_000_000;
 /** Draws of a shared object before a new object is made instead (the draw was this PoP's own). */
 const SHARED_ATTEMPTS = 4;
 /** Most object ids a run reserves for its model classes (22 bytes each in the catalogue and here). */

@@ -158,8 +158,10 @@ topology: { model: regions, edgeSites: single }
     expect(() => parseScenarioText(withClass('      model: ./mine'), join(folder, 'bad.yaml'))).toThrow(/`content\.classes\[0\]\.model`: .*mine\/fd\.txt:3: expected a row of three numbers/);
   });
 
-  it('a sharing outside [0, 1] is refused', () => {
+  it('a sharing outside [0, 1] is refused; so is a sharing window of 0 or above 50 M requests (its log is in memory)', () => {
     expect(() => parseScenarioText(withClass('      model: eu-2\n      sharing: 1.5'), 'bad.yaml')).toThrow(/`content\.classes\[0\]\.sharing`: expected a percentage such as 35% or a fraction between 0 and 1/);
+    expect(() => parseScenarioText(withClass('      model: eu-2\n      sharingWindow: 0'), 'bad.yaml')).toThrow(/`content\.classes\[0\]\.sharingWindow`: expected a window of 1 to 50,000,000 requests/);
+    expect(() => parseScenarioText(withClass('      model: eu-2\n      sharingWindow: 1G'), 'bad.yaml')).toThrow(/`content\.classes\[0\]\.sharingWindow`: expected a window of 1 to 50,000,000 requests/);
   });
 
   it('objects, sizes and popularity come from the model, so a model class may not set them; fidelity needs a model', () => {
