@@ -96,18 +96,29 @@ function modelClassInputs(classes: readonly ContentClass[]): ModelClassInput[] {
   );
 }
 
-/** Each edge's default stack depth cap (defaultDepthCaps), and those of the edges some client place is routed to (the PoPs with a stream). */
-function edgesWithTraffic(network: RunNetwork): { depthCaps: number[]; busyCaps: number[] } {
+/** Each edge's share of the clients' demand: the places routed to it (their nearest PoP). */
+export function edgeDemand(network: RunNetwork): Float64Array {
   const demand = new Float64Array(network.edges.length);
   network.places.demand.forEach((share, place) => {
     demand[network.homeEdgeOfPlace[place]] += share;
   });
-  const depthCaps = defaultDepthCaps(
+  return demand;
+}
+
+/** Each edge's default stack depth cap for a model class (defaultDepthCaps), from its demand. */
+export function edgeDepthCaps(network: RunNetwork, demand: Float64Array): number[] {
+  return defaultDepthCaps(
     network.edges.map((edge) => edge.store.capacity),
     network.edges.map((_, e) => network.network.regionalOf(e)),
     network.regionals.map((regional) => regional.store.capacity),
     Array.from(demand),
   );
+}
+
+/** Each edge's default stack depth cap, and those of the edges some client place is routed to (the PoPs with a stream). */
+function edgesWithTraffic(network: RunNetwork): { depthCaps: number[]; busyCaps: number[] } {
+  const demand = edgeDemand(network);
+  const depthCaps = edgeDepthCaps(network, demand);
   return { depthCaps, busyCaps: depthCaps.filter((_, e) => demand[e] > 0) };
 }
 

@@ -12,9 +12,9 @@ import { SET_OPTION } from '../flags.js';
 import { buildRunNetwork } from '../../experiment/runNetwork.js';
 import { RandomStreams } from '../../sim/random.js';
 import { nearest } from '../../suggest.js';
-import { defaultDepthCaps, depthCapFor } from '../../workload/trafficModels/modelTraffic.js';
+import { depthCapFor } from '../../workload/trafficModels/modelTraffic.js';
 import { generateModelStream } from '../../experiment/modelStream.js';
-import type { RunNetwork } from '../../experiment/runNetwork.js';
+import { edgeDemand, edgeDepthCaps } from '../../experiment/runContent.js';
 
 interface TrafficArgs {
   model: string;
@@ -129,8 +129,7 @@ function scenarioTraffic(args: TrafficArgs, requests: number): void {
   const seed = args.seed ?? scenario.seed;
   if (!Number.isSafeInteger(seed) || seed < 0) throw new UserError(`--seed: expected a whole number ≥ 0, found ${seed}`);
   const network = buildRunNetwork(scenario, new RandomStreams(seed));
-  const demand = new Float64Array(network.edges.length);
-  network.places.demand.forEach((share, place) => (demand[network.homeEdgeOfPlace[place]] += share));
+  const demand = edgeDemand(network);
   const busy = network.edgeNodes.map((node, e) => ({ name: node.name, demand: demand[e] })).filter((edge) => edge.demand > 0).sort((a, b) => b.demand - a.demand);
   const busiest = busy.slice(0, 8).map((edge) => `${edge.name} ${(100 * edge.demand).toFixed(1)} %`).join(', ');
   let edge = -1;
@@ -168,21 +167,10 @@ function scenarioTraffic(args: TrafficArgs, requests: number): void {
   const lines = [
     edge < 0
       ? `Class ${klass.name} of ${scenario.name} at its ${busy.length} PoPs with traffic, merged in time order (each PoP's stream at the rate routed to it); the busiest: ${busiest}`
-      : `${args.pop}'s stream of class ${klass.name} in ${scenario.name}: ${(100 * demand[edge]).toFixed(2)} % of the clients × ${(100 * share).toFixed(1)} % of requests, its stack capped at ${formatBytes(depthCapFor(klass.traffic, defaultCap(network, demand, edge)))}; its requests of the run's stream, new objects shared from other PoPs included (sharing ${(100 * klass.traffic.sharing).toFixed(0)} %)`,
+      : `${args.pop}'s stream of class ${klass.name} in ${scenario.name}: ${(100 * demand[edge]).toFixed(2)} % of the clients × ${(100 * share).toFixed(1)} % of requests, its stack capped at ${formatBytes(depthCapFor(klass.traffic, edgeDepthCaps(network, demand)[edge]))}; its requests of the run's stream, new objects shared from other PoPs included (sharing ${(100 * klass.traffic.sharing).toFixed(0)} %)`,
     `${args.out}: ${formatCount(total)} requests of ${model} (${klass.traffic.fidelity}), ${ratePerSecond.toFixed(1)} requests/s, seed ${seed}, ${args.format}${args.format === 'csv' ? ' with a pop column' : ''}; a run of ${formatCount(stream.arrivals)} requests (all classes) draws them`,
     `The first ${formatCount(stream.warmupRequests)} are the model's warm-up (${edge < 0 ? 'every PoP\'s initial LRU stack' : 'its initial LRU stack'}, bottom to top, at time 0): replay with --warmup ${stream.warmupRequests}`,
   ];
   if (clampedSizes > 0) lines.push(`${formatCount(clampedSizes)} requests are larger than oracleGeneral's 4294967295-byte size field and were written at that size`);
   process.stdout.write(lines.join('\n') + '\n');
-}
-
-/** The default stack depth cap of one edge, as a run sets it (defaultDepthCaps). */
-function defaultCap(network: RunNetwork, demand: Float64Array, edge: number): number {
-  const caps = defaultDepthCaps(
-    network.edges.map((node) => node.store.capacity),
-    network.edges.map((_, e) => network.network.regionalOf(e)),
-    network.regionals.map((regional) => regional.store.capacity),
-    Array.from(demand),
-  );
-  return caps[edge];
 }

@@ -1,6 +1,7 @@
 import type { LibraryEntry } from '../libraryEntry.js';
 import { bytes, count, markdownTable, percent } from '../markdown.js';
 import { cell, list, num, readCsv, readJson, type Json } from '../outputs.js';
+import { loadTrafficModel, modelHitRate } from '../../workload/trafficModels/trafficModel.js';
 
 /**
  * `cdnsim run` of eight European PoPs over two regional sites under the social-media model
@@ -19,11 +20,13 @@ const SIZING_TARGET = 0.1;
 
 /**
  * eu-2's LRU request curve (`modelHitRate`, fidelity fd) at the edges' 1 GB and the stacks'
- * 2 GB cap (docs/traffic-models.md): reuses between them miss the edge and are all a regional
- * site can answer without sharing; a draw below the cap asks for a new object.
+ * 2 GB cap (docs/traffic-models.md), read off the shipped model as the scenario's streams
+ * use it: reuses between them miss the edge and are all a regional site can answer without
+ * sharing; a draw below the cap asks for a new object.
  */
-const MODEL_AT_EDGE = 0.702136;
-const MODEL_AT_CAP = 0.703061;
+const EU2 = loadTrafficModel('eu-2').fd;
+const MODEL_AT_EDGE = modelHitRate(EU2, 1e9);
+const MODEL_AT_CAP = modelHitRate(EU2, 2e9);
 /** Share of requests whose stack distance lies between the edge and the cap: the deep reuses. */
 const DEEP_REUSES = MODEL_AT_CAP - MODEL_AT_EDGE;
 /** Share of a PoP's requests that draw a new object (first requests and draws below the cap). */
