@@ -8,7 +8,7 @@
  */
 import type { ClassId, FetchId, KeyId, NodeIndex, ObjectId, SimMs } from '../sim/ids.js';
 
-/** Doubles a typed array to at least `length`, keeping its contents. */
+/** A copy of a typed array at `length` elements (its contents first, zeros after). */
 function grown<T extends Float64Array | Int32Array | Int16Array | Uint8Array>(array: T, length: number): T {
   const next = new (array.constructor as new (n: number) => T)(length);
   next.set(array);
@@ -80,10 +80,8 @@ class RowTable {
   private readonly growTo = (fromRows: number, toRows: number): void => this.grow(fromRows, toRows);
 
   protected grow(fromRows: number, toRows: number): void {
-    const numbers = new Float64Array(toRows * this.doubles);
-    numbers.set(this.numbers.subarray(0, fromRows * this.doubles));
-    this.numbers = numbers;
-    this.words = new Int32Array(numbers.buffer);
+    this.numbers = grown(this.numbers.subarray(0, fromRows * this.doubles), toRows * this.doubles);
+    this.words = new Int32Array(this.numbers.buffer);
   }
 }
 

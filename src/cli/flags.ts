@@ -88,5 +88,5 @@ export function withFlagSuggestions(message: string, flags: readonly string[]): 
 export const SET_OPTION = {
   type: 'string',
   array: true,
-  describe: 'PATH=VALUE: sets one scenario key, as the file would hold it, e.g. --set content.classes[0].sharing=25% (repeat for more; scenario.json records the result)',
+  describe: 'PATH=VALUE: sets one scenario key, as the file would hold it, e.g. --set content.classes[0].sharing=25% (repeat for more)',
 } as const;

@@ -120,6 +120,11 @@ export function parseScenarioSet(text: string): ParamAssignment {
   return [path, value];
 }
 
+/** Every `--set` of a command line (none: an empty list). */
+export function parseScenarioSets(texts: readonly string[] | undefined): ParamAssignment[] {
+  return (texts ?? []).map((text) => parseScenarioSet(text));
+}
+
 /**
  * A scenario file with `--set` assignments applied (in order; a later one for the same path
  * wins), parsed by the scenario schema as the file would be; the file as loaded when there

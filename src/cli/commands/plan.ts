@@ -24,7 +24,7 @@ import type { PlanWorkerInput, PlanWorkerMessage } from '../planWorker.js';
 import { createProgressReporter } from '../progressBar.js';
 import { checkedOverrides, checkRunLength, RUN_LENGTH_OPTIONS } from './run.js';
 import { SET_OPTION } from '../flags.js';
-import { loadScenarioWithSets, parseScenarioSet } from '../../experiment/scenarioParams.js';
+import { loadScenarioWithSets, parseScenarioSets } from '../../experiment/scenarioParams.js';
 
 interface PlanArgs {
   scenario: string;
@@ -55,7 +55,7 @@ export function planCommand(yargs: Argv): Argv {
         .option('regional-hit-ratio', { type: 'string', describe: "size each regional site too, for this hit ratio (read from a run with the planned PoPs: a site's input depends on their sizes)" })
         .option('max-uplink-share', { type: 'string', default: '70%', describe: "list the PoPs whose 1 s peak egress is above this share of their uplink in the confirmation run" })
         .options(RUN_LENGTH_OPTIONS)
-        .option('set', SET_OPTION)
+        .option('set', { ...SET_OPTION, describe: `${SET_OPTION.describe}; planned.yaml records the result` })
         .option('warmup', { type: 'string', describe: 'replaces run.warmup for every run of the plan: steady, 25%, 500000, 60s, or 0 (docs/warmup.md)' })
         .option('out', { type: 'string', describe: 'folder to write (default results/<scenario>/plan-<run-id>/)' })
         .option('json', { type: 'boolean', default: false, describe: 'print plan.json on stdout and nothing else' })
@@ -126,7 +126,7 @@ async function executePlan(args: PlanArgs): Promise<void> {
     if (!parsed.ok) throw new UserError(parsed.message);
     warmup = parsed.warmup;
   }
-  const loaded = withWarmup(loadScenarioWithSets(args.scenario, (args.set ?? []).map((text) => parseScenarioSet(text))), warmup);
+  const loaded = withWarmup(loadScenarioWithSets(args.scenario, parseScenarioSets(args.set)), warmup);
   checkRunLength(loaded, overrides);
   if (loaded.edge.policy !== 'lru') {
     throw new UserError(`${args.scenario}: edge.policy is ${loaded.edge.policy}; cdnsim plan reads each PoP's hit-ratio curve off byte stack distances, which give the hits of LRU alone (docs/curves.md). Plan with edge.policy: lru, or sweep edge.capacity`);

@@ -7,7 +7,7 @@ import { checkStrategiesApply, selectStrategies } from '../../experiment/strateg
 import type { Scenario } from '../../scenario/schema.js';
 import { newRunFolder } from '../../report/runFolder.js';
 import { writeFileAtomic } from '../../report/writeAtomic.js';
-import { loadScenarioWithSets, parseScenarioSet } from '../../experiment/scenarioParams.js';
+import { loadScenarioWithSets, parseScenarioSets } from '../../experiment/scenarioParams.js';
 import { workBoundProblem } from '../../scenario/workBounds.js';
 import { runTimeEstimate, runTimeEstimateLine } from '../../experiment/jobCost.js';
 import { parseWarmupFlag, warmupCoversRunProblem, withWarmup, type Warmup } from '../../scenario/warmupSchema.js';
@@ -60,7 +60,7 @@ export function runCommand(yargs: Argv): Argv {
         .options(RUN_LENGTH_OPTIONS)
         .option('warmup', { type: 'string', describe: 'replaces run.warmup: steady (cache-only, until the CDN hit ratio settles), 25%, 500000, 60s, or 0 for none (docs/warmup.md)' })
         .option('strategy', { type: 'string', describe: "a TTL strategy applied to the scenario: a preset (respect-headers, guidance, fixed:1h, adaptive, …) or one of the scenario's `strategies` (docs/ttl-strategies.md)" })
-        .option('set', SET_OPTION)
+        .option('set', { ...SET_OPTION, describe: `${SET_OPTION.describe}; scenario.json records the result` })
         .option('out', { type: 'string', describe: 'run folder to write (default results/<scenario>/<run-id>/)' })
         .option('json', { type: 'boolean', default: false, describe: 'print the summary JSON on stdout and nothing else' })
         .option('progress', { type: 'boolean', default: true, describe: 'progress bar on a terminal (--no-progress to hide)' })
@@ -130,7 +130,7 @@ const args0 = (scenario: Scenario): string => `scenario "${scenario.name}"`;
 async function executeRun(args: RunArgs): Promise<void> {
   const overrides = checkedOverrides(args);
   const warmup = warmupOverride(args.warmup);
-  const sets = (args.set ?? []).map((text) => parseScenarioSet(text));
+  const sets = parseScenarioSets(args.set);
   const scenario = withWarmup(loadScenarioWithSets(args.scenario, sets), warmup);
   // An unknown strategy, or one that cannot apply, stops here with exit 2 before any run.
   if (args.strategy !== undefined) checkStrategiesApply(scenario, selectStrategies(scenario, [args.strategy], '--strategy'), args.scenario);

@@ -7,7 +7,7 @@ import { EXPORT_FORMATS, exportTrace, writeTrace, type ExportFormat } from '../.
 import { DEFAULT_FIDELITY, SHIPPED_TRAFFIC_CLASSES, loadTrafficModel, type Fidelity } from '../../workload/trafficModels/trafficModel.js';
 import { checkOutputFile } from '../outputPath.js';
 import { existsSync, statSync } from 'node:fs';
-import { loadScenarioWithSets, parseScenarioSet } from '../../experiment/scenarioParams.js';
+import { loadScenarioWithSets, parseScenarioSets } from '../../experiment/scenarioParams.js';
 import { SET_OPTION } from '../flags.js';
 import { buildRunNetwork } from '../../experiment/runNetwork.js';
 import { RandomStreams } from '../../sim/random.js';
@@ -118,7 +118,7 @@ function isScenarioFile(argument: string): boolean {
  */
 function scenarioTraffic(args: TrafficArgs, requests: number): void {
   const file = args.model;
-  const scenario = loadScenarioWithSets(file, (args.set ?? []).map((text) => parseScenarioSet(text)));
+  const scenario = loadScenarioWithSets(file, parseScenarioSets(args.set));
   const classes = scenario.content.classes ?? [];
   const modelClasses = classes.filter((klass) => klass.traffic !== undefined);
   if (modelClasses.length === 0) throw new UserError(`${file}: no content class has a model (content.classes[i].model); traffic reads a scenario for one of its model classes`);

@@ -137,7 +137,7 @@ export const contentClassEntrySchema = z
     sharingWindow: quantity(parseCount, COUNT_EXPECTED, `with model: the class's last requests across the CDN a shared new object is drawn from (default ${DEFAULT_SHARING_WINDOW.toLocaleString('en-US')})`)
       .refine((requests) => requests >= 1 && requests <= MAX_SHARING_WINDOW, { error: `expected a window of 1 to ${MAX_SHARING_WINDOW.toLocaleString('en-US')} requests (4 bytes each in memory)` })
       .optional(),
-    depthCap: size("with model: deepest byte of a PoP's LRU stack (memory); deeper reuses become new objects (default twice the PoP's edge capacity)")
+    depthCap: size("with model: deepest byte of a PoP's LRU stack (memory); deeper reuses become new objects (default the PoP's edge capacity, or twice its demand share of its regional site's capacity when larger)")
       .refine((bytes) => bytes >= 1, { error: 'expected a depth cap of at least 1 B' })
       .optional(),
   })

@@ -31,7 +31,7 @@ export interface ClassTrafficModel {
 /** The default `sharing` (docs/traffic-models.md defends it). */
 export const DEFAULT_SHARING = 0.5;
 /** Without `depthCap`, a PoP's stack reaches this many times its share of its regional cache. */
-export const REGIONAL_SHARE_MARGIN = 2;
+const REGIONAL_SHARE_MARGIN = 2;
 /**
  * The default `sharingWindow`: a shared new object is drawn from the class's last this many
  * requests across the CDN. A fixed count, so what sharing means does not change with the

@@ -98,7 +98,7 @@ export function writeTrace(records: TraceRecords, format: ExportFormat, out: str
       const nextAccess = new Float64Array(total);
       let idEnd = 0;
       for (let i = 0; i < total; i++) if (ids[i] >= idEnd) idEnd = ids[i] + 1;
-      const seenAt = new Float64Array(idEnd).fill(-1);
+      const seenAt = new Int32Array(idEnd).fill(-1);
       for (let i = total - 1; i >= 0; i--) {
         const id = ids[i];
         nextAccess[i] = seenAt[id] < 0 ? -1 : seenAt[id] + 1;
