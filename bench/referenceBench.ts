@@ -77,6 +77,8 @@ export function runReferenceBenchmarks(wanted: (name: string) => boolean): void 
     referenceRequestsPerCpuSecond: Math.round(median(references.map((reference) => reference.requestsPerLoopCpuSecond))),
     ratio: round3(median(flowRatios)),
     ratioRange: range(flowRatios).map(round3).join('–'),
+    // Each round's ratio in the order run: a drift in the machine's load shows here, not in the median.
+    roundRatios: flowRatios.map(round3).join(' '),
     processRatio: round3(median(processRatios)),
     processRatioRange: range(processRatios).map(round3).join('–'),
     peakRssMiB: median(projectRss),
