@@ -29,8 +29,6 @@ export interface WeightBuckets {
   readonly bucketStart: Int32Array;
   /** Upper bound of the weights in bucket b. */
   readonly bucketMax: Float64Array;
-  /** Bytes of all ids with weight > 0. */
-  readonly totalBytes: number;
 }
 
 /** Groups the objects with weight > 0 (and size ≤ `largest`: larger ones never fit) by ⌊log2 weight⌋. */
@@ -38,7 +36,6 @@ export function weightBuckets(weights: Float64Array, sizes: Float64Array, larges
   const n = weights.length;
   let minExp = Infinity;
   let maxExp = -Infinity;
-  let totalBytes = 0;
   const exps = new Int16Array(n);
   let count = 0;
   for (let i = 0; i < n; i++) {
@@ -48,7 +45,6 @@ export function weightBuckets(weights: Float64Array, sizes: Float64Array, larges
     exps[i] = e;
     if (e < minExp) minExp = e;
     if (e > maxExp) maxExp = e;
-    totalBytes += sizes[i];
     count++;
   }
   const buckets = count === 0 ? 0 : maxExp - minExp + 1;
@@ -68,7 +64,7 @@ export function weightBuckets(weights: Float64Array, sizes: Float64Array, larges
     idWeights[k] = weights[ids[k]];
     idSizes[k] = sizes[ids[k]];
   }
-  return { weights, sizes, ids, idWeights, idSizes, bucketStart, bucketMax, totalBytes };
+  return { weights, sizes, ids, idWeights, idSizes, bucketStart, bucketMax };
 }
 
 /**
