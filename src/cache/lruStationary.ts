@@ -84,6 +84,18 @@ export class StationaryScratch {
   private spareIds = new Int32Array(1024);
   private spareSizes = new Float64Array(1024);
   private readonly counts = new Int32Array(RADIX + 1);
+  /** The whole order's arrays (continueOrder, fullOrder), one per bucket id, reused cache after cache: each id's key, the ids being sorted, and which the fill drew. */
+  wholeKeys = new Float64Array(0);
+  wholeOrder = new Int32Array(0);
+  drawn = new Uint8Array(0);
+
+  /** The whole order's arrays for `n` ids (grown, not cleared). */
+  wholeArrays(n: number): void {
+    if (this.wholeKeys.length >= n) return;
+    this.wholeKeys = new Float64Array(n);
+    this.wholeOrder = new Int32Array(n);
+    this.drawn = new Uint8Array(n);
+  }
 
   /** Appends the object at position `id` of the buckets' ids, of `bytes`, with its key as a share of the threshold in [0, 1), at position m; returns m + 1. */
   push(m: number, share: number, id: number, bytes: number): number {
@@ -258,29 +270,45 @@ export function stationaryLruOrder(
 }
 
 /**
+ * The key of an object whose key the fill did not draw below `threshold`: the threshold plus a
+ * fresh exponential over its weight (memorylessness), from one uniform draw `u`.
+ */
+function keyPastThreshold(threshold: number, u: number, weight: number): number {
+  return threshold - Math.log(1 - u) / weight;
+}
+
+/**
+ * `count` ids of `order` sorted by `keys[id]`, ties by id: the order a stable sort of ids listed
+ * in increasing order gives (the index tie-break also orders two infinite keys, whose difference is NaN).
+ */
+function sortByKey(order: Int32Array, count: number, keys: Float64Array): Int32Array {
+  return order.subarray(0, count).sort((a, b) => keys[a] - keys[b] || a - b);
+}
+
+/**
  * WholeStationaryOrder after the sampled path: the m keys drawn below the threshold, in order,
- * then every other object, whose key is the threshold plus a fresh exponential over its weight
- * (memorylessness, as in fullOrder), sorted among themselves: all lie past the drawn ones.
+ * then every other object, whose key comes from keyPastThreshold, sorted among themselves: all
+ * lie past the drawn ones.
  */
 function continueOrder(buckets: WeightBuckets, threshold: number, scratch: StationaryScratch, m: number, whole: WholeStationaryOrder): void {
   const { ids, idWeights } = buckets;
   const n = ids.length;
   if (whole.ids.length < n) whole.ids = new Int32Array(n);
-  const drawn = new Uint8Array(n);
+  scratch.wholeArrays(n);
+  const { drawn, wholeKeys: keys, wholeOrder: rest } = scratch;
+  drawn.fill(0, 0, n);
   for (let k = 0; k < m; k++) {
     whole.ids[k] = ids[scratch.ids[k]];
     drawn[scratch.ids[k]] = 1;
   }
-  const rest = new Int32Array(n - m);
-  const keys = new Float64Array(n);
   let r = 0;
   for (let k = 0; k < n; k++) {
     if (drawn[k] === 1) continue;
-    keys[k] = threshold - Math.log(1 - whole.stream.next()) / idWeights[k];
+    keys[k] = keyPastThreshold(threshold, whole.stream.next(), idWeights[k]);
     rest[r++] = k;
   }
-  rest.sort((a, b) => keys[a] - keys[b]);
-  for (let j = 0; j < r; j++) whole.ids[m + j] = ids[rest[j]];
+  const sorted = sortByKey(rest, r, keys);
+  for (let j = 0; j < r; j++) whole.ids[m + j] = ids[sorted[j]];
   whole.count = m + r;
 }
 
@@ -296,23 +324,30 @@ function fullOrder(
   whole: WholeStationaryOrder | undefined,
 ): number {
   const { ids, idWeights, idSizes } = buckets;
-  const keys = new Float64Array(ids.length).fill(NaN);
+  const n = ids.length;
+  scratch.wholeArrays(n);
+  const { wholeKeys: keys, wholeOrder } = scratch;
+  keys.fill(NaN, 0, n);
   for (let j = 0; j < m; j++) keys[scratch.ids[j]] = (scratch.keys[j] / KEY_STEPS) * threshold;
-  for (let k = 0; k < ids.length; k++) if (keys[k] !== keys[k]) keys[k] = threshold - Math.log(1 - stream.next()) / idWeights[k];
-  const order = Array.from({ length: ids.length }, (_, k) => k).sort((a, b) => keys[a] - keys[b]);
-  if (out.ids.length < ids.length) out.ids = new Int32Array(ids.length);
+  for (let k = 0; k < n; k++) {
+    if (keys[k] !== keys[k]) keys[k] = keyPastThreshold(threshold, stream.next(), idWeights[k]);
+    wholeOrder[k] = k;
+  }
+  const order = sortByKey(wholeOrder, n, keys);
+  if (out.ids.length < n) out.ids = new Int32Array(n);
   let bytes = 0;
   let held = 0;
-  for (const k of order) {
+  for (let j = 0; j < n; j++) {
+    const k = order[j];
     if (bytes + idSizes[k] > capacity) break;
     bytes += idSizes[k];
     out.ids[held++] = ids[k];
   }
   if (whole !== undefined) {
     // Every object already has its key here: the whole order is this one.
-    if (whole.ids.length < ids.length) whole.ids = new Int32Array(ids.length);
-    for (let j = 0; j < order.length; j++) whole.ids[j] = ids[order[j]];
-    whole.count = order.length;
+    if (whole.ids.length < n) whole.ids = new Int32Array(n);
+    for (let j = 0; j < n; j++) whole.ids[j] = ids[order[j]];
+    whole.count = n;
   }
   return held;
 }
