@@ -89,12 +89,65 @@ export class StationaryScratch {
   wholeOrder = new Int32Array(0);
   drawn = new Uint8Array(0);
 
+  /** sortWholeOrder's keys in sorting order (and their 32-bit halves), and its spare keys and ids. */
+  private sortKeys = new Float64Array(0);
+  private sortKeyWords = new Uint32Array(0);
+  private spareSortKeys = new Float64Array(0);
+  private spareSortKeyWords = new Uint32Array(0);
+  private spareOrder = new Int32Array(0);
+
   /** The whole order's arrays for `n` ids (grown, not cleared). */
   wholeArrays(n: number): void {
     if (this.wholeKeys.length >= n) return;
     this.wholeKeys = new Float64Array(n);
     this.wholeOrder = new Int32Array(n);
     this.drawn = new Uint8Array(n);
+    this.sortKeys = new Float64Array(n);
+    this.sortKeyWords = new Uint32Array(this.sortKeys.buffer);
+    this.spareSortKeys = new Float64Array(n);
+    this.spareSortKeyWords = new Uint32Array(this.spareSortKeys.buffer);
+    this.spareOrder = new Int32Array(n);
+  }
+
+  /**
+   * Sorts the ids `wholeOrder[0 … count)` by `keys[id]`, equal keys in the order given, and
+   * returns `wholeOrder`. The keys are non-negative doubles (a threshold plus an exponential,
+   * or a share of it), whose bits order as their values: a least significant digit radix
+   * sort of the 64 bits in four passes of 16, stable, so the order is the one a stable
+   * comparison sort gives (which took seconds a cache of a million ids).
+   */
+  sortWholeOrder(count: number, keys: Float64Array): Int32Array {
+    let ids = this.wholeOrder;
+    let sorted = this.sortKeys;
+    let words = this.sortKeyWords;
+    let toIds = this.spareOrder;
+    let toSorted = this.spareSortKeys;
+    let toWords = this.spareSortKeyWords;
+    for (let j = 0; j < count; j++) sorted[j] = keys[ids[j]];
+    const counts = this.counts;
+    for (let pass = 0; pass < 4; pass++) {
+      const word = pass < 2 ? LOW_WORD : 1 - LOW_WORD;
+      const shift = (pass & 1) * 16;
+      counts.fill(0);
+      for (let k = 0; k < count; k++) counts[((words[2 * k + word] >>> shift) & (RADIX - 1)) + 1]++;
+      for (let d = 0; d < RADIX; d++) counts[d + 1] += counts[d];
+      for (let k = 0; k < count; k++) {
+        const at = counts[(words[2 * k + word] >>> shift) & (RADIX - 1)]++;
+        toSorted[at] = sorted[k];
+        toIds[at] = ids[k];
+      }
+      const nextIds = toIds;
+      toIds = ids;
+      ids = nextIds;
+      const nextSorted = toSorted;
+      toSorted = sorted;
+      sorted = nextSorted;
+      const nextWords = toWords;
+      toWords = words;
+      words = nextWords;
+    }
+    // Four passes: the result is back in wholeOrder.
+    return ids;
   }
 
   /** Appends the object at position `id` of the buckets' ids, of `bytes`, with its key as a share of the threshold in [0, 1), at position m; returns m + 1. */
@@ -180,6 +233,8 @@ export class StationaryScratch {
 }
 
 const RADIX = 1 << 16;
+/** Which 32-bit half of a Float64Array element holds its low bits: the platform's byte order. */
+const LOW_WORD = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1 ? 0 : 1;
 const SMALL_SORT = 64;
 const KEY_STEPS = 2 ** 32;
 
@@ -278,14 +333,6 @@ function keyPastThreshold(threshold: number, u: number, weight: number): number 
 }
 
 /**
- * `count` ids of `order` sorted by `keys[id]`, ties by id: the order a stable sort of ids listed
- * in increasing order gives (the index tie-break also orders two infinite keys, whose difference is NaN).
- */
-function sortByKey(order: Int32Array, count: number, keys: Float64Array): Int32Array {
-  return order.subarray(0, count).sort((a, b) => keys[a] - keys[b] || a - b);
-}
-
-/**
  * WholeStationaryOrder after the sampled path: the m keys drawn below the threshold, in order,
  * then every other object, whose key comes from keyPastThreshold, sorted among themselves: all
  * lie past the drawn ones.
@@ -307,7 +354,7 @@ function continueOrder(buckets: WeightBuckets, threshold: number, scratch: Stati
     keys[k] = keyPastThreshold(threshold, whole.stream.next(), idWeights[k]);
     rest[r++] = k;
   }
-  const sorted = sortByKey(rest, r, keys);
+  const sorted = scratch.sortWholeOrder(r, keys);
   for (let j = 0; j < r; j++) whole.ids[m + j] = ids[sorted[j]];
   whole.count = m + r;
 }
@@ -333,7 +380,7 @@ function fullOrder(
     if (keys[k] !== keys[k]) keys[k] = keyPastThreshold(threshold, stream.next(), idWeights[k]);
     wholeOrder[k] = k;
   }
-  const order = sortByKey(wholeOrder, n, keys);
+  const order = scratch.sortWholeOrder(n, keys);
   if (out.ids.length < n) out.ids = new Int32Array(n);
   let bytes = 0;
   let held = 0;

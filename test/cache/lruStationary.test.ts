@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { StationaryScratch, stationaryLruOrder, weightBuckets } from '../../src/cache/lruStationary.js';
 import { cheApproximation, cheCharacteristicTime } from '../../src/cache/che.js';
@@ -212,6 +213,26 @@ describe('the whole stationary order for a curve recorder (docs/curves.md, "A st
       expect(whole.count).toBe(n);
       expect(new Set(whole.ids.subarray(0, n)).size).toBe(n);
     }
+  });
+
+  it('sortWholeOrder: the order of a stable comparison sort, ties in the order given (equal drawn shares, two infinite keys), 0 first', () => {
+    const scratch = new StationaryScratch();
+    const keys = Float64Array.of(3, 1, 1, Infinity, 0, Infinity, 2, 1e300, 5e-324);
+    scratch.wholeArrays(keys.length);
+    scratch.wholeOrder.set([0, 1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(Array.from(scratch.sortWholeOrder(keys.length, keys).subarray(0, keys.length))).toEqual([4, 8, 1, 2, 6, 0, 7, 3, 5]);
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.double({ min: 0, max: 1e6, noNaN: true }), fc.constantFrom(0, 1, 2.5, Infinity)), { maxLength: 300 }), (values) => {
+        const sorter = new StationaryScratch();
+        const keyed = Float64Array.from(values);
+        sorter.wholeArrays(values.length);
+        // Ids given in reverse: "ties in the order given" is then not the ids' order.
+        const given = values.map((_, k) => values.length - 1 - k);
+        sorter.wholeOrder.set(given);
+        const expected = [...given].sort((a, b) => (keyed[a] < keyed[b] ? -1 : keyed[a] > keyed[b] ? 1 : 0));
+        expect(Array.from(sorter.sortWholeOrder(values.length, keyed).subarray(0, values.length))).toEqual(expected);
+      }),
+    );
   });
 
   it('the whole order is pinned: 5,000 objects, Zipf(0.8), the sampled path (room for 2,000 bytes) and the every-key path (room for 3), three caches each from one scratch, the same ids in the same order as when each cache allocated its own arrays', () => {
