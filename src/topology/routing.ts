@@ -77,7 +77,7 @@ export function nearestPop(table: RoutingTable, place: number): number {
 /**
  * Per PoP, 1 when anycast can send it requests: it is the nearest of a place with demand, or,
  * with misrouting on, one of such a place's next-nearest. The others never see a request in
- * normal routing (docs/topology.md, "Idle PoPs"); only an incident's rerouting reaches them.
+ * normal routing (docs/topology.md, "PoPs without traffic"); only an incident's rerouting reaches them.
  */
 export function routedPops(table: RoutingTable, parameters: RoutingParameters, demand: Float64Array): Uint8Array {
   const routed = new Uint8Array(table.popCount);
