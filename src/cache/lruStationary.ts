@@ -29,8 +29,6 @@ export interface WeightBuckets {
   readonly bucketStart: Int32Array;
   /** Upper bound of the weights in bucket b. */
   readonly bucketMax: Float64Array;
-  /** Bytes of all ids with weight > 0. */
-  readonly totalBytes: number;
 }
 
 /** Groups the objects with weight > 0 (and size ≤ `largest`: larger ones never fit) by ⌊log2 weight⌋. */
@@ -38,7 +36,6 @@ export function weightBuckets(weights: Float64Array, sizes: Float64Array, larges
   const n = weights.length;
   let minExp = Infinity;
   let maxExp = -Infinity;
-  let totalBytes = 0;
   const exps = new Int16Array(n);
   let count = 0;
   for (let i = 0; i < n; i++) {
@@ -48,7 +45,6 @@ export function weightBuckets(weights: Float64Array, sizes: Float64Array, larges
     exps[i] = e;
     if (e < minExp) minExp = e;
     if (e > maxExp) maxExp = e;
-    totalBytes += sizes[i];
     count++;
   }
   const buckets = count === 0 ? 0 : maxExp - minExp + 1;
@@ -68,7 +64,7 @@ export function weightBuckets(weights: Float64Array, sizes: Float64Array, larges
     idWeights[k] = weights[ids[k]];
     idSizes[k] = sizes[ids[k]];
   }
-  return { weights, sizes, ids, idWeights, idSizes, bucketStart, bucketMax, totalBytes };
+  return { weights, sizes, ids, idWeights, idSizes, bucketStart, bucketMax };
 }
 
 /**
@@ -88,6 +84,71 @@ export class StationaryScratch {
   private spareIds = new Int32Array(1024);
   private spareSizes = new Float64Array(1024);
   private readonly counts = new Int32Array(RADIX + 1);
+  /** The whole order's arrays (continueOrder, fullOrder), one per bucket id, reused cache after cache: each id's key, the ids being sorted, and which the fill drew. */
+  wholeKeys = new Float64Array(0);
+  wholeOrder = new Int32Array(0);
+  drawn = new Uint8Array(0);
+
+  /** sortWholeOrder's keys in sorting order (and their 32-bit halves), and its spare keys and ids. */
+  private sortKeys = new Float64Array(0);
+  private sortKeyWords = new Uint32Array(0);
+  private spareSortKeys = new Float64Array(0);
+  private spareSortKeyWords = new Uint32Array(0);
+  private spareOrder = new Int32Array(0);
+
+  /** The whole order's arrays for `n` ids (grown, not cleared). */
+  wholeArrays(n: number): void {
+    if (this.wholeKeys.length >= n) return;
+    this.wholeKeys = new Float64Array(n);
+    this.wholeOrder = new Int32Array(n);
+    this.drawn = new Uint8Array(n);
+    this.sortKeys = new Float64Array(n);
+    this.sortKeyWords = new Uint32Array(this.sortKeys.buffer);
+    this.spareSortKeys = new Float64Array(n);
+    this.spareSortKeyWords = new Uint32Array(this.spareSortKeys.buffer);
+    this.spareOrder = new Int32Array(n);
+  }
+
+  /**
+   * Sorts the ids `wholeOrder[0 … count)` by `keys[id]`, equal keys in the order given, and
+   * returns `wholeOrder`. The keys are non-negative doubles (a threshold plus an exponential,
+   * or a share of it), whose bits order as their values: a least significant digit radix
+   * sort of the 64 bits in four passes of 16, stable, so the order is the one a stable
+   * comparison sort gives (which took seconds a cache of a million ids).
+   */
+  sortWholeOrder(count: number, keys: Float64Array): Int32Array {
+    let ids = this.wholeOrder;
+    let sorted = this.sortKeys;
+    let words = this.sortKeyWords;
+    let toIds = this.spareOrder;
+    let toSorted = this.spareSortKeys;
+    let toWords = this.spareSortKeyWords;
+    for (let j = 0; j < count; j++) sorted[j] = keys[ids[j]];
+    const counts = this.counts;
+    for (let pass = 0; pass < 4; pass++) {
+      const word = pass < 2 ? LOW_WORD : 1 - LOW_WORD;
+      const shift = (pass & 1) * 16;
+      counts.fill(0);
+      for (let k = 0; k < count; k++) counts[((words[2 * k + word] >>> shift) & (RADIX - 1)) + 1]++;
+      for (let d = 0; d < RADIX; d++) counts[d + 1] += counts[d];
+      for (let k = 0; k < count; k++) {
+        const at = counts[(words[2 * k + word] >>> shift) & (RADIX - 1)]++;
+        toSorted[at] = sorted[k];
+        toIds[at] = ids[k];
+      }
+      const nextIds = toIds;
+      toIds = ids;
+      ids = nextIds;
+      const nextSorted = toSorted;
+      toSorted = sorted;
+      sorted = nextSorted;
+      const nextWords = toWords;
+      toWords = words;
+      words = nextWords;
+    }
+    // Four passes: the result is back in wholeOrder.
+    return ids;
+  }
 
   /** Appends the object at position `id` of the buckets' ids, of `bytes`, with its key as a share of the threshold in [0, 1), at position m; returns m + 1. */
   push(m: number, share: number, id: number, bytes: number): number {
@@ -172,6 +233,8 @@ export class StationaryScratch {
 }
 
 const RADIX = 1 << 16;
+/** Which 32-bit half of a Float64Array element holds its low bits: the platform's byte order. */
+const LOW_WORD = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1 ? 0 : 1;
 const SMALL_SORT = 64;
 const KEY_STEPS = 2 ** 32;
 
@@ -262,29 +325,37 @@ export function stationaryLruOrder(
 }
 
 /**
+ * The key of an object whose key the fill did not draw below `threshold`: the threshold plus a
+ * fresh exponential over its weight (memorylessness), from one uniform draw `u`.
+ */
+function keyPastThreshold(threshold: number, u: number, weight: number): number {
+  return threshold - Math.log(1 - u) / weight;
+}
+
+/**
  * WholeStationaryOrder after the sampled path: the m keys drawn below the threshold, in order,
- * then every other object, whose key is the threshold plus a fresh exponential over its weight
- * (memorylessness, as in fullOrder), sorted among themselves: all lie past the drawn ones.
+ * then every other object, whose key comes from keyPastThreshold, sorted among themselves: all
+ * lie past the drawn ones.
  */
 function continueOrder(buckets: WeightBuckets, threshold: number, scratch: StationaryScratch, m: number, whole: WholeStationaryOrder): void {
   const { ids, idWeights } = buckets;
   const n = ids.length;
   if (whole.ids.length < n) whole.ids = new Int32Array(n);
-  const drawn = new Uint8Array(n);
+  scratch.wholeArrays(n);
+  const { drawn, wholeKeys: keys, wholeOrder: rest } = scratch;
+  drawn.fill(0, 0, n);
   for (let k = 0; k < m; k++) {
     whole.ids[k] = ids[scratch.ids[k]];
     drawn[scratch.ids[k]] = 1;
   }
-  const rest = new Int32Array(n - m);
-  const keys = new Float64Array(n);
   let r = 0;
   for (let k = 0; k < n; k++) {
     if (drawn[k] === 1) continue;
-    keys[k] = threshold - Math.log(1 - whole.stream.next()) / idWeights[k];
+    keys[k] = keyPastThreshold(threshold, whole.stream.next(), idWeights[k]);
     rest[r++] = k;
   }
-  rest.sort((a, b) => keys[a] - keys[b]);
-  for (let j = 0; j < r; j++) whole.ids[m + j] = ids[rest[j]];
+  const sorted = scratch.sortWholeOrder(r, keys);
+  for (let j = 0; j < r; j++) whole.ids[m + j] = ids[sorted[j]];
   whole.count = m + r;
 }
 
@@ -300,23 +371,30 @@ function fullOrder(
   whole: WholeStationaryOrder | undefined,
 ): number {
   const { ids, idWeights, idSizes } = buckets;
-  const keys = new Float64Array(ids.length).fill(NaN);
+  const n = ids.length;
+  scratch.wholeArrays(n);
+  const { wholeKeys: keys, wholeOrder } = scratch;
+  keys.fill(NaN, 0, n);
   for (let j = 0; j < m; j++) keys[scratch.ids[j]] = (scratch.keys[j] / KEY_STEPS) * threshold;
-  for (let k = 0; k < ids.length; k++) if (keys[k] !== keys[k]) keys[k] = threshold - Math.log(1 - stream.next()) / idWeights[k];
-  const order = Array.from({ length: ids.length }, (_, k) => k).sort((a, b) => keys[a] - keys[b]);
-  if (out.ids.length < ids.length) out.ids = new Int32Array(ids.length);
+  for (let k = 0; k < n; k++) {
+    if (keys[k] !== keys[k]) keys[k] = keyPastThreshold(threshold, stream.next(), idWeights[k]);
+    wholeOrder[k] = k;
+  }
+  const order = scratch.sortWholeOrder(n, keys);
+  if (out.ids.length < n) out.ids = new Int32Array(n);
   let bytes = 0;
   let held = 0;
-  for (const k of order) {
+  for (let j = 0; j < n; j++) {
+    const k = order[j];
     if (bytes + idSizes[k] > capacity) break;
     bytes += idSizes[k];
     out.ids[held++] = ids[k];
   }
   if (whole !== undefined) {
     // Every object already has its key here: the whole order is this one.
-    if (whole.ids.length < ids.length) whole.ids = new Int32Array(ids.length);
-    for (let j = 0; j < order.length; j++) whole.ids[j] = ids[order[j]];
-    whole.count = order.length;
+    if (whole.ids.length < n) whole.ids = new Int32Array(n);
+    for (let j = 0; j < n; j++) whole.ids[j] = ids[order[j]];
+    whole.count = n;
   }
   return held;
 }

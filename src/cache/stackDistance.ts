@@ -122,14 +122,8 @@ export class StackDistanceRecorder {
     const length = Math.max(INITIAL_SLOTS, 2 * (count + 1));
     const keyAt = new Int32Array(length).fill(EMPTY_KEY);
     const sizeAt = new Float64Array(length);
-    const tree = new Float64Array(length + 1);
-    let entries = this.mapMask + 1;
-    while (count > entries * 0.75) entries *= 2;
-    if (entries > this.mapMask + 1) {
-      this.map = new Int32Array(2 * entries).fill(EMPTY_KEY);
-      this.mapMask = entries - 1;
-      this.mapShift = 32 - Math.log2(entries);
-    }
+    // The map sized for `count` keys at once: insertEntry, which counts `live`, grows it only past that.
+    while (count > (this.mapMask + 1) * 0.75) this.growMap();
     let slot = 0;
     let total = 0;
     // Least recent at slot 0: a distance sums the slots after a key's own.
@@ -139,19 +133,14 @@ export class StackDistanceRecorder {
       const size = sizes[k];
       keyAt[slot] = key;
       sizeAt[slot] = size;
-      if (size > 0) tree[slot + 1] = size;
       total += size;
       if (size > this.largestBytes) this.largestBytes = size;
       this.insertEntry(key, slot);
       slot++;
     }
-    for (let i = 1; i <= length; i++) {
-      const parent = i + (i & -i);
-      if (parent <= length) tree[parent] += tree[i];
-    }
     this.keyAt = keyAt;
     this.sizeAt = sizeAt;
-    this.tree = tree;
+    this.tree = this.builtTree(length, slot);
     this.total = total;
     this.live = slot;
     this.clock = slot;
@@ -214,14 +203,23 @@ export class StackDistanceRecorder {
     this.keyAt = keyAt;
     this.sizeAt = sizeAt;
     this.clock = next;
-    // Linear Fenwick build: each node passes its sum to its parent.
+    this.tree = this.builtTree(length, next);
+  }
+
+  /**
+   * The Fenwick tree of an axis of `length` slots whose first `used` hold `sizeAt`'s sizes (a
+   * compaction's or a seed's), built in one linear pass: each node passes its sum to its parent.
+   * The old tree is reused when it has that length.
+   */
+  private builtTree(length: number, used: number): Float64Array {
+    const sizeAt = this.sizeAt;
     const tree = length + 1 === this.tree.length ? this.tree.fill(0) : new Float64Array(length + 1);
-    for (let slot = 0; slot < next; slot++) if (sizeAt[slot] > 0) tree[slot + 1] = sizeAt[slot];
+    for (let slot = 0; slot < used; slot++) if (sizeAt[slot] > 0) tree[slot + 1] = sizeAt[slot];
     for (let i = 1; i <= length; i++) {
       const parent = i + (i & -i);
       if (parent <= length) tree[parent] += tree[i];
     }
-    this.tree = tree;
+    return tree;
   }
 
   /** The map entry of `key`, or −1. */

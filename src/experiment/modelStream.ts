@@ -65,7 +65,7 @@ export function generateModelStream(options: ModelStreamOptions): ModelStream {
   const classOfId = classCatalogue.classOfId;
   const homeEdgeOfPlace = network.homeEdgeOfPlace;
 
-  const m = models.facts().findIndex((facts) => facts.name === classCatalogue.classes[classIndex].name);
+  const m = models.modelIndexOf(classIndex);
   let stackRequests = 0;
   for (let e = 0; e < models.edgeCount; e++) {
     const generator = models.generators[m * models.edgeCount + e];

@@ -142,7 +142,8 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
   // A model class has no catalogue at the start, only the objects its streams create: count
   // those, by the run's end (docs/traffic-models.md), where another class counts its starting one.
   const modelCatalogueOf = (c: number): ClassCatalogueFacts => {
-    const facts = content.models?.facts().find((model) => model.name === contentCaching.classes[c].name);
+    const m = content.models?.modelIndexOf(c) ?? -1;
+    const facts = m < 0 ? undefined : content.models?.facts()[m];
     if (facts === undefined || content.classCatalogue === undefined) return startingCatalogue[c];
     return modelCatalogueFacts(catalogue, content.classCatalogue.classStart[c], facts.createdObjects);
   };

@@ -51,6 +51,35 @@ export function cell(record: Record<string, string>, column: string): number | n
   return text === '' ? null : Number(text);
 }
 
+/** A ratio as the pages publish it: to six decimals, the precision of the commands' own outputs, so a fresh run's figures compare exactly. */
+export function roundFigure(x: number): number {
+  return Number(x.toFixed(6));
+}
+
+/** Two fractions (a hit-ratio target, a sharing) read back from JSON are the same one: equal within 1e-9. */
+export function sameFraction(a: number, b: number): boolean {
+  return Math.abs(a - b) < 1e-9;
+}
+
+/** A point of a node's hit-ratio curve: its request hit ratio at a grid capacity. */
+export interface CurvePoint {
+  readonly capacity: number;
+  readonly hitRatio: number;
+}
+
+/**
+ * One node's curve from a run's curves.csv rows (docs/curves.md: `all` for the layer's
+ * aggregate), by capacity, smallest first; an error naming `reader` when the file has none.
+ */
+export function curveOf(rows: readonly Record<string, string>[], layer: 'edge' | 'regional', node: string, reader: string): CurvePoint[] {
+  const found = rows
+    .filter((row) => row.layer === layer && row.node === node)
+    .map((row) => ({ capacity: cell(row, 'capacityBytes') ?? 0, hitRatio: cell(row, 'hitRatio') ?? 0 }))
+    .sort((a, b) => a.capacity - b.capacity);
+  if (found.length === 0) throw new Error(`${reader}: curves.csv has no ${layer} rows for ${node}`);
+  return found;
+}
+
 function pathKeys(path: string): string[] {
   const keys: string[] = [];
   for (const match of path.matchAll(/\[([^\]]+)\]|([^.[\]]+)/g)) keys.push(match[1] ?? match[2]);

@@ -24,14 +24,24 @@ export function entryPaths(name: string): { scenario: string; page: string; figu
   };
 }
 
-/** The command line a reader types to get the same results (two lines for a plan with a twin, one per run for a run with variants). */
-export function commandLine(entry: LibraryEntry): string {
-  const line = (scenario: string, extra: readonly string[]): string => ['cdnsim', entry.command.kind, entryPaths(scenario).scenario, ...extra.map(shellWord)].join(' ');
+/**
+ * The runs of an entry's command, its own first: its scenario with the command's arguments,
+ * then a plan's twin with the same arguments, or a run's variants, each the entry's scenario
+ * with its own extra arguments.
+ */
+export function entryRuns(entry: LibraryEntry): { scenario: string; args: readonly string[] }[] {
   const command = entry.command;
-  if (command.kind === 'run') return [[], ...(command.variants ?? [])].map((variant) => line(entry.name, variant)).join('\n');
+  if (command.kind === 'run') return [[], ...(command.variants ?? [])].map((args) => ({ scenario: entry.name, args }));
   const args = command.args ?? [];
   const twin = command.kind === 'plan' ? command.twin : undefined;
-  return [entry.name, ...(twin === undefined ? [] : [twin])].map((scenario) => line(scenario, args)).join('\n');
+  return [entry.name, ...(twin === undefined ? [] : [twin])].map((scenario) => ({ scenario, args }));
+}
+
+/** The command line a reader types to get the same results (two lines for a plan with a twin, one per run for a run with variants). */
+export function commandLine(entry: LibraryEntry): string {
+  return entryRuns(entry)
+    .map((run) => ['cdnsim', entry.command.kind, entryPaths(run.scenario).scenario, ...run.args.map(shellWord)].join(' '))
+    .join('\n');
 }
 
 function shellWord(word: string): string {

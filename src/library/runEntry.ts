@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Figures, LibraryEntry } from './libraryEntry.js';
-import { entryPaths } from './page.js';
+import { entryPaths, entryRuns } from './page.js';
 
 /**
  * Runs a library entry's command through the built CLI (`dist/src/cli/main.js`, as a user
@@ -14,20 +14,14 @@ import { entryPaths } from './page.js';
 export async function withEntryOutput<T>(repo: string, entry: LibraryEntry, options: { charts: boolean }, use: (folder: string, twinFolder?: string, variantFolders?: readonly string[]) => T): Promise<T> {
   const scratch = mkdtempSync(join(tmpdir(), `cdnsim-library-${entry.name}-`));
   const folder = join(scratch, 'out');
-  const twin = entry.command.kind === 'plan' ? entry.command.twin : undefined;
-  const variants = entry.command.kind === 'run' ? (entry.command.variants ?? []) : [];
+  const [own, ...further] = entryRuns(entry);
   try {
-    await runCommand(repo, entry, entry.name, folder, options);
-    if (variants.length > 0) {
-      const variantFolders = variants.map((_, i) => join(scratch, `variant-${i}`));
-      // As a twin's, the variants' charts are not published.
-      for (const [i, variant] of variants.entries()) await runCommand(repo, entry, entry.name, variantFolders[i], { charts: false }, variant);
-      return use(folder, undefined, variantFolders);
-    }
-    if (twin === undefined) return use(folder);
-    // The twin's charts are not published (LibraryEntry.charts names the entry's own).
-    await runCommand(repo, entry, twin, join(scratch, 'twin'), { charts: false });
-    return use(folder, join(scratch, 'twin'));
+    await runCommand(repo, entry, own, folder, options);
+    const furtherFolders = further.map((_, i) => join(scratch, `further-${i}`));
+    // A twin's or a variant's charts are not published (LibraryEntry.charts names the entry's own).
+    for (const [i, run] of further.entries()) await runCommand(repo, entry, run, furtherFolders[i], { charts: false });
+    if (further.length === 0) return use(folder);
+    return entry.command.kind === 'plan' ? use(folder, furtherFolders[0]) : use(folder, undefined, furtherFolders);
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
@@ -38,10 +32,9 @@ export function freshFigures(repo: string, entry: LibraryEntry, options: { chart
   return withEntryOutput(repo, entry, options, (folder, twinFolder, variantFolders) => entry.figures(folder, twinFolder, variantFolders));
 }
 
-/** The entry's command on `scenarios/library/<scenario>.yaml`, into `folder`. */
-async function runCommand(repo: string, entry: LibraryEntry, scenario: string, folder: string, options: { charts: boolean }, variant: readonly string[] = []): Promise<void> {
-  const extra = entry.command.kind === 'run' ? [...variant] : [...(entry.command.args ?? [])];
-  const args = [join(repo, 'dist/src/cli/main.js'), entry.command.kind, entryPaths(scenario).scenario, ...extra, '--out', folder, '--no-progress'];
+/** One of the entry's runs (entryRuns): the command on `scenarios/library/<scenario>.yaml` with its arguments, into `folder`. */
+async function runCommand(repo: string, entry: LibraryEntry, run: { scenario: string; args: readonly string[] }, folder: string, options: { charts: boolean }): Promise<void> {
+  const args = [join(repo, 'dist/src/cli/main.js'), entry.command.kind, entryPaths(run.scenario).scenario, ...run.args, '--out', folder, '--no-progress'];
   if (!options.charts) args.push('--no-charts');
   const { status, stderr } = await runNode(args, repo);
   if (status !== 0) throw new Error(`library ${entry.name}: \`cdnsim ${args.slice(1).join(' ')}\` exited ${status}:\n${stderr.trim()}`);

@@ -176,7 +176,8 @@ function withTrafficModels(scenario: Scenario, document: Document, file: string,
       return shipped ? klass : { ...klass, traffic: { ...traffic, folder: model.folder } };
     } catch (error) {
       if (!(error instanceof UserError)) throw error;
-      const path = /fidelity: fd$/.test(error.message) ? ['content', 'classes', i, 'fidelity'] : keyPath;
+      // An error that names its key within the class (the fidelity a model cannot give) is located there; any other at `model`.
+      const path: PathKey[] = error.keyPath === undefined ? keyPath : ['content', 'classes', i, ...error.keyPath];
       problems.push({ file, ...at(valueOffset(document, path)), keyPath: formatKeyPath(path), message: error.message });
       return klass;
     }

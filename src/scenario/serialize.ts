@@ -100,21 +100,22 @@ function arrivalShapeToInput(shape: ArrivalShape): ArrivalShapeInput {
 function contentClassToInput(klass: ContentClass): ContentClassInput {
   const perSecond = (rate: number) => (rate === 0 ? 0 : `${rate}/s`);
   const traffic = klass.traffic;
-  // A model class's objects, popularity, sizes and churn are its model's (docs/traffic-models.md); a folder is written absolute, so the run folder's scenario.json finds it.
-  const common = {
-    name: klass.name,
-    preset: klass.preset,
-    share: klass.share,
+  // The fields every class has, in the order a file lists them: who it is, then how its objects are served.
+  const identity = { name: klass.name, preset: klass.preset, share: klass.share };
+  const serving = {
     path: klass.path,
     fileTypes: klass.fileTypes.map((fileType) => ({ ...fileType })),
     rendering: klass.rendering,
     rangeRequests: klass.rangeRequests,
     headers: { profile: klass.headers.profile, fields: { ...klass.headers.fields } },
-    ...(klass.queries === undefined ? {} : { queries: querySpecInput(klass.queries) }),
   };
+  const queries = klass.queries === undefined ? {} : { queries: querySpecInput(klass.queries) };
   if (traffic !== undefined) {
+    // A model class's objects, popularity, sizes and churn are its model's (docs/traffic-models.md); a folder is written absolute, so the run folder's scenario.json finds it.
     return {
-      ...common,
+      ...identity,
+      ...serving,
+      ...queries,
       model: traffic.folder ?? traffic.model,
       fidelity: traffic.fidelity,
       sharing: traffic.sharing,
@@ -123,17 +124,11 @@ function contentClassToInput(klass: ContentClass): ContentClassInput {
     };
   }
   return {
-    name: klass.name,
-    preset: klass.preset,
-    share: klass.share,
+    ...identity,
     objects: klass.objects,
     zipfExponent: klass.zipfExponent,
     size: { ...klass.size },
-    path: klass.path,
-    fileTypes: klass.fileTypes.map((fileType) => ({ ...fileType })),
-    rendering: klass.rendering,
-    rangeRequests: klass.rangeRequests,
-    headers: { profile: klass.headers.profile, fields: { ...klass.headers.fields } },
+    ...serving,
     churn: {
       newObjects: perSecond(klass.churn.newObjectsPerSecond),
       oneHitWonderShare: klass.churn.oneHitWonderShare,
@@ -144,7 +139,7 @@ function contentClassToInput(klass: ContentClass): ContentClassInput {
         ...(klass.churn.updates.onDeployShare === undefined ? {} : { onDeploy: klass.churn.updates.onDeployShare }),
       },
     },
-    ...(klass.queries === undefined ? {} : { queries: querySpecInput(klass.queries) }),
+    ...queries,
   };
 }
 

@@ -77,16 +77,24 @@ export function nearestPop(table: RoutingTable, place: number): number {
 /**
  * Per PoP, 1 when anycast can send it requests: it is the nearest of a place with demand, or,
  * with misrouting on, one of such a place's next-nearest. The others never see a request in
- * normal routing (docs/topology.md, "Idle PoPs"); only an incident's rerouting reaches them.
+ * normal routing (docs/topology.md, "PoPs without traffic"); only an incident's rerouting reaches them.
  */
 export function routedPops(table: RoutingTable, parameters: RoutingParameters, demand: Float64Array): Uint8Array {
   const routed = new Uint8Array(table.popCount);
-  const reach = parameters.misrouteProbability > 0 ? table.stride : 1;
+  const reach = 1 + misrouteAlternates(table, parameters);
   for (let place = 0; place < table.placeCount; place++) {
     if (!(demand[place] > 0)) continue;
     for (let j = 0; j < reach; j++) routed[table.ranked[place * table.stride + j]] = 1;
   }
   return routed;
+}
+
+/**
+ * How many PoPs past its nearest a place's requests may be misrouted to (the Router's rule):
+ * its ranked alternates when misrouting is on, none when it is off or there is no other PoP.
+ */
+function misrouteAlternates(table: RoutingTable, parameters: RoutingParameters): number {
+  return parameters.misrouteProbability > 0 ? table.stride - 1 : 0;
 }
 
 /** Routes requests of client places to PoPs, misrouting a share of them with a seeded stream. */
@@ -100,7 +108,7 @@ export class Router {
     private readonly stream: RandomStream,
   ) {
     checkRoutingParameters(parameters);
-    this.alternates = table.stride - 1;
+    this.alternates = misrouteAlternates(table, parameters);
     this.misrouteProbability = this.alternates > 0 ? parameters.misrouteProbability : 0;
   }
 

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { StationaryScratch, stationaryLruOrder, weightBuckets } from '../../src/cache/lruStationary.js';
 import { cheApproximation, cheCharacteristicTime } from '../../src/cache/che.js';
@@ -212,5 +213,59 @@ describe('the whole stationary order for a curve recorder (docs/curves.md, "A st
       expect(whole.count).toBe(n);
       expect(new Set(whole.ids.subarray(0, n)).size).toBe(n);
     }
+  });
+
+  it('sortWholeOrder: the order of a stable comparison sort, ties in the order given (equal drawn shares, two infinite keys), 0 first', () => {
+    const scratch = new StationaryScratch();
+    const keys = Float64Array.of(3, 1, 1, Infinity, 0, Infinity, 2, 1e300, 5e-324);
+    scratch.wholeArrays(keys.length);
+    scratch.wholeOrder.set([0, 1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(Array.from(scratch.sortWholeOrder(keys.length, keys).subarray(0, keys.length))).toEqual([4, 8, 1, 2, 6, 0, 7, 3, 5]);
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.double({ min: 0, max: 1e6, noNaN: true }), fc.constantFrom(0, 1, 2.5, Infinity)), { maxLength: 300 }), (values) => {
+        const sorter = new StationaryScratch();
+        const keyed = Float64Array.from(values);
+        sorter.wholeArrays(values.length);
+        // Ids given in reverse: "ties in the order given" is then not the ids' order.
+        const given = values.map((_, k) => values.length - 1 - k);
+        sorter.wholeOrder.set(given);
+        const expected = [...given].sort((a, b) => (keyed[a] < keyed[b] ? -1 : keyed[a] > keyed[b] ? 1 : 0));
+        expect(Array.from(sorter.sortWholeOrder(values.length, keyed).subarray(0, values.length))).toEqual(expected);
+      }),
+    );
+  });
+
+  it('the whole order is pinned: 5,000 objects, Zipf(0.8), the sampled path (room for 2,000 bytes) and the every-key path (room for 3), three caches each from one scratch, the same ids in the same order as when each cache allocated its own arrays', () => {
+    const n = 5_000;
+    const weights = zipfProbabilities(n, 0.8);
+    const sizes = Float64Array.from({ length: n }, (_, i) => 1 + (i % 7));
+    // An order's fingerprint: its first ids and a position-weighted sum of all n (any swap moves it).
+    const fingerprint = (ids: Int32Array, count: number) => {
+      let sum = 0;
+      for (let k = 0; k < count; k++) sum = (sum + (k + 1) * (ids[k] + 1)) % 1_000_000_007;
+      return { count, first: Array.from(ids.subarray(0, 6)), sum };
+    };
+    const orders = [2_000, 3].flatMap((capacity) => {
+      const buckets = weightBuckets(weights, sizes, capacity);
+      const x = cheCharacteristicTime(buckets.idWeights, buckets.idSizes, capacity);
+      const streams = new RandomStreams(9);
+      const fill = streams.stream('fill');
+      const whole = { stream: streams.stream('whole'), ids: new Int32Array(0), count: 0 };
+      const scratch = new StationaryScratch();
+      const out = { ids: new Int32Array(16) };
+      return [0, 1, 2].map(() => {
+        stationaryLruOrder(buckets, capacity, x, fill, scratch, out, whole);
+        return fingerprint(whole.ids, whole.count);
+      });
+    });
+    // Sizes 1–7 and room for 3: only the 2,144 objects of 1–3 bytes can be stored, so only they are ordered. The first room-for-3 cache takes the every-key path.
+    expect(orders).toEqual([
+      { count: 5_000, first: [532, 560, 392, 0, 3772, 1173], sum: 231_099_773 },
+      { count: 5_000, first: [5, 279, 48, 1604, 32, 1106], sum: 84_885_571 },
+      { count: 5_000, first: [556, 232, 761, 2, 225, 112], sum: 261_896_541 },
+      { count: 2_144, first: [1199, 875, 1267, 2613, 1211, 36], sum: 699_240_215 },
+      { count: 2_144, first: [541, 898, 23, 58, 7, 3451], sum: 630_498_588 },
+      { count: 2_144, first: [2, 21, 2170, 196, 1, 4796], sum: 686_431_819 },
+    ]);
   });
 });

@@ -172,6 +172,16 @@ describe('cdnsim traffic (docs/traffic-models.md)', () => {
       expect(unknown.stderr).toContain("bad-model.yaml:6:29: `content.classes[0].model`: unknown traffic class 'v9' (did you mean v?)");
       expect(expectNoStackTrace(unknown.stderr)).toBe(true);
     });
+
+    it('--fidelity with a scenario is refused (the run reads its class\'s fidelity), naming the --set that changes it; that --set gives the bfd stream', () => {
+      const flag = cdnsim(['traffic', scenario, '--fidelity', 'bfd', '--requests', '10', '--out', join(folder, 'x.csv')]);
+      expect(flag.status).toBe(2);
+      expect(flag.stderr).toContain("--fidelity is for a traffic class or model folder; with a scenario the class says its own (video: fd): --set content.classes[0].fidelity=bfd, or its fidelity key in");
+      expect(expectNoStackTrace(flag.stderr)).toBe(true);
+      const set = cdnsim(['traffic', scenario, '--set', 'content.classes[0].fidelity=bfd', '--pop', 'DME', '--requests', '10', '--format', 'csv', '--out', join(folder, 'bfd.csv')]);
+      expect(set.status, set.stderr).toBe(0);
+      expect(set.stdout).toContain('requests of v (bfd)');
+    });
   });
 
   it('bad input: an unknown class lists the shipped ones; a missing folder is named', () => {
@@ -182,5 +192,15 @@ describe('cdnsim traffic (docs/traffic-models.md)', () => {
     const missing = cdnsim(['traffic', './no-such-model', '--requests', '10', '--out', join(folder, 'x.bin')]);
     expect(missing.status).toBe(2);
     expect(missing.stderr).toContain('traffic model folder not found');
+  });
+
+  it('--seed: one rule for a class and a scenario, a whole number ≥ 0 as the scenario\'s seed key (a class took −1 before)', () => {
+    const scenario = join(folder, 'seed.yaml');
+    writeFileSync(scenario, ['name: seed', 'content:', '  classes:', '    - { name: video, model: v }', 'topology: { model: regions, edgeSites: per-region }'].join('\n'));
+    for (const model of ['eu-2', scenario]) {
+      const refused = cdnsim(['traffic', model, '--seed', '-1', '--requests', '10', '--out', join(folder, 'x.bin')]);
+      expect(refused.status, model).toBe(2);
+      expect(refused.stderr).toContain('--seed: expected a whole number ≥ 0, found -1');
+    }
   });
 });

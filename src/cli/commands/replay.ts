@@ -117,7 +117,7 @@ async function writeReportFolder(folder: string, rowsJson: string, charts: boole
   writeFileAtomic(join(folder, 'replay.json'), rowsJson);
   const written = `written: ${join(relative(process.cwd(), folder) || folder, 'replay.json')}`;
   // run.ts (and the scenario schema behind it) only when charts are drawn: a --no-charts replay starts without them.
-  return wrapText(charts ? `${written}\n${await (await import('./run.js')).drawCharts(folder)}` : written, terminalColumns());
+  return wrapText(charts ? `${written}\n${await (await import('../drawCharts.js')).drawCharts(folder)}` : written, terminalColumns());
 }
 
 /** A replay that measured no request has no miss ratio to report; 0.0000 would read as a perfect cache. */

@@ -24,6 +24,7 @@ import { packageInfo } from '../packageInfo.js';
 import { createProgressReporter } from '../progressBar.js';
 import { terminalColumns } from '../terminalColumns.js';
 import { wrapText } from '../../report/consoleTable.js';
+import { drawCharts } from '../drawCharts.js';
 import type { RunWorkerInput, RunWorkerMessage } from '../runWorker.js';
 
 interface RunArgs {
@@ -216,7 +217,6 @@ async function executeRun(args: RunArgs): Promise<void> {
   }
 }
 
-/** The run's charts and report.html (issue 15), from the files just written; loaded only when drawn. */
 /**
  * A command's last words: with --json, the JSON alone on stdout and the files written (and the
  * charts drawn into `chartsFolder`) on stderr; otherwise the text report, then those lines.
@@ -231,11 +231,6 @@ export async function printResult(result: { json: boolean; jsonText: string; tex
   } else {
     process.stdout.write(`${result.text}\n\n${written}\n`);
   }
-}
-
-export async function drawCharts(folder: string): Promise<string> {
-  const { chartsWrittenLine, writeCharts } = await import('../../report/charts/writeCharts.js');
-  return chartsWrittenLine(relative(process.cwd(), folder) || folder, await writeCharts(folder));
 }
 
 /** The simulation in a worker thread (src/cli/simulationWorker.ts: Ctrl-C removes an unfinished run folder, exit 130). */

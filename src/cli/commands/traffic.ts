@@ -24,7 +24,8 @@ interface TrafficArgs {
   requests: string;
   format: ExportFormat;
   out: string;
-  fidelity: Fidelity;
+  /** Absent unless given: a scenario's class says its own (refused with a scenario), a class or folder defaults to DEFAULT_FIDELITY. */
+  fidelity?: Fidelity;
   rate?: number;
   depthCap?: string;
   seed?: number;
@@ -45,7 +46,7 @@ export function trafficCommand(yargs: Argv): Argv {
         .option('requests', { type: 'string', demandOption: 'name the number of requests, e.g. --requests 2M', describe: 'requests after the model\'s warm-up (2000000, 2M); with a scenario, of the class (at --pop)' })
         .option('format', { choices: EXPORT_FORMATS, default: 'oracleGeneral' as ExportFormat, describe: 'trace format' })
         .option('out', { type: 'string', demandOption: 'name the trace file, e.g. --out eu-2.oracleGeneral.bin', describe: 'trace file (written atomically)' })
-        .option('fidelity', { choices: ['fd', 'bfd'] as const, default: DEFAULT_FIDELITY, describe: 'reproduce the request hit-rate curve (fd) or the byte hit-rate curve (bfd); a scenario\'s class has its own' })
+        .option('fidelity', { choices: ['fd', 'bfd'] as const, describe: `reproduce the request hit-rate curve (fd) or the byte hit-rate curve (bfd); default ${DEFAULT_FIDELITY}; not with a scenario (its class's fidelity)` })
         .option('rate', { type: 'number', describe: 'mean requests per second (default: the model\'s own); not with a scenario (its traffic.rate)' })
         .option('depth-cap', { type: 'string', describe: 'deepest LRU stack the generator keeps (default 1TB): the curve is exact up to it; not with a scenario' })
         .option('seed', { type: 'number', describe: 'same seed, same trace (default: the scenario\'s seed, or 1 for a class)' })
@@ -64,7 +65,8 @@ function executeTraffic(args: TrafficArgs): void {
   if (!requests.ok || requests.value === 0 || requests.value > MAX_REQUESTS) {
     throw new UserError(`--requests: expected a count from 1 to ${formatCount(MAX_REQUESTS)} (2000000, 2M; the trace is built in memory, 20 bytes a request), found ${args.requests}`);
   }
-  if (args.seed !== undefined && !Number.isSafeInteger(args.seed)) throw new UserError(`--seed: expected a whole number, found ${args.seed}`);
+  // One rule for both sources, as the scenario's own seed key has it (0 … 2^53 − 1).
+  if (args.seed !== undefined && !(Number.isSafeInteger(args.seed) && args.seed >= 0)) throw new UserError(`--seed: expected a whole number ≥ 0, found ${args.seed}`);
   if (args.rate !== undefined && !(args.rate > 0 && Number.isFinite(args.rate))) throw new UserError(`--rate: expected requests per second above 0, found ${args.rate}`);
   let depthCapBytes: number | undefined;
   if (args.depthCap !== undefined) {
@@ -84,11 +86,12 @@ function executeTraffic(args: TrafficArgs): void {
     throw new UserError(`--pop, --class and --set read a scenario file (.yaml, .yml or .json) as the first argument; '${args.model}' is a traffic class or a model folder`);
   }
   const model = loadTrafficModel(args.model);
+  const fidelity = args.fidelity ?? DEFAULT_FIDELITY;
   const seed = args.seed ?? 1;
   const showProgress = args.progress && process.stderr.isTTY === true;
   const result = exportTrace({
     model,
-    fidelity: args.fidelity,
+    fidelity,
     requests: requests.value,
     ratePerSecond: args.rate,
     depthCapBytes,
@@ -100,7 +103,7 @@ function executeTraffic(args: TrafficArgs): void {
   if (showProgress) process.stderr.write('\r\x1b[K');
   const total = result.warmupRequests + result.requests;
   const lines = [
-    `${args.out}: ${formatCount(total)} requests of ${model.name} (${args.fidelity}), ${formatCount(result.objects)} objects, ${result.ratePerSecond.toFixed(1)} requests/s, seed ${seed}, ${args.format}`,
+    `${args.out}: ${formatCount(total)} requests of ${model.name} (${fidelity}), ${formatCount(result.objects)} objects, ${result.ratePerSecond.toFixed(1)} requests/s, seed ${seed}, ${args.format}`,
     `The first ${formatCount(result.warmupRequests)} are the model's warm-up (its initial LRU stack, bottom to top): replay with --warmup ${result.warmupRequests}`,
   ];
   if (result.clampedSizes > 0) lines.push(`${formatCount(result.clampedSizes)} requests are larger than oracleGeneral's 4294967295-byte size field and were written at that size`);
@@ -126,8 +129,13 @@ function scenarioTraffic(args: TrafficArgs, requests: number): void {
   if (klass === undefined || klass.traffic === undefined) {
     throw new UserError(`--class: expected a class with a model among ${modelClasses.map((candidate) => candidate.name).join(', ')}, found ${args.class}`);
   }
+  const classIndex = classes.indexOf(klass);
+  if (args.fidelity !== undefined) {
+    // The trace is the run's stream, which reads the class's own fidelity: the flag would make a stream no run draws.
+    throw new UserError(`--fidelity is for a traffic class or model folder; with a scenario the class says its own (${klass.name}: ${klass.traffic.fidelity}): --set content.classes[${classIndex}].fidelity=${args.fidelity}, or its fidelity key in ${file}`);
+  }
+  // --seed was checked with the other flags; the scenario's seed by its schema.
   const seed = args.seed ?? scenario.seed;
-  if (!Number.isSafeInteger(seed) || seed < 0) throw new UserError(`--seed: expected a whole number ≥ 0, found ${seed}`);
   const network = buildRunNetwork(scenario, new RandomStreams(seed));
   const demand = edgeDemand(network);
   const busy = network.edgeNodes.map((node, e) => ({ name: node.name, demand: demand[e] })).filter((edge) => edge.demand > 0).sort((a, b) => b.demand - a.demand);
@@ -142,7 +150,6 @@ function scenarioTraffic(args: TrafficArgs, requests: number): void {
     }
     if (demand[edge] === 0) throw new UserError(`--pop: ${popCode} gets no requests in ${file} (no client place is nearest to it); the busiest: ${busiest}`);
   }
-  const classIndex = classes.indexOf(klass);
   const share = klass.share / classes.reduce((sum, candidate) => sum + candidate.share, 0);
   const keptShare = share * (edge < 0 ? 1 : demand[edge]);
   // Sized as a run whose arrivals give this many of the kept requests: the ids a run reserves follow its length.

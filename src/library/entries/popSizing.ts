@@ -1,6 +1,7 @@
 import type { LibraryEntry } from '../libraryEntry.js';
 import { edgeRowsBusiestFirst, readPlan, storageAtTargets } from '../planFigures.js';
 import { bytes, count, markdownTable, percent } from '../markdown.js';
+import { roundFigure as round } from '../outputs.js';
 
 /**
  * `cdnsim plan` on the baseline's site over Europe's PoPs (scenarios/library/pop-sizing.yaml):
@@ -42,7 +43,6 @@ interface PopSizingFigures {
   readonly rows: readonly PopRow[];
 }
 
-const round = (x: number): number => Number(x.toFixed(6));
 
 const withTraffic = (f: PopSizingFigures): PopRow[] => f.rows.filter((row) => row.requests > 0);
 const smallest = (f: PopSizingFigures): number => Math.min(...withTraffic(f).map((row) => row.plannedBytes));

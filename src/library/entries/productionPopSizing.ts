@@ -1,7 +1,7 @@
 import type { LibraryEntry } from '../libraryEntry.js';
 import { edgeRowsBusiestFirst, readPlan, storageAtTargets } from '../planFigures.js';
 import { bytes, count, markdownTable, percent } from '../markdown.js';
-import { cell, readCsv } from '../outputs.js';
+import { curveOf, readCsv, roundFigure as round, sameFraction } from '../outputs.js';
 
 /**
  * `cdnsim plan` on four European PoPs serving production video traffic (the footprint
@@ -52,7 +52,6 @@ interface ProductionPopSizingFigures {
   readonly modelHitRatioAtZipfSize: readonly number[];
 }
 
-const round = (x: number): number => Number(x.toFixed(6));
 
 function planFigures(folder: string): PlanFigures {
   const plan = readPlan(folder);
@@ -78,23 +77,14 @@ function planFigures(folder: string): PlanFigures {
   };
 }
 
-/** A node's curve (curves.csv, run 1) at `capacity`: the row of the largest grid capacity not above it (a curve is a step function of the grid). */
+/** A PoP's curve (curves.csv, run 1) at `capacity`: the point of the largest grid capacity not above it (a curve is a step function of the grid). */
 function curveAt(rows: readonly Record<string, string>[], node: string, capacity: number): number {
-  let found: number | null = null;
-  let foundCapacity = -1;
-  for (const row of rows) {
-    if (row.layer !== 'edge' || row.node !== node) continue;
-    const at = cell(row, 'capacityBytes') ?? 0;
-    if (at <= capacity && at > foundCapacity) {
-      foundCapacity = at;
-      found = cell(row, 'hitRatio');
-    }
-  }
-  if (found === null) throw new Error(`library production-pop-sizing: curves.csv has no edge row for ${node} at or below ${capacity} bytes`);
-  return found;
+  const point = curveOf(rows, 'edge', node, 'library production-pop-sizing').findLast((candidate) => candidate.capacity <= capacity);
+  if (point === undefined) throw new Error(`library production-pop-sizing: curves.csv has no edge row for ${node} at or below ${capacity} bytes`);
+  return point.hitRatio;
 }
 
-const storageAt = (plan: PlanFigures, target: number): number | undefined => plan.storageByTarget.find((entry) => Math.abs(entry.target - target) < 1e-9)?.plannedBytes;
+const storageAt = (plan: PlanFigures, target: number): number | undefined => plan.storageByTarget.find((entry) => sameFraction(entry.target, target))?.plannedBytes;
 const ratio = (f: ProductionPopSizingFigures): number => f.model.plannedBytes / f.zipf.plannedBytes;
 const zipfSizeOf = (f: ProductionPopSizingFigures, code: string): number => f.zipf.rows.find((row) => row.code === code)?.plannedBytes ?? Number.NaN;
 /** The model's layer hit ratio on its curves at the Zipf plan's sizes, weighted by each PoP's requests. */

@@ -1,6 +1,6 @@
 import type { LibraryEntry } from '../libraryEntry.js';
 import { bytes, count, markdownTable, percent } from '../markdown.js';
-import { cell, list, num, readCsv, readJson, type Json } from '../outputs.js';
+import { curveOf, list, num, readCsv, readJson, roundFigure as round, sameFraction, type CurvePoint, type Json } from '../outputs.js';
 import { loadTrafficModel, modelHitRate } from '../../workload/trafficModels/trafficModel.js';
 
 /**
@@ -76,20 +76,11 @@ interface RegionalSharingFigures {
   readonly points: readonly SharingPoint[];
 }
 
-const round = (x: number): number => Number(x.toFixed(6));
-
-/** A regional node's rows of curves.csv, by capacity. */
-function curveRows(rows: readonly Record<string, string>[], node: string): { capacity: number; hitRatio: number }[] {
-  const found = rows
-    .filter((row) => row.layer === 'regional' && row.node === node)
-    .map((row) => ({ capacity: cell(row, 'capacityBytes') ?? 0, hitRatio: cell(row, 'hitRatio') ?? 0 }))
-    .sort((a, b) => a.capacity - b.capacity);
-  if (found.length === 0) throw new Error(`library regional-sharing: curves.csv has no regional rows for ${node}`);
-  return found;
-}
+/** A regional node's curve (curves.csv; `all`: the regional layer's). */
+const curveRows = (rows: readonly Record<string, string>[], node: string): CurvePoint[] => curveOf(rows, 'regional', node, 'library regional-sharing');
 
 /** The smallest grid capacity whose hit ratio reaches `target` (as plan's capacityFor), null when none does. */
-function capacityFor(curve: readonly { capacity: number; hitRatio: number }[], target: number): number | null {
+function capacityFor(curve: readonly CurvePoint[], target: number): number | null {
   return curve.find((point) => point.hitRatio >= target)?.capacity ?? null;
 }
 
@@ -126,11 +117,11 @@ function pointOf(folder: string): SharingPoint {
 }
 
 const at = (f: RegionalSharingFigures, sharing: number): SharingPoint => {
-  const point = f.points.find((p) => Math.abs(p.sharing - sharing) < 1e-9);
+  const point = f.points.find((p) => sameFraction(p.sharing, sharing));
   if (point === undefined) throw new Error(`library regional-sharing: no run at sharing ${sharing}`);
   return point;
 };
-const storageAt = (point: SharingPoint, target: number): number | null => point.storageForTarget[TARGETS.findIndex((t) => Math.abs(t - target) < 1e-9)] ?? null;
+const storageAt = (point: SharingPoint, target: number): number | null => point.storageForTarget[TARGETS.findIndex((t) => sameFraction(t, target))] ?? null;
 const storageText = (point: SharingPoint, value: number | null): string => (value === null ? `never (at most ${percent(point.ceiling, 1)})` : bytes(value));
 const site = (point: SharingPoint, code: string): SiteRow | undefined => point.sites.find((s) => s.code === code);
 const shared = (f: RegionalSharingFigures): SharingPoint[] => f.points.filter((p) => p.sharing > 0);

@@ -326,6 +326,11 @@ export class ModelTraffic {
     return warmed;
   }
 
+  /** Class `classIndex`'s place among the model classes (in `generators` and `facts()`), −1 for a Zipf class. */
+  modelIndexOf(classIndex: number): number {
+    return this.modelOf[classIndex];
+  }
+
   facts(): ModelClassFacts[] {
     return this.states.map((state, m) => ({
       name: state.input.name,

@@ -60,10 +60,10 @@ export function loadTrafficModel(nameOrPath: string, baseFolder: string = proces
   return model;
 }
 
-/** The descriptor a fidelity reads; a user error when the model has no byte-weighted one. */
+/** The descriptor a fidelity reads; a user error when the model has no byte-weighted one, at the class's `fidelity` key. */
 export function descriptorFor(model: TrafficModel, fidelity: Fidelity): FootprintDescriptor {
   if (fidelity === 'fd') return model.fd;
-  if (model.bfd === null) throw new UserError(`traffic model ${model.name} has no byte-weighted descriptor (${BFD_FILES.join(' or ')} in ${model.folder}): use fidelity: fd`);
+  if (model.bfd === null) throw new UserError(`traffic model ${model.name} has no byte-weighted descriptor (${BFD_FILES.join(' or ')} in ${model.folder}): use fidelity: fd`, ['fidelity']);
   return model.bfd;
 }
 

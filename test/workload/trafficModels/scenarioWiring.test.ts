@@ -1,6 +1,7 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { curvePoints } from '../../../src/cache/hitRatioCurves.js';
 import { runScenario } from '../../../src/experiment/runScenario.js';
@@ -135,6 +136,7 @@ topology: { model: regions, edgeSites: per-region }
 });
 
 describe('bad model classes, located at their key (issue 28 "bad input")', () => {
+  const EU2 = fileURLToPath(new URL('../../../data/traffic-models/eu-2', import.meta.url));
   const withClass = (lines: string) => `
 name: bad
 content:
@@ -156,6 +158,17 @@ topology: { model: regions, edgeSites: single }
     writeFileSync(join(folder, 'mine', 'fd.txt'), '100 1000 0 10 30 300\n0 0 0.5\n0 200000 half\n');
     writeFileSync(join(folder, 'mine', 'popularity.txt'), '1\n10 1\n');
     expect(() => parseScenarioText(withClass('      model: ./mine'), join(folder, 'bad.yaml'))).toThrow(/`content\.classes\[0\]\.model`: .*mine\/fd\.txt:3: expected a row of three numbers/);
+  });
+
+  it('fidelity bfd of a folder without a byte-weighted descriptor: located at content.classes[0].fidelity (the error carries its key), message unchanged', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'cdnsim-model-'));
+    mkdirSync(join(folder, 'mine'));
+    copyFileSync(join(EU2, 'fd.txt'), join(folder, 'mine', 'fd.txt'));
+    copyFileSync(join(EU2, 'popularity.txt'), join(folder, 'mine', 'popularity.txt'));
+    const text = withClass('      model: ./mine\n      fidelity: bfd');
+    expect(() => parseScenarioText(text, join(folder, 'bad.yaml'))).toThrow(
+      `bad.yaml:7:17: \`content.classes[0].fidelity\`: traffic model ./mine has no byte-weighted descriptor (bfd.txt or byte_footprint_desc_all.txt in ${join(folder, 'mine')}): use fidelity: fd`,
+    );
   });
 
   it('a sharing outside [0, 1] is refused; so is a sharing window of 0 or above 50 M requests (its log is in memory)', () => {
