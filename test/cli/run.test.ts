@@ -128,7 +128,7 @@ describe('cdnsim run (end to end, built CLI)', () => {
     const cwd = temporaryFolder('cwd');
     const scenario = join(cwd, 'tiny.yaml');
     writeFileSync(scenario, 'run:\n  requests: 20000\ncontent:\n  objects: 1000\n');
-    const result = cdnsim(['run', scenario, '--no-progress'], { cwd });
+    const result = cdnsim(['run', scenario, '--no-progress', ...NO_CHARTS], { cwd });
     expect(result.status).toBe(0);
     const runs = readdirSync(join(cwd, 'results', 'tiny'));
     expect(runs).toHaveLength(1);
@@ -305,12 +305,12 @@ describe('the run folder repeats the run', () => {
     const out = temporaryFolder('limits');
     const scenario = join(out, 'both.yaml');
     writeFileSync(scenario, 'content: { objects: 2000 }\nrun: { requests: 1M, duration: 4s, warmup: 50% }\n');
-    const firstRun = cdnsim(['run', scenario, '--no-progress', '--out', join(out, 'first')], { columns: 200 });
+    const firstRun = cdnsim(['run', scenario, '--no-progress', ...NO_CHARTS, '--out', join(out, 'first')], { columns: 200 });
     expect(firstRun.status).toBe(0);
     expect(firstRun.stderr).toMatch(/^warning: no request was measured: the run ended after [\d,]+ requests and 4 simulated seconds, before its warm-up was over\. Shorten run\.warmup or lengthen the run\.\n$/);
     const saved = JSON.parse(readFileSync(join(out, 'first', 'scenario.json'), 'utf8'));
     expect(saved.run).toEqual({ requests: 1_000_000, duration: '4000ms', warmup: '50%' });
-    expect(cdnsim(['run', join(out, 'first', 'scenario.json'), '--no-progress', '--out', join(out, 'again')]).status).toBe(0);
+    expect(cdnsim(['run', join(out, 'first', 'scenario.json'), '--no-progress', ...NO_CHARTS, '--out', join(out, 'again')]).status).toBe(0);
     const first = JSON.parse(readFileSync(join(out, 'first', 'summary.json'), 'utf8'));
     // Stopped by the 4 s horizon with the warm-up being half of the 1M request budget: nothing measured.
     expect(first.stopReason).toBe('duration');
