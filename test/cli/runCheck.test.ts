@@ -23,6 +23,7 @@ expect:
   cdnHitRatio: { min: 10% }
 `;
 
+/** No test here reads the charts or report.html, and summary.json, stated.csv and the report do not depend on them: every run passes --no-charts. */
 function scenarioFile(folder: string, text: string): string {
   const file = join(folder, 'stated-check.yaml');
   writeFileSync(file, text);
@@ -33,7 +34,7 @@ describe('cdnsim run --check (stated figures, spec 1.1, 4.9, 8)', () => {
   it('exit 0 when every row is within or not applicable; stated.csv has a header and 20 rows', () => {
     const folder = temporaryFolder('check-ok');
     const out = join(folder, 'run');
-    const result = cdnsim(['run', scenarioFile(folder, SCENARIO + LOOSE), '--check', '--no-progress', '--out', out]);
+    const result = cdnsim(['run', scenarioFile(folder, SCENARIO + LOOSE), '--check', '--no-progress', '--no-charts', '--out', out]);
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
     // The scenario does not model the service (no modelsService): the verdicts in one line after the opening figures (issue 26), none outside.
@@ -53,14 +54,14 @@ describe('cdnsim run --check (stated figures, spec 1.1, 4.9, 8)', () => {
   it('exit 3 when a row is outside, naming the row and why on stderr; the results are written', () => {
     const folder = temporaryFolder('check-outside');
     const out = join(folder, 'run');
-    const result = cdnsim(['run', scenarioFile(folder, `${SCENARIO}${LOOSE}  latency.region.europe: { max: 19ms }\n`), '--check', '--no-progress', '--out', out]);
+    const result = cdnsim(['run', scenarioFile(folder, `${SCENARIO}${LOOSE}  latency.region.europe: { max: 19ms }\n`), '--check', '--no-progress', '--no-charts', '--out', out]);
     expect(result.status).toBe(3);
     expect(result.stderr).toContain('cdnsim: --check: 1 stated figure is outside:');
     expect(result.stderr).toContain('latency.region.europe (Europe mean latency, edge hits): stated at most 19.0 ms (scenario expect; stated 18–25 ms (spec 1.1)), simulated 20.0 ms: 20.0 ms is above the maximum 19.0 ms');
     expect(expectNoStackTrace(result.stderr)).toBe(true);
     expect(readFileSync(join(out, 'stated.csv'), 'utf8')).toContain('latency.region.europe,');
     // Without --check the same run exits 0: the verdicts are reported, not enforced.
-    const unchecked = cdnsim(['run', join(folder, 'stated-check.yaml'), '--no-progress', '--out', join(folder, 'again')]);
+    const unchecked = cdnsim(['run', join(folder, 'stated-check.yaml'), '--no-progress', '--no-charts', '--out', join(folder, 'again')]);
     expect(unchecked.status).toBe(0);
   });
 

@@ -1,8 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { modelHitRate, loadTrafficModel } from '../../src/workload/trafficModels/trafficModel.js';
-import { cdnsim, expectNoStackTrace, temporaryFolder } from './helpers.js';
+import { cdnsim, expectNoStackTrace, temporaryFolder, type CliResult } from './helpers.js';
 
 /** Issue 28: `cdnsim traffic` writes a model's stream as a trace that `cdnsim replay` reads, with the model's LRU curve. */
 describe('cdnsim traffic (docs/traffic-models.md)', () => {
@@ -75,24 +75,30 @@ describe('cdnsim traffic (docs/traffic-models.md)', () => {
     // Four European PoPs, the video model v at 200/s, seed 7. The PoPs' demand shares, as the
     // command prints them: AMS 39.6 %, DXB 23.4 %, IST 23.3 %, DME 13.8 %.
     const scenario = join(folder, 'four-pops.yaml');
-    writeFileSync(
-      scenario,
-      [
-        'name: four-pops',
-        'seed: 7',
-        'traffic: { rate: 200/s, regions: { Europe: 100% } }',
-        'content:',
-        '  classes:',
-        '    - { name: video, model: v }',
-        'edge: { capacity: 2GB }',
-        'topology: { model: pops, pops: { regions: [Europe], count: 4 }, regionalTier: { enabled: false } }',
-      ].join('\n'),
-    );
     const requests = 20_000;
     const merged = join(folder, 'four-pops.csv');
-    const written = cdnsim(['traffic', scenario, '--requests', String(requests), '--format', 'csv', '--out', merged]);
-    const warmup = Number(/replay with --warmup (\d+)/.exec(written.stdout)?.[1]);
-    const rows = readFileSync(merged, 'utf8').trim().split('\n').slice(1).map((line) => line.split(','));
+    // The merged trace, written once for the tests below: in beforeAll, not while vitest collects the tests.
+    let written: CliResult;
+    let warmup: number;
+    let rows: string[][];
+    beforeAll(() => {
+      writeFileSync(
+        scenario,
+        [
+          'name: four-pops',
+          'seed: 7',
+          'traffic: { rate: 200/s, regions: { Europe: 100% } }',
+          'content:',
+          '  classes:',
+          '    - { name: video, model: v }',
+          'edge: { capacity: 2GB }',
+          'topology: { model: pops, pops: { regions: [Europe], count: 4 }, regionalTier: { enabled: false } }',
+        ].join('\n'),
+      );
+      written = cdnsim(['traffic', scenario, '--requests', String(requests), '--format', 'csv', '--out', merged]);
+      warmup = Number(/replay with --warmup (\d+)/.exec(written.stdout)?.[1]);
+      rows = readFileSync(merged, 'utf8').trim().split('\n').slice(1).map((line) => line.split(','));
+    });
 
     it('a pop column; the stacks at time 0, then times in order; each PoP\'s count within 4 standard deviations of its share of 20,000 (AMS 7,920 ± 276)', () => {
       expect(written.status, written.stderr).toBe(0);
