@@ -9,28 +9,38 @@ const HASH_MULTIPLIER = 0x9e3779b1;
 const INITIAL_SLOTS = 1024;
 /** The index doubles before more than this share of its slots is taken. */
 const MAX_LOAD = 0.75;
-/** Entries first allocated; the arena then grows by a quarter (at least this many), so it is at most a fifth empty. */
+/**
+ * Entries first allocated; the arena then doubles. Its untouched end costs address space, not
+ * memory (pages are committed when first written), and a cold run copies each entry about once,
+ * not four times as when it grew by a quarter (issue 27, fourth round: newEntry 2.8 % → 1 % of a
+ * cold profile, the garbage collector 2.8 % → 1.3–1.8 %).
+ */
 const INITIAL_ENTRIES = 256;
 /**
- * One 48-byte entry: Int32 words 0 key, 1 prev, 2 next (entries, NIL at the ends; next links
- * the free list too); Float64 numbers 2… the entry's fields. 48 bytes, not 64: the end of
- * freshness is not kept (reuse recomputes it from the response time and the lifetime in force,
- * spec 1.2 item 6) and a held error lives beside the arena (`heldErrors`): 2 M cold baseline
- * requests store about 2 M entries, so 16 bytes an entry is about 32 MB (issue 27, memory).
+ * One 48-byte entry: Int32 words 0 prev (entries, NIL at the ends) or, until the node first
+ * evicts, when the entry was last used (USED_AT), 1 next (links the free list too), 10 key;
+ * Float64 numbers 1… the entry's fields. What a hit reads and writes (the stamp, the response
+ * time, version and status, when the origin read the version) is in the first 32 bytes, so it
+ * spans two cache lines for a quarter of the entries (48-byte strides start at 0, 16, 32 or 48
+ * in a 64-byte line), not half as when those fields were spread over the whole entry (issue 27,
+ * fourth round). 48 bytes, not 64: the end of freshness is not kept (reuse recomputes it from
+ * the response time and the lifetime in force, spec 1.2 item 6) and a held error lives beside
+ * the arena (`heldErrors`): 2 M cold baseline requests store about 2 M entries, so 16 bytes an
+ * entry is about 32 MB (issue 27, memory).
  */
 const WORDS = 12;
 const NUMBERS = 6;
-const KEY = 0;
-const PREV = 1;
-const NEXT = 2;
-/** Until the node first evicts: when the entry was last used (the node's use count then), its place in the recency order. */
-const USED_AT = 3;
+const PREV = 0;
+/** Until the node first evicts: when the entry was last used (the node's use count then), its place in the recency order; the list's links take the word over once linked. */
+const USED_AT = 0;
+const NEXT = 1;
+const KEY = 10;
 /** Stamps stay below this; a node that would pass it links its list then (Int32 words). */
 const MAX_STAMP = 2 ** 31 - 1;
-const SIZE = 2;
-const RESPONSE_AT = 3;
-const VERSION_AT = 4;
-const VERSION_STATUS = 5;
+const RESPONSE_AT = 1;
+const VERSION_STATUS = 2;
+const VERSION_AT = 3;
+const SIZE = 4;
 
 /**
  * An LRU shared cache node (the default policy): an index from key to entry, and the entries
@@ -45,12 +55,13 @@ const VERSION_STATUS = 5;
  * lines of the index alone. It doubles before it is three quarters full, moving only its
  * 8-byte slots, in slot order: the entries stay where they are (issue 27: when whole 64-byte
  * entries lived in the hash slots, re-placing them in recency order was 8 % of a cold run).
- * The arena grows by a quarter, a copy of memory, so it is at least four fifths used; an
- * entry that leaves goes on a free list for the next put. Memory: 48 bytes an entry at 80–100 %
- * of the arena plus 8 an index slot at 3/8–3/4, about 59–81 bytes an object (85–171 with
- * 64-byte entries in the slots). An entry leaves the index as it leaves the cache (LRU keeps no
- * ghosts), by Knuth's Algorithm R (TAOCP vol. 3, 6.4), which moves later index slots of the
- * probe run back; an entry's handle (its place in the arena) does not change while stored.
+ * The arena doubles, a copy of memory (its untouched end is address space only, pages being
+ * committed when first written); an entry that leaves goes on a free list for the next put.
+ * Memory: 48 bytes an entry written plus 8 an index slot at 3/8–3/4, about 59–69 bytes an
+ * object (85–171 with 64-byte entries in the slots). An entry leaves the index as it leaves
+ * the cache (LRU keeps no ghosts), by Knuth's Algorithm R (TAOCP vol. 3, 6.4), which moves
+ * later index slots of the probe run back; an entry's handle (its place in the arena) does
+ * not change while stored.
  *
  * Decisions are LruStore's under SharedCacheNode, exactly: the same recency order, the same
  * evictions (least recent first until the new object fits), the same refusal of an object
@@ -86,6 +97,14 @@ export class LruCacheNode implements CacheNode, CacheNodeStore {
   private tail = NIL;
   private used = 0;
   private count = 0;
+  /**
+   * The index slot where `storedLocalOf(probedKey)` ended (the key's slot, or the free slot
+   * its search stopped at), or −1 once the index has changed since: the put that usually
+   * follows on the same key (a fetch's answer is stored) starts from it instead of searching
+   * twice more (issue 27, fourth round).
+   */
+  private probedKey = 0;
+  private probedSlot = -1;
   /** Hit-ratio curves (docs/curves.md): the layer recording this node's stack distances, or null (runs without curves pay one test). */
   private curve: CurveLayer | null = null;
   private curveNode = 0;
@@ -162,22 +181,43 @@ export class LruCacheNode implements CacheNode, CacheNodeStore {
   }
 
   storedLocalOf(key: number): number {
-    return this.find(key);
+    const index = this.index;
+    const mask = this.mask;
+    this.probedKey = key;
+    for (let slot = Math.imul(key, HASH_MULTIPLIER) >>> this.shift; ; slot = (slot + 1) & mask) {
+      const entry = index[2 * slot + 1];
+      if (entry === FREE || index[2 * slot] === key) {
+        this.probedSlot = slot;
+        return entry;
+      }
+    }
   }
 
   put(key: number, bytes: number, versionAtMs: number, responseAtMs: number, version: number, status: number): number {
     if (!(bytes >= 0)) throw new RangeError(`object size must be ≥ 0 bytes, got ${bytes}`);
     // The curve learns the size even when the object is refused: docs/curves.md, objects larger than the cache.
     if (this.curve !== null) this.curve.stored(this.curveNode, key, bytes);
+    // The key's slot, or the free slot where its search ends: from the probe just made, if any.
+    let slot = this.probedSlot >= 0 && this.probedKey === key ? this.probedSlot : this.slotOrEndOf(key);
+    this.probedSlot = -1;
     // The old version goes even when the new one is refused (as LruStore.insert).
-    const present = this.slotOf(key);
-    if (present >= 0) this.forget(present);
+    if (this.index[2 * slot + 1] !== FREE) {
+      this.forget(slot);
+      slot = -1;
+    }
     if (bytes > this.capacity) return -1;
     if (!this.linked && (this.used + bytes > this.capacity || this.uses === MAX_STAMP)) this.linkByStamps();
-    while (this.used + bytes > this.capacity) this.forget(this.slotOf(this.words[this.tail * WORDS + KEY]));
-    if (this.count + 1 > (this.mask + 1) * MAX_LOAD) this.growIndex();
+    // Evictions and growth move index slots: the free slot is then searched again.
+    while (this.used + bytes > this.capacity) {
+      this.forget(this.slotOf(this.words[this.tail * WORDS + KEY]));
+      slot = -1;
+    }
+    if (this.count + 1 > (this.mask + 1) * MAX_LOAD) {
+      this.growIndex();
+      slot = -1;
+    }
     const entry = this.newEntry();
-    const slot = this.freeSlotFor(key);
+    if (slot < 0) slot = this.freeSlotFor(key);
     this.index[2 * slot] = key;
     this.index[2 * slot + 1] = entry;
     this.words[entry * WORDS + KEY] = key;
@@ -249,6 +289,15 @@ export class LruCacheNode implements CacheNode, CacheNodeStore {
     }
   }
 
+  /** The index slot of `key`, or the free slot where its search ends. */
+  private slotOrEndOf(key: number): number {
+    const index = this.index;
+    const mask = this.mask;
+    let slot = Math.imul(key, HASH_MULTIPLIER) >>> this.shift;
+    while (index[2 * slot + 1] !== FREE && index[2 * slot] !== key) slot = (slot + 1) & mask;
+    return slot;
+  }
+
   /** The first free index slot of `key`'s probe sequence (`key` is not in the index). */
   private freeSlotFor(key: number): number {
     const index = this.index;
@@ -258,7 +307,7 @@ export class LruCacheNode implements CacheNode, CacheNodeStore {
     return slot;
   }
 
-  /** An entry for a new object: a freed one, else the next of the arena (grown by a quarter when full). */
+  /** An entry for a new object: a freed one, else the next of the arena (doubled when full). */
   private newEntry(): number {
     const freed = this.freeEntry;
     if (freed !== NIL) {
@@ -266,8 +315,8 @@ export class LruCacheNode implements CacheNode, CacheNodeStore {
       return freed;
     }
     if (this.entryTop === this.entryRoom) {
-      // A quarter more, one copy of memory: the entries keep their places (handles), so nothing is re-placed.
-      this.entryRoom += Math.max(INITIAL_ENTRIES, this.entryRoom >> 2);
+      // Twice the room, one copy of memory: the entries keep their places (handles), so nothing is re-placed.
+      this.entryRoom *= 2;
       const words = new Int32Array(this.entryRoom * WORDS);
       words.set(this.words);
       this.words = words;
@@ -349,6 +398,7 @@ export class LruCacheNode implements CacheNode, CacheNodeStore {
   private deleteAt(slot: number): void {
     const index = this.index;
     const mask = this.mask;
+    this.probedSlot = -1;
     let hole = slot;
     for (let next = (slot + 1) & mask; index[2 * next + 1] !== FREE; next = (next + 1) & mask) {
       const home = Math.imul(index[2 * next], HASH_MULTIPLIER) >>> this.shift;
@@ -366,6 +416,7 @@ export class LruCacheNode implements CacheNode, CacheNodeStore {
   /** Grows the index to `slots` (twice its size by default), placing its slots again in slot order (the entries stay where they are). */
   private growIndex(slots = 2 * (this.mask + 1)): void {
     const old = this.index;
+    this.probedSlot = -1;
     this.index = new Int32Array(2 * slots).fill(FREE);
     this.mask = slots - 1;
     this.shift = 32 - Math.log2(slots);

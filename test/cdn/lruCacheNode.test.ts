@@ -18,7 +18,7 @@ const reference = (capacity: number) => new SharedCacheNode(new SparseKeyStore(c
 describe('LruCacheNode: an LRU node in one table (spec 4.9 layers 2–3)', () => {
   it('decides exactly as SharedCacheNode over LruStore: hits, entries, evictions, refusals, removals, renewals, with the table growing past 1,024 slots', () => {
     const operation = fc.record({
-      kind: fc.constantFrom('request', 'request', 'request', 'stored', 'remove', 'renew', 'hold'),
+      kind: fc.constantFrom('request', 'request', 'request', 'stored', 'remove', 'renew', 'hold', 'answer'),
       key: fc.oneof(fc.integer({ min: 0, max: 40 }), fc.integer({ min: 0, max: 2 ** 31 - 1 })),
       size: fc.oneof(fc.integer({ min: 0, max: 30 }), fc.constant(5_000)),
       version: fc.integer({ min: 0, max: 3 }),
@@ -40,6 +40,11 @@ describe('LruCacheNode: an LRU node in one table (spec 4.9 layers 2–3)', () =>
             const theirs = shared.store.storedLocalOf(op.key);
             if (mine >= 0) slotted.holdError(mine, time + 5);
             if (theirs >= 0) shared.holdError(theirs, time + 5);
+          } else if (op.kind === 'answer') {
+            // A fetch's answer as the flow stores it: what the node holds, then the new copy (issue 27: the put starts from that probe).
+            expect(entryOf(slotted, slotted.store.storedLocalOf(op.key))).toEqual(entryOf(shared, shared.store.storedLocalOf(op.key)));
+            const put = (node: CacheNode) => node.put(op.key as KeyId, op.size, time, time - 1, op.version, op.status);
+            expect(entryOf(slotted, put(slotted))).toEqual(entryOf(shared, put(shared)));
           } else if (op.kind === 'renew') {
             const mine = slotted.store.storedLocalOf(op.key);
             const theirs = shared.store.storedLocalOf(op.key);
@@ -62,6 +67,34 @@ describe('LruCacheNode: an LRU node in one table (spec 4.9 layers 2–3)', () =>
       }),
       { seed: 7, numRuns: 40 },
     );
+  });
+
+  it('issue 27 (fourth round): a put starts from storedLocalOf\'s probe of the same key, and searches again when a removal or an eviction moved the index\'s slots in between', () => {
+    // Three keys with one home slot in a fresh 1,024-slot index (the top 10 bits of key × 0x9e3779b1).
+    const home = (key: number) => Math.imul(key, 0x9e3779b1) >>> 22;
+    const [a, b, c] = Array.from({ length: 200_000 }, (_, key) => key).filter((key) => home(key) === home(1)).slice(0, 3);
+    // The flow's order when an answer arrives: storedLocalOf, then put of that key; nothing moves in between.
+    const byProbe = new LruCacheNode(100, 0);
+    for (const key of [a, b, c]) {
+      expect(byProbe.store.storedLocalOf(key)).toBe(-1);
+      byProbe.put(key as KeyId, 1, 0, 0, 0, 200);
+    }
+    expect([a, b, c].map((key) => byProbe.store.storedLocalOf(key))).toEqual([0, 1, 2]);
+    // c's search ends at the slot after b; removing a moves b back into a's slot, so c must go to b's old one.
+    const afterRemoval = new LruCacheNode(100, 0);
+    afterRemoval.put(a as KeyId, 1, 0, 0, 0, 200);
+    afterRemoval.put(b as KeyId, 1, 0, 0, 0, 200);
+    expect(afterRemoval.store.storedLocalOf(c)).toBe(-1);
+    afterRemoval.remove(a);
+    afterRemoval.put(c as KeyId, 1, 0, 0, 0, 200);
+    expect([afterRemoval.store.storedLocalOf(b) >= 0, afterRemoval.lookup(c as KeyId, 1) >= 0, afterRemoval.store.objectCount]).toEqual([true, true, 2]);
+    // The same through an eviction inside the put: 2 bytes, a and b held, storing c evicts a (least recent).
+    const afterEviction = new LruCacheNode(2, 0);
+    afterEviction.put(a as KeyId, 1, 0, 0, 0, 200);
+    afterEviction.put(b as KeyId, 1, 0, 0, 0, 200);
+    expect(afterEviction.store.storedLocalOf(c)).toBe(-1);
+    afterEviction.put(c as KeyId, 1, 0, 0, 0, 200);
+    expect([afterEviction.store.storedLocalOf(a), afterEviction.store.storedLocalOf(b) >= 0, afterEviction.lookup(c as KeyId, 1) >= 0]).toEqual([-1, true, true]);
   });
 
   it('evicts the least recently used first: capacity 3 bytes, keys 1, 2, 3 stored, 1 requested, 4 stored → 2 is gone', () => {
