@@ -72,6 +72,12 @@ import {
 import type { ClassId, FetchId, KeyId, NodeIndex, ObjectId, SimMs } from '../sim/ids.js';
 import type { CurveLayer } from '../cache/hitRatioCurves.js';
 
+/** Slots of LayeredFlow's `reply`: the times an answer carries to its waiters. */
+const REPLY_NOW_MS = 0;
+const REPLY_VERSION_AT_MS = 1;
+const REPLY_RESPONSE_AT_MS = 2;
+const REPLY_ERROR_UNTIL_MS = 3;
+
 /** The status a PoP answers with when the origin refused the connection and nothing stale may be served. */
 export const BAD_GATEWAY = 502;
 
@@ -289,6 +295,8 @@ export class LayeredFlow {
     seq: 0, sendMs: 0, region: 0, classId: 0, objectId: 0, sizeBytes: 0, layer: 0, latencyMs: 0,
     transferMs: -1, edge: -1, regional: -1, status: STATUS_OK, outcome: 0, staleForMs: -1, servedBytes: new Float64Array(LAYER_SLOTS),
   };
+  /** The times of the answer being given (setReply, read by answer): REPLY_*. */
+  private readonly reply = new Float64Array(4);
   private readonly arriveRegionalEvent: number;
   private readonly arriveOriginEvent: number;
   private readonly fetchDoneEvent: number;
@@ -466,7 +474,8 @@ export class LayeredFlow {
           verdict === REUSE_FRESH ? 0 : verdict === REUSE_CACHED_ERROR ? OUTCOME_CACHED_ERROR : verdict === REUSE_STALE_ON_HELD_ERROR ? OUTCOME_STALE_ON_ERROR : OUTCOME_STALE_WHILE_REVALIDATE;
         // A stale copy carries the error held beside it down to the node below (spec 7.1).
         const carriedErrorUntil = verdict === REUSE_FRESH || verdict === REUSE_CACHED_ERROR ? -Infinity : errorUntil;
-        this.answer(waiter, key, nowMs, servedLayer, status, node.versionOf(local), node.versionAtOf(local), node.responseAtOf(local), outcome, carriedErrorUntil);
+        this.setReply(nowMs, node.versionAtOf(local), node.responseAtOf(local), carriedErrorUntil);
+        this.answer(waiter, key, servedLayer, status, node.versionOf(local), outcome);
         // RFC 5861 §3, spec 4.7 row 2: one background revalidation per node and key.
         if (verdict === REUSE_STALE_WHILE_REVALIDATE && this.inFlight.get(node.id, key) < 0) {
           if (measured === 1) this.layerActivity[kind].backgroundRevalidations++;
@@ -678,22 +687,41 @@ export class LayeredFlow {
     // The first waiter (NO_WAITER for a background fetch: answer returns at once), then the later ones in order.
     const first = fetches.firstWaiterOf(f);
     let cell = fetches.takeWaiters(f);
-    this.answer(first, key, nowMs, servedLayer, answerStatus, version, versionAtMs, responseAtMs, outcome, errorUntilMs);
+    this.setReply(nowMs, versionAtMs, responseAtMs, errorUntilMs);
+    this.answer(first, key, servedLayer, answerStatus, version, outcome);
     while (cell !== -1) {
-      this.answer(fetches.waiterOf(cell), key, nowMs, servedLayer, answerStatus, version, versionAtMs, responseAtMs, outcome, errorUntilMs);
+      this.answer(fetches.waiterOf(cell), key, servedLayer, answerStatus, version, outcome);
       cell = fetches.nextWaiter(cell);
     }
     fetches.release(f);
   }
 
   /**
-   * Answers a waiter at `nowMs` at the node it waits at, with `key`: a request's piece, or a
-   * PoP's fetch (which then travels back, with `versionAtMs`: when the origin read the version,
-   * and `errorUntilMs`: until when the node holds an origin error beside the copy it answers
-   * with, −∞ for none).
+   * The times an answer carries, set once for all its waiters. Issue 27: passed as arguments to
+   * `answer`, which the optimiser does not inline, each was a newly allocated heap number per
+   * call (about 50 bytes a request).
    */
-  private answer(waiter: number, key: KeyId, nowMs: SimMs, servedLayer: number, status: number, version: number, versionAtMs: number, responseAtMs: number, outcome: number, errorUntilMs: number): void {
+  private setReply(nowMs: SimMs, versionAtMs: number, responseAtMs: number, errorUntilMs: number): void {
+    const reply = this.reply;
+    reply[REPLY_NOW_MS] = nowMs;
+    reply[REPLY_VERSION_AT_MS] = versionAtMs;
+    reply[REPLY_RESPONSE_AT_MS] = responseAtMs;
+    reply[REPLY_ERROR_UNTIL_MS] = errorUntilMs;
+  }
+
+  /**
+   * Answers a waiter at the node it waits at, with `key`: a request's piece, or a PoP's fetch
+   * (which then travels back). The answer's times are in `reply` (setReply): now, when the
+   * origin read the version, the copy's age-zero moment, and until when the node holds an
+   * origin error beside the copy it answers with (−∞ for none).
+   */
+  private answer(waiter: number, key: KeyId, servedLayer: number, status: number, version: number, outcome: number): void {
     if (waiter === NO_WAITER) return;
+    const reply = this.reply;
+    const nowMs = reply[REPLY_NOW_MS];
+    const versionAtMs = reply[REPLY_VERSION_AT_MS];
+    const responseAtMs = reply[REPLY_RESPONSE_AT_MS];
+    const errorUntilMs = reply[REPLY_ERROR_UNTIL_MS];
     if (waiter >= 0) {
       // Only PoPs' fetches wait at a regional site; a body goes down unless the PoP holds this version (a 304).
       if (this.fetches.words[waiter * FETCH_WORDS + F_MEASURED] === 1 && status === STATUS_OK && this.fetches.words[waiter * FETCH_WORDS + F_HAVE_VERSION] !== version) {

@@ -30,9 +30,12 @@ export function swappedArgumentsDoNotCompile(flow: LayeredFlow, node: CacheNode,
   // @ts-expect-error issue 24: key and objectId swapped
   flow['startFetch'](0, index, objectId, key, 1_000, c, nowMs, -1, -1, 0, 1);
 
-  flow['answer'](-1, key, nowMs, 1, 200, 1, 0, responseAtMs, 0, -Infinity);
+  flow['setReply'](nowMs, 0, responseAtMs, -Infinity);
   // @ts-expect-error issue 24: nowMs and responseAtMs swapped (ages counted from the wrong moment)
-  flow['answer'](-1, key, responseAtMs, 1, 200, 1, 0, nowMs, 0, -Infinity);
+  flow['setReply'](responseAtMs, 0, nowMs, -Infinity);
+  flow['answer'](-1, key, 1, 200, 1, 0);
+  // @ts-expect-error issue 24: an object id where the answer's key goes
+  flow['answer'](-1, objectId, 1, 200, 1, 0);
 
   node.lookup(key, nowMs);
   // @ts-expect-error issue 24: a derived instant where the clock's reading goes
