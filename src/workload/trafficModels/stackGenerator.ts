@@ -129,7 +129,7 @@ export class StackModelGenerator {
   private total = 0;
   private depthCap: number;
   /** Warm-up: the initial stack's objects, bottom to top, are the first `warmupRequests` requests. */
-  readonly warmupRequests: number;
+  private warmupLength: number;
   private warmupCursor = 0;
   /** The last request's object id and size in bytes, and whether it was a new object. */
   objectId = 0;
@@ -199,13 +199,37 @@ export class StackModelGenerator {
     const initialDepth = this.depthCap;
     // Built without forgetting: the last object may reach past the cap until the first draw.
     while (this.total < initialDepth) this.push(newObjects.next(), newObjects.lastSize);
-    this.warmupRequests = this.live;
+    this.warmupLength = this.live;
     this.warmupOnAxis = this.axisLive;
+  }
+
+  /** The warm-up's requests: the stack's objects, bottom to top, before the first draw. */
+  get warmupRequests(): number {
+    return this.warmupLength;
+  }
+
+  /**
+   * Draws from now on, the warm-up not replayed: the stack is taken as it stands (a run
+   * settles its PoPs' streams this way before their stacks go through the caches,
+   * ModelTraffic's settling). `replayStack` then makes what the stack holds the warm-up.
+   */
+  skipWarmup(): void {
+    this.warmupCursor = this.warmupLength;
+  }
+
+  /** The stack as it is now, bottom to top, is the next requests (the warm-up again); draws follow it. */
+  replayStack(): void {
+    // The window's replay reads its slots in order from its bottom: no holes.
+    this.compactWindow();
+    this.warmupLength = this.live;
+    this.warmupOnAxis = this.axisLive;
+    this.warmupCursor = 0;
+    this.warmupSlot = 0;
   }
 
   /** Whether the next request is still one of the warm-up's. */
   get inWarmup(): boolean {
-    return this.warmupCursor < this.warmupRequests;
+    return this.warmupCursor < this.warmupLength;
   }
 
   /** Warm-up requests handed out so far. */
@@ -223,7 +247,7 @@ export class StackModelGenerator {
 
   /** The next request: sets `objectId`, `size`, `isNew`. */
   next(): void {
-    if (this.warmupCursor < this.warmupRequests) {
+    if (this.warmupCursor < this.warmupLength) {
       // The initial stack bottom to top (the long axis's slots, then the window's, no holes in either):
       // pushing no object, it leaves the stack as it is. A replaying cache sees each for the first time.
       if (this.warmupCursor < this.warmupOnAxis) {
