@@ -128,8 +128,9 @@ export function modelIdReservation(input: ModelClassInput, depthCaps: readonly n
  */
 class CdnObjects implements NewObjects {
   lastSize = 0;
-  /** The PoP whose stream asks now. */
+  /** The PoP whose stream asks now, and its stack (which ids it holds). */
   currentEdge = 0;
+  holder: StackModelGenerator | null = null;
   private nextId: number;
   private readonly log: Int32Array;
   private logged = 0;
@@ -164,7 +165,8 @@ class CdnObjects implements NewObjects {
       for (let attempt = 0; attempt < SHARED_ATTEMPTS; attempt++) {
         const id = this.log[Math.floor(this.random.next() * this.logged)];
         const index = id - this.firstId;
-        if (this.creator[index] !== edge && this.lastAsker[index] !== edge) {
+        // Not one the asking PoP's stack holds: a reuse of it there would hit where the model says miss.
+        if (this.creator[index] !== edge && this.lastAsker[index] !== edge && !(this.holder?.holds(id) ?? false)) {
           this.shared++;
           this.lastSize = this.objectSizes[id];
           return id;
@@ -265,6 +267,7 @@ export class ModelTraffic {
     this.zipfStream = streams.stream('workload.zipfClasses');
     const withTraffic = new Uint8Array(this.edgeCount);
     for (let place = 0; place < placeDemand.length; place++) if (placeDemand[place] > 0) withTraffic[homeEdgeOfPlace[place]] = 1;
+    const popsWithTraffic = withTraffic.reduce((sum, flag) => sum + flag, 0);
     this.generators = new Array<StackModelGenerator | null>(inputs.length * this.edgeCount).fill(null);
     this.states = inputs.map((input, m) => {
       this.modelOf[input.classIndex] = m;
@@ -282,6 +285,7 @@ export class ModelTraffic {
         const generator = new StackModelGenerator(descriptor, objects, streams.stream(`model.${input.name}.${edgeNames[edge]}`), sizes, {
           fidelity: input.traffic.fidelity,
           depthCapBytes: depthCapFor(input.traffic, depthCaps[edge]),
+          trackHeld: settlingRequests(input.traffic, popsWithTraffic) > 0,
         });
         this.generators[m * this.edgeCount + edge] = generator;
         state.depthCapBytes = Math.max(state.depthCapBytes, depthCapFor(input.traffic, depthCaps[edge]));
@@ -330,6 +334,7 @@ export class ModelTraffic {
         if (generator === null) continue;
         const until = Math.round((requests * demand[edge] * round) / (total * rounds));
         objects.currentEdge = edge;
+        objects.holder = generator;
         for (let done = made[edge]; done < until; done++) {
           generator.next();
           objects.requested(generator.objectId);
@@ -368,6 +373,7 @@ export class ModelTraffic {
     const generator = this.generators[m * this.edgeCount + edge] as StackModelGenerator;
     const objects = this.states[m].objects;
     objects.currentEdge = edge;
+    objects.holder = generator;
     generator.next();
     objects.requested(generator.objectId);
     return generator.objectId;
@@ -390,6 +396,7 @@ export class ModelTraffic {
           if (generator === null) continue;
           const until = Math.ceil((generator.warmupRequests * round) / rounds);
           objects.currentEdge = edge;
+          objects.holder = generator;
           // Settled, the log already holds steady traffic's last requests; the replay of a stack is not a request of its PoP.
           const logged = !objects.settled;
           while (generator.inWarmup && generator.warmupProgress < until) {

@@ -38,7 +38,7 @@ describe('a model class starts in its steady state, the regional tier too (issue
     expect(blocks.length).toBeGreaterThanOrEqual(8);
     // A block's CDN hit ratio (about 81 %) has a sampling error of √(0.81 × 0.19 / 20,000) =
     // 0.28 points, the mean of four or more at most 0.14: their difference 0.31, so 1 point is
-    // 3.2 errors. Unsettled, every stack's objects were its PoP's own, no regional cache held
+    // 3.2 errors. Unsettled (the build before), every stack's objects were its PoP's own, no regional cache held
     // what a shared draw asked for, and the first block was 76.94 % against 80.78 % (blocks 4-11).
     expect(Math.abs(blocks[0] - mean(blocks.slice(4)))).toBeLessThan(0.01);
   });

@@ -114,7 +114,7 @@ describe('stack-model generator (docs/traffic-models.md)', () => {
     );
   });
 
-  it('settling (docs/traffic-models.md, "The model\'s warm-up in a run"): draws without the warm-up, then replayStack replays the stack as it stands, bottom to top, and the draws go on from it as on the definition\'s list (random models, caps, sizes)', () => {
+  it('settling (docs/traffic-models.md, "The model\'s warm-up in a run"): draws without the warm-up, then replayStack replays the stack as it stands, bottom to top, and the draws go on from it as on the definition\'s list; holds() is the list\'s ids (random models, caps, sizes)', () => {
     // A run's PoPs draw from their initial stacks before anything is replayed (ModelTraffic
     // settles the sharing), then replay the stack they reached. Its window has holes and
     // its axis a forgotten bottom by then: the replay must read neither.
@@ -134,6 +134,7 @@ describe('stack-model generator (docs/traffic-models.md)', () => {
         const fast = new StackModelGenerator(descriptor, new FreshObjects(new ObjectSizes(sizes), new RandomStreams(seed).stream('sizes')), new RandomStreams(seed).stream('draws'), new ObjectSizes(sizes), {
           fidelity: 'fd',
           depthCapBytes: capMB * 1e6,
+          trackHeld: true,
         });
         const plain = new PlainStack(descriptor, new FreshObjects(new ObjectSizes(sizes), new RandomStreams(seed).stream('sizes')), new RandomStreams(seed).stream('draws'), capMB * 1e6);
         fast.skipWarmup();
@@ -148,6 +149,9 @@ describe('stack-model generator (docs/traffic-models.md)', () => {
           plain.next();
           same(i);
         }
+        // The ids it holds are exactly the list's (fresh ids are 0, 1, 2 …: every id made so far is asked).
+        const made = Math.max(...plain.ids) + 1;
+        for (let id = 0; id < made; id++) if (fast.holds(id) !== plain.ids.includes(id)) throw new Error(`holds(${id}) is ${fast.holds(id)} after ${settling} draws`);
         fast.replayStack();
         plain.warmup = plain.ids.length;
         expect(fast.warmupRequests).toBe(plain.ids.length);
