@@ -113,7 +113,7 @@ export interface Summary {
 export type TrafficModelFigures = Omit<ModelClassFacts, 'name'> & {
   /** The content class's name. */
   class: string;
-  /** sharedObjects / (createdObjects − stackObjects + sharedObjects): the share of the streams' new-object draws after their initial stacks that were shared (near `sharing` with several PoPs). */
+  /** sharedObjects / (createdObjects − startObjects + sharedObjects): the share of the streams' new-object draws after the run's start that were shared (near `sharing` with several PoPs). */
   sharedShare: number;
 };
 
@@ -452,8 +452,8 @@ export function summaryJson(summary: Summary): string {
 
 function trafficModelFigures(facts: ModelClassFacts): TrafficModelFigures {
   const { name, ...rest } = facts;
-  // The stacks are made before any stream asks (nothing to share yet): the share counts the draws after them.
-  const drawsAfterStacks = facts.createdObjects - facts.stackObjects + facts.sharedObjects;
+  // The start's objects (the stacks', and the settling's) are made before the run's first request: the share counts the draws after it.
+  const drawsAfterStacks = facts.createdObjects - facts.startObjects + facts.sharedObjects;
   return { class: name, ...rest, sharedShare: round(ratio(facts.sharedObjects, drawsAfterStacks), 6) };
 }
 

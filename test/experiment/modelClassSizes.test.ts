@@ -33,7 +33,7 @@ describe('a model class\'s sizes come from its model, when its streams create th
   const models = content.models;
   if (catalogue === undefined || models === null) throw new Error('expected a class catalogue with a model class');
 
-  it('spec 4.8: at the start only the PoPs\' stack objects are sized, each with a size of v\'s table (whole KB, at most 243,069 KB); the reserved ids read 0', () => {
+  it('spec 4.8: at the start only the objects made before the first request (the PoPs\' stacks\' and their settling\'s) are sized, each with a size of v\'s table (whole KB, at most 243,069 KB); the reserved ids read 0', () => {
     let sized = 0;
     let ranged = 0;
     let offTable = 0;
@@ -45,14 +45,16 @@ describe('a model class\'s sizes come from its model, when its streams create th
       if (bytes % 1000 !== 0 || bytes > 243_069_000) offTable++;
     }
     expect(offTable).toBe(0);
-    expect(sized).toBe(models.facts()[0].stackObjects);
+    // Four PoPs share: their streams settle before the stacks' replay (docs/traffic-models.md), making objects the stacks may since have dropped.
+    expect(sized).toBe(models.facts()[0].startObjects);
     expect(catalogue.classStart[1] - catalogue.classStart[0]).toBeGreaterThan(2 * sized);
     // What a range decision (objects of 10 MB or more, spec 4.8) would read: v's size table
-    // puts 4.19 % of its objects there (data/traffic-models/v/iat_sz_all.txt); over n = 9,668
-    // objects σ = √(0.0419 × 0.9581 / n) = 0.20 points. The media preset's lognormal (median
-    // 50 MB, σ 1.5) put 85.8 % of the ids drawn ahead there.
-    expect(sized).toBe(9_668);
-    expect(Math.abs(ranged / sized - 0.0419)).toBeLessThan(4 * 0.002);
+    // puts 4.19 % of its objects there (data/traffic-models/v/iat_sz_all.txt); over n = 815,876
+    // objects (the stacks' 10,128 and the settling's 805,748 over its 2 M requests: at a 2 GB
+    // cap about three draws in four ask for a new object, half of those get a shared one) σ = √(0.0419 × 0.9581 / n) = 0.022 points. The media preset's lognormal
+    // (median 50 MB, σ 1.5) put 85.8 % of the ids drawn ahead there.
+    expect(sized).toBe(815_876);
+    expect(Math.abs(ranged / sized - 0.0419)).toBeLessThan(4 * 0.00022);
   });
 
   it('spec 4.8: ClassObjectTraits, which decides range requests from the sizes at the start, refuses a class whose objects are sized when created', () => {

@@ -39,17 +39,21 @@ describe('summary.json trafficModels (docs/summary-json.md)', () => {
     expect(meanBytes).toBeGreaterThan(0.9 * 820_147);
     expect(meanBytes).toBeLessThan(1.1 * 820_147);
     expect(summary.contentClasses[0].catalogueBytes).toBe(summary.catalogue.bytes);
-    expect(Object.keys(facts ?? {})).toEqual(['class', 'model', 'fidelity', 'sharing', 'sharingWindow', 'pops', 'stackObjects', 'depthCapBytes', 'createdObjects', 'sharedObjects', 'sharedShare']);
+    // One PoP shares nothing, so its stream needs no settling: the start's objects are its stack's.
+    expect(facts).toMatchObject({ settlingRequests: 0, startObjects: facts?.stackObjects });
+    expect(Object.keys(facts ?? {})).toEqual(['class', 'model', 'fidelity', 'sharing', 'sharingWindow', 'pops', 'stackObjects', 'depthCapBytes', 'settlingRequests', 'startObjects', 'createdObjects', 'sharedObjects', 'sharedShare']);
   });
 
-  it('four European PoPs at sharing 50 %: half the new-object draws after the stacks were objects another PoP had asked for (the stacks themselves share nothing)', () => {
+  it('four European PoPs at sharing 50 %: half the new-object draws after the start were objects another PoP had asked for (the start\'s objects, made before the first request, are not counted)', () => {
     const fourPops = SINGLE_EDGE.replace('sharing: 30%', 'sharing: 50%').replace('topology: { model: regions, edgeSites: single, originLatency: 0ms }', 'traffic: { rate: 200/s, regions: { Europe: 100% } }\ntopology: { model: pops, pops: { regions: [Europe], count: 4 }, regionalTier: { enabled: false } }').replace('traffic: { rate: 20k/s }\n', '');
     const facts = buildSummary(runScenario(parseScenarioText(fourPops, 'four-pops.yaml'))).trafficModels?.[0];
     expect(facts?.pops).toBe(4);
     // Each draw after the stacks shares with probability 0.5 (its own objects retried up to four times): 50 % within sampling noise.
     expect(facts?.sharedShare).toBeGreaterThan(0.45);
     expect(facts?.sharedShare).toBeLessThan(0.55);
-    expect(facts?.sharedShare).toBe(Number(((facts?.sharedObjects ?? 0) / ((facts?.createdObjects ?? 0) - (facts?.stackObjects ?? 0) + (facts?.sharedObjects ?? 0))).toFixed(6)));
+    // The streams settled two sharing windows (2 × 1,000,000 requests) before the stacks' replay.
+    expect(facts?.settlingRequests).toBe(2_000_000);
+    expect(facts?.sharedShare).toBe(Number(((facts?.sharedObjects ?? 0) / ((facts?.createdObjects ?? 0) - (facts?.startObjects ?? 0) + (facts?.sharedObjects ?? 0))).toFixed(6)));
   });
 
   it('a run without a model class has no trafficModels key (summaries of Zipf runs unchanged)', () => {

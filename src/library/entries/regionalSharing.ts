@@ -103,7 +103,7 @@ function pointOf(folder: string): SharingPoint {
     sharedShare: round(num(model, 'sharedShare')),
     requests,
     warmupRequests: num(summary, 'warmup.requests'),
-    createdAfterStacks: num(model, 'createdObjects') - num(model, 'stackObjects'),
+    createdAfterStacks: num(model, 'createdObjects') - num(model, 'startObjects'),
     edgeHitRatio: round(num(summary, 'hitRatio.edge')),
     regionalHitRatio: round(num(summary, 'hitRatio.regional')),
     cdnHitRatio: round(num(summary, 'hitRatio.cdn')),

@@ -43,6 +43,23 @@ export const DEFAULT_SHARING_WINDOW = 1_000_000;
 export const MAX_SHARING_WINDOW = 50_000_000;
 /** Draws of a shared object before a new object is made instead (the draw was this PoP's own). */
 const SHARED_ATTEMPTS = 4;
+/**
+ * Sharing windows a class's streams run alone before their stacks go through the caches
+ * (ModelTraffic's settling, docs/traffic-models.md "The model's warm-up in a run").
+ */
+const SETTLING_WINDOWS = 2;
+/** Requests per round of the settling, over all PoPs (each PoP its share of them in turn). */
+const SETTLING_ROUND = 4_096;
+
+/**
+ * Requests a model class's streams make alone, before their stacks are replayed through
+ * the caches, so that the stacks and the sharing log hold objects shared as steady traffic
+ * shares them: none without sharing or with one PoP (no object is then shared).
+ */
+export function settlingRequests(traffic: ClassTrafficModel, pops: number): number {
+  return traffic.sharing > 0 && pops > 1 ? Math.round(SETTLING_WINDOWS * traffic.sharingWindow) : 0;
+}
+
 /** Most object ids a run reserves for its model classes (22 bytes each in the catalogue and here). */
 export const MAX_MODEL_IDS = 60_000_000;
 
@@ -98,7 +115,7 @@ export function modelIdReservation(input: ModelClassInput, depthCaps: readonly n
     stacks += Math.ceil((1.5 * cap) / meanBytes) + 1_000;
   }
   const missing = depthCaps.length === 0 ? 0 : 1 - modelHitRate(descriptor, shallowest);
-  const fresh = Math.ceil(1.2 * requests * input.share * missing) + 10_000;
+  const fresh = Math.ceil(1.2 * (requests * input.share + settlingRequests(input.traffic, depthCaps.length)) * missing) + 10_000;
   return stacks + fresh;
 }
 
@@ -111,8 +128,9 @@ export function modelIdReservation(input: ModelClassInput, depthCaps: readonly n
  */
 class CdnObjects implements NewObjects {
   lastSize = 0;
-  /** The PoP whose stream asks now. */
+  /** The PoP whose stream asks now, and its stack (which ids it holds). */
   currentEdge = 0;
+  holder: StackModelGenerator | null = null;
   private nextId: number;
   private readonly log: Int32Array;
   private logged = 0;
@@ -120,7 +138,7 @@ class CdnObjects implements NewObjects {
   /** Per id of the class (offset from `firstId`): the PoP that created it, and the PoP that asked for it last. */
   private readonly creator: Uint16Array;
   private readonly lastAsker: Uint16Array;
-  /** New objects made, and shared ones handed out. */
+  /** New objects made, and shared ones handed out (from the run's start: the settling's are not counted). */
   created = 0;
   shared = 0;
 
@@ -147,7 +165,8 @@ class CdnObjects implements NewObjects {
       for (let attempt = 0; attempt < SHARED_ATTEMPTS; attempt++) {
         const id = this.log[Math.floor(this.random.next() * this.logged)];
         const index = id - this.firstId;
-        if (this.creator[index] !== edge && this.lastAsker[index] !== edge) {
+        // Not one the asking PoP's stack holds: a reuse of it there would hit where the model says miss.
+        if (this.creator[index] !== edge && this.lastAsker[index] !== edge && !(this.holder?.holds(id) ?? false)) {
           this.shared++;
           this.lastSize = this.objectSizes[id];
           return id;
@@ -167,6 +186,9 @@ class CdnObjects implements NewObjects {
     this.created++;
     return id;
   }
+
+  /** Whether the streams were settled (ModelTraffic's settling): the log is then steady traffic's and the stacks' replay is not logged. */
+  settled = false;
 
   /** A request of the class at the current PoP: logged for sharing. */
   requested(id: number): void {
@@ -194,9 +216,13 @@ export interface ModelClassFacts {
   /** Objects in the PoPs' initial stacks (the model's warm-up), and the deepest stack cap, bytes. */
   stackObjects: number;
   depthCapBytes: number;
-  /** Brand-new objects the streams made (the stacks' included): the class's catalogue by the run's end. */
+  /** Requests the streams made alone before their stacks went through the caches (ModelTraffic's settling; 0 without sharing or with one PoP). */
+  settlingRequests: number;
+  /** Brand-new objects made before the run's first request: the stacks' and the settling's (the stacks' alone without settling). */
+  startObjects: number;
+  /** Brand-new objects the streams made (the start's included): the class's catalogue by the run's end. */
   createdObjects: number;
-  /** New-object draws handed an object another PoP had asked for (`sharing`). */
+  /** New-object draws after the start handed an object another PoP had asked for (`sharing`). */
   sharedObjects: number;
 }
 
@@ -205,6 +231,8 @@ interface ModelClassState {
   readonly objects: CdnObjects;
   stackObjects: number;
   depthCapBytes: number;
+  settlingRequests: number;
+  startObjects: number;
 }
 
 /**
@@ -239,6 +267,7 @@ export class ModelTraffic {
     this.zipfStream = streams.stream('workload.zipfClasses');
     const withTraffic = new Uint8Array(this.edgeCount);
     for (let place = 0; place < placeDemand.length; place++) if (placeDemand[place] > 0) withTraffic[homeEdgeOfPlace[place]] = 1;
+    const popsWithTraffic = withTraffic.reduce((sum, flag) => sum + flag, 0);
     this.generators = new Array<StackModelGenerator | null>(inputs.length * this.edgeCount).fill(null);
     this.states = inputs.map((input, m) => {
       this.modelOf[input.classIndex] = m;
@@ -248,7 +277,7 @@ export class ModelTraffic {
       catalogue.popularity[firstId] = 0;
       const sizes = new ObjectSizes(input.model.sizes);
       const objects = new CdnObjects(input.name, firstId, catalogue.classStart[c + 1], catalogue.objectSizes, sizes, input.traffic.sharing, input.traffic.sharingWindow, streams.stream(`model.${input.name}.objects`));
-      const state: ModelClassState = { input, objects, stackObjects: 0, depthCapBytes: 0 };
+      const state: ModelClassState = { input, objects, stackObjects: 0, depthCapBytes: 0, settlingRequests: 0, startObjects: 0 };
       const descriptor = descriptorFor(input.model, input.traffic.fidelity);
       for (let edge = 0; edge < this.edgeCount; edge++) {
         if (withTraffic[edge] === 0) continue;
@@ -256,13 +285,65 @@ export class ModelTraffic {
         const generator = new StackModelGenerator(descriptor, objects, streams.stream(`model.${input.name}.${edgeNames[edge]}`), sizes, {
           fidelity: input.traffic.fidelity,
           depthCapBytes: depthCapFor(input.traffic, depthCaps[edge]),
+          trackHeld: settlingRequests(input.traffic, popsWithTraffic) > 0,
         });
         this.generators[m * this.edgeCount + edge] = generator;
-        state.stackObjects += generator.warmupRequests;
         state.depthCapBytes = Math.max(state.depthCapBytes, depthCapFor(input.traffic, depthCaps[edge]));
       }
+      this.settle(m, state, homeEdgeOfPlace, placeDemand);
+      for (let edge = 0; edge < this.edgeCount; edge++) state.stackObjects += this.generators[m * this.edgeCount + edge]?.warmupRequests ?? 0;
+      state.startObjects = objects.created;
+      objects.created = 0;
+      objects.shared = 0;
       return state;
     });
+  }
+
+  /**
+   * A class's streams run alone (no cache sees them) for `settlingRequests`, each PoP its
+   * share of them by demand, in rounds of SETTLING_ROUND requests over all PoPs, before their
+   * stacks are the warm-up. A PoP's initial stack is new objects of its own, and a stream
+   * started from it shares only once other PoPs' objects reach the log; in steady traffic,
+   * `sharing` of a PoP's first requests are objects other PoPs asked for, which are what a
+   * regional cache answers, and an object shared once is requested again and so drawn more
+   * often (docs/traffic-models.md, "The model's warm-up in a run"). Settled, every PoP's
+   * stack holds shared objects as steady traffic leaves them, the log holds the last
+   * `sharingWindow` of those requests, and the replay of the stacks leaves the regional
+   * caches what those PoPs fetched: the regional tier starts at its level, as the edges do.
+   */
+  private settle(m: number, state: ModelClassState, homeEdgeOfPlace: Int32Array, placeDemand: Float64Array): void {
+    const demand = new Float64Array(this.edgeCount);
+    for (let place = 0; place < placeDemand.length; place++) demand[homeEdgeOfPlace[place]] += placeDemand[place];
+    let pops = 0;
+    let total = 0;
+    for (let edge = 0; edge < this.edgeCount; edge++) {
+      if (this.generators[m * this.edgeCount + edge] === null) continue;
+      pops++;
+      total += demand[edge];
+    }
+    const requests = settlingRequests(state.input.traffic, pops);
+    state.settlingRequests = requests;
+    if (requests === 0) return;
+    const objects = state.objects;
+    for (let edge = 0; edge < this.edgeCount; edge++) this.generators[m * this.edgeCount + edge]?.skipWarmup();
+    const rounds = Math.max(1, Math.ceil(requests / SETTLING_ROUND));
+    const made = new Float64Array(this.edgeCount);
+    for (let round = 1; round <= rounds; round++) {
+      for (let edge = 0; edge < this.edgeCount; edge++) {
+        const generator = this.generators[m * this.edgeCount + edge];
+        if (generator === null) continue;
+        const until = Math.round((requests * demand[edge] * round) / (total * rounds));
+        objects.currentEdge = edge;
+        objects.holder = generator;
+        for (let done = made[edge]; done < until; done++) {
+          generator.next();
+          objects.requested(generator.objectId);
+        }
+        if (until > made[edge]) made[edge] = until;
+      }
+    }
+    for (let edge = 0; edge < this.edgeCount; edge++) this.generators[m * this.edgeCount + edge]?.replayStack();
+    objects.settled = true;
   }
 
   /**
@@ -292,6 +373,7 @@ export class ModelTraffic {
     const generator = this.generators[m * this.edgeCount + edge] as StackModelGenerator;
     const objects = this.states[m].objects;
     objects.currentEdge = edge;
+    objects.holder = generator;
     generator.next();
     objects.requested(generator.objectId);
     return generator.objectId;
@@ -314,9 +396,12 @@ export class ModelTraffic {
           if (generator === null) continue;
           const until = Math.ceil((generator.warmupRequests * round) / rounds);
           objects.currentEdge = edge;
+          objects.holder = generator;
+          // Settled, the log already holds steady traffic's last requests; the replay of a stack is not a request of its PoP.
+          const logged = !objects.settled;
           while (generator.inWarmup && generator.warmupProgress < until) {
             generator.next();
-            objects.requested(generator.objectId);
+            if (logged) objects.requested(generator.objectId);
             warm(edge, generator.objectId, generator.size);
             warmed++;
           }
@@ -341,7 +426,9 @@ export class ModelTraffic {
       pops: this.generators.slice(m * this.edgeCount, (m + 1) * this.edgeCount).filter((g) => g !== null).length,
       stackObjects: state.stackObjects,
       depthCapBytes: state.depthCapBytes,
-      createdObjects: state.objects.created,
+      settlingRequests: state.settlingRequests,
+      startObjects: state.startObjects,
+      createdObjects: state.startObjects + state.objects.created,
       sharedObjects: state.objects.shared,
     }));
   }

@@ -92,6 +92,8 @@ export interface StackGeneratorOptions {
   fidelity: Fidelity;
   /** Deepest byte the stack keeps (memory: about 48 bytes per object it holds). */
   depthCapBytes: number;
+  /** Keep a set of the ids the stack holds (`holds`; 8 more bytes per object): for sharing across PoPs. */
+  trackHeld?: boolean;
 }
 
 /** The default stack depth cap: 1 TB (10^12 bytes), where every shipped class's curve is within 0.01 points of its ceiling (docs/traffic-models.md). */
@@ -129,7 +131,7 @@ export class StackModelGenerator {
   private total = 0;
   private depthCap: number;
   /** Warm-up: the initial stack's objects, bottom to top, are the first `warmupRequests` requests. */
-  readonly warmupRequests: number;
+  private warmupLength: number;
   private warmupCursor = 0;
   /** The last request's object id and size in bytes, and whether it was a new object. */
   objectId = 0;
@@ -150,6 +152,7 @@ export class StackModelGenerator {
     options: StackGeneratorOptions,
   ) {
     this.depthCap = options.depthCapBytes;
+    if (options.trackHeld === true) this.held = new Int32Array(1 << 12).fill(EMPTY);
     // Bins: the distinct stack distances, each as wide as the grid (200 MB in TRAGEN's files).
     const byBin = new Map<number, number>();
     for (let i = 0; i < descriptor.fraction.length; i++) byBin.set(descriptor.stackDistanceKB[i], (byBin.get(descriptor.stackDistanceKB[i]) ?? 0) + descriptor.fraction[i]);
@@ -198,14 +201,105 @@ export class StackModelGenerator {
     this.depthCap = Math.min(this.depthCap, Math.max(deepest, 1));
     const initialDepth = this.depthCap;
     // Built without forgetting: the last object may reach past the cap until the first draw.
-    while (this.total < initialDepth) this.push(newObjects.next(), newObjects.lastSize);
-    this.warmupRequests = this.live;
+    while (this.total < initialDepth) {
+      const id = newObjects.next();
+      this.push(id, newObjects.lastSize);
+      this.hold(id);
+    }
+    this.warmupLength = this.live;
     this.warmupOnAxis = this.axisLive;
+  }
+
+  /** Ids the stack holds, open addressing with linear probing (EMPTY: free); null unless `trackHeld`. */
+  private held: Int32Array | null = null;
+  private heldCount = 0;
+
+  /** Whether the stack holds `id` (false unless the generator tracks its ids, `trackHeld`). */
+  holds(id: number): boolean {
+    const table = this.held;
+    if (table === null) return false;
+    const mask = table.length - 1;
+    for (let i = Math.imul(id, 0x9e3779b1) & mask; ; i = (i + 1) & mask) {
+      const key = table[i];
+      if (key === id) return true;
+      if (key === EMPTY) return false;
+    }
+  }
+
+  private hold(id: number): void {
+    let table = this.held;
+    if (table === null) return;
+    if (2 * (this.heldCount + 1) > table.length) table = this.growHeld();
+    const mask = table.length - 1;
+    let i = Math.imul(id, 0x9e3779b1) & mask;
+    while (table[i] !== EMPTY) {
+      if (table[i] === id) return;
+      i = (i + 1) & mask;
+    }
+    table[i] = id;
+    this.heldCount++;
+  }
+
+  /** `id` left the stack: removed, and the probe runs after it shifted back (no tombstones). */
+  private release(id: number): void {
+    const table = this.held;
+    if (table === null) return;
+    const mask = table.length - 1;
+    let i = Math.imul(id, 0x9e3779b1) & mask;
+    while (table[i] !== id) {
+      if (table[i] === EMPTY) return;
+      i = (i + 1) & mask;
+    }
+    table[i] = EMPTY;
+    this.heldCount--;
+    for (let j = (i + 1) & mask; table[j] !== EMPTY; j = (j + 1) & mask) {
+      const key = table[j];
+      const home = Math.imul(key, 0x9e3779b1) & mask;
+      // key may move to the hole at i when its home is not cyclically in (i, j].
+      if ((j > i && (home <= i || home > j)) || (j < i && home <= i && home > j)) {
+        table[i] = key;
+        table[j] = EMPTY;
+        i = j;
+      }
+    }
+  }
+
+  private growHeld(): Int32Array {
+    const old = this.held as Int32Array;
+    const table = new Int32Array(old.length * 2).fill(EMPTY);
+    this.held = table;
+    this.heldCount = 0;
+    for (let i = 0; i < old.length; i++) if (old[i] !== EMPTY) this.hold(old[i]);
+    return table;
+  }
+
+  /** The warm-up's requests: the stack's objects, bottom to top, before the first draw. */
+  get warmupRequests(): number {
+    return this.warmupLength;
+  }
+
+  /**
+   * Draws from now on, the warm-up not replayed: the stack is taken as it stands (a run
+   * settles its PoPs' streams this way before their stacks go through the caches,
+   * ModelTraffic's settling). `replayStack` then makes what the stack holds the warm-up.
+   */
+  skipWarmup(): void {
+    this.warmupCursor = this.warmupLength;
+  }
+
+  /** The stack as it is now, bottom to top, is the next requests (the warm-up again); draws follow it. */
+  replayStack(): void {
+    // The window's replay reads its slots in order from its bottom: no holes.
+    this.compactWindow();
+    this.warmupLength = this.live;
+    this.warmupOnAxis = this.axisLive;
+    this.warmupCursor = 0;
+    this.warmupSlot = 0;
   }
 
   /** Whether the next request is still one of the warm-up's. */
   get inWarmup(): boolean {
-    return this.warmupCursor < this.warmupRequests;
+    return this.warmupCursor < this.warmupLength;
   }
 
   /** Warm-up requests handed out so far. */
@@ -223,7 +317,7 @@ export class StackModelGenerator {
 
   /** The next request: sets `objectId`, `size`, `isNew`. */
   next(): void {
-    if (this.warmupCursor < this.warmupRequests) {
+    if (this.warmupCursor < this.warmupLength) {
       // The initial stack bottom to top (the long axis's slots, then the window's, no holes in either):
       // pushing no object, it leaves the stack as it is. A replaying cache sees each for the first time.
       if (this.warmupCursor < this.warmupOnAxis) {
@@ -278,6 +372,7 @@ export class StackModelGenerator {
     const id = this.newObjects.next();
     const size = this.newObjects.lastSize;
     this.push(id, size);
+    this.hold(id);
     this.forgetBelowCap();
     this.objectId = id;
     this.size = size;
@@ -463,9 +558,11 @@ export class StackModelGenerator {
     while (this.total > this.depthCap && this.live > 1) {
       if (this.axisLive > 0) {
         while (this.keyAt[this.bottom] === EMPTY) this.bottom++;
+        this.release(this.keyAt[this.bottom]);
         this.removeSlot(this.bottom);
       } else {
         this.offWindowBottom();
+        this.release(this.leftId);
         this.live--;
         this.total -= this.leftSize;
       }

@@ -113,6 +113,59 @@ describe('stack-model generator (docs/traffic-models.md)', () => {
       { numRuns: 40, seed: 33 },
     );
   });
+
+  it('settling (docs/traffic-models.md, "The model\'s warm-up in a run"): draws without the warm-up, then replayStack replays the stack as it stands, bottom to top, and the draws go on from it as on the definition\'s list; holds() is the list\'s ids (random models, caps, sizes)', () => {
+    // A run's PoPs draw from their initial stacks before anything is replayed (ModelTraffic
+    // settles the sharing), then replay the stack they reached. Its window has holes and
+    // its axis a forgotten bottom by then: the replay must read neither.
+    const model = fc.record({
+      lows: fc.uniqueArray(fc.integer({ min: 0, max: 10 }), { minLength: 1, maxLength: 6 }),
+      fractions: fc.array(fc.integer({ min: 1, max: 100 }), { minLength: 6, maxLength: 6 }),
+      missPercent: fc.integer({ min: 0, max: 60 }),
+      sizeWeights: fc.array(fc.integer({ min: 0, max: 10 }), { minLength: 5, maxLength: 5 }),
+      capMB: fc.integer({ min: 100, max: 2500 }),
+      settling: fc.integer({ min: 0, max: 3000 }),
+      seed: fc.integer({ min: 1, max: 1000 }),
+    });
+    fc.assert(
+      fc.property(model, ({ lows, fractions, missPercent, sizeWeights, capMB, settling, seed }) => {
+        const descriptor = descriptorOf(lows.map((low) => low * 200_000), fractions, missPercent / 100);
+        const sizes = sizesOf([500, 5_000, 50_000, 150_000, 250_000], sizeWeights.map((weight) => weight + 1));
+        const fast = new StackModelGenerator(descriptor, new FreshObjects(new ObjectSizes(sizes), new RandomStreams(seed).stream('sizes')), new RandomStreams(seed).stream('draws'), new ObjectSizes(sizes), {
+          fidelity: 'fd',
+          depthCapBytes: capMB * 1e6,
+          trackHeld: true,
+        });
+        const plain = new PlainStack(descriptor, new FreshObjects(new ObjectSizes(sizes), new RandomStreams(seed).stream('sizes')), new RandomStreams(seed).stream('draws'), capMB * 1e6);
+        fast.skipWarmup();
+        plain.warmup = 0;
+        const same = (i: number) => {
+          if (fast.objectId !== plain.objectId || fast.size !== plain.size || fast.isNew !== plain.isNew) {
+            throw new Error(`request ${i}: ${fast.objectId}/${fast.size}/${fast.isNew} against the definition's ${plain.objectId}/${plain.size}/${plain.isNew}`);
+          }
+        };
+        for (let i = 0; i < settling; i++) {
+          fast.next();
+          plain.next();
+          same(i);
+        }
+        // The ids it holds are exactly the list's (fresh ids are 0, 1, 2 …: every id made so far is asked).
+        const made = Math.max(...plain.ids) + 1;
+        for (let id = 0; id < made; id++) if (fast.holds(id) !== plain.ids.includes(id)) throw new Error(`holds(${id}) is ${fast.holds(id)} after ${settling} draws`);
+        fast.replayStack();
+        plain.warmup = plain.ids.length;
+        expect(fast.warmupRequests).toBe(plain.ids.length);
+        // The replay is the definition's list bottom to top, each a first request; then its draws.
+        for (let i = 0; i < fast.warmupRequests + 1500; i++) {
+          fast.next();
+          plain.next();
+          same(settling + i);
+        }
+        expect(fast.inWarmup).toBe(false);
+      }),
+      { numRuns: 40, seed: 34 },
+    );
+  });
 });
 
 /** A request-weighted descriptor: bins at `lowsKB` with the `fractions` (scaled to 1 − miss), first requests `miss`. */
@@ -154,7 +207,8 @@ class PlainStack {
   private readonly binLow: number[] = [];
   private readonly width: number;
   private readonly cap: number;
-  private warmup: number;
+  /** Requests of the warm-up still to replay (the list's bottom ones first). */
+  warmup: number;
 
   constructor(
     descriptor: FootprintDescriptor,
