@@ -81,30 +81,14 @@ describe('stack-model generator (docs/traffic-models.md)', () => {
     // with nothing else: one array, top first, stack distances summed per request. Sizes up to
     // 250 MB span the 200 MB bins (redraws); caps from 100 MB forget from the window too; a
     // first bin that does not start at 0 searches the window by bytes.
-    const model = fc.record({
-      lows: fc.uniqueArray(fc.integer({ min: 0, max: 10 }), { minLength: 1, maxLength: 6 }),
-      fractions: fc.array(fc.integer({ min: 1, max: 100 }), { minLength: 6, maxLength: 6 }),
-      missPercent: fc.integer({ min: 0, max: 60 }),
-      sizeWeights: fc.array(fc.integer({ min: 0, max: 10 }), { minLength: 5, maxLength: 5 }),
-      capMB: fc.integer({ min: 100, max: 2500 }),
-      seed: fc.integer({ min: 1, max: 1000 }),
-    });
     fc.assert(
-      fc.property(model, ({ lows, fractions, missPercent, sizeWeights, capMB, seed }) => {
-        const descriptor = descriptorOf(lows.map((low) => low * 200_000), fractions, missPercent / 100);
-        const sizes = sizesOf([500, 5_000, 50_000, 150_000, 250_000], sizeWeights.map((weight) => weight + 1));
-        const fast = new StackModelGenerator(descriptor, new FreshObjects(new ObjectSizes(sizes), new RandomStreams(seed).stream('sizes')), new RandomStreams(seed).stream('draws'), new ObjectSizes(sizes), {
-          fidelity: 'fd',
-          depthCapBytes: capMB * 1e6,
-        });
-        const plain = new PlainStack(descriptor, new FreshObjects(new ObjectSizes(sizes), new RandomStreams(seed).stream('sizes')), new RandomStreams(seed).stream('draws'), capMB * 1e6);
+      fc.property(randomModel, (model) => {
+        const { fast, plain } = generatorPair(model, false);
         expect(fast.warmupRequests).toBe(plain.ids.length);
         for (let i = 0; i < fast.warmupRequests + 1500; i++) {
           fast.next();
           plain.next();
-          if (fast.objectId !== plain.objectId || fast.size !== plain.size || fast.isNew !== plain.isNew) {
-            throw new Error(`request ${i}: ${fast.objectId}/${fast.size}/${fast.isNew} against the definition's ${plain.objectId}/${plain.size}/${plain.isNew}`);
-          }
+          expectSameDraw(fast, plain, i);
         }
         expect(fast.stackObjects).toBe(plain.ids.length);
         expect(fast.stackBytes).toBe(plain.sizes.reduce((sum, size) => sum + size, 0));
@@ -118,36 +102,15 @@ describe('stack-model generator (docs/traffic-models.md)', () => {
     // A run's PoPs draw from their initial stacks before anything is replayed (ModelTraffic
     // settles the sharing), then replay the stack they reached. Its window has holes and
     // its axis a forgotten bottom by then: the replay must read neither.
-    const model = fc.record({
-      lows: fc.uniqueArray(fc.integer({ min: 0, max: 10 }), { minLength: 1, maxLength: 6 }),
-      fractions: fc.array(fc.integer({ min: 1, max: 100 }), { minLength: 6, maxLength: 6 }),
-      missPercent: fc.integer({ min: 0, max: 60 }),
-      sizeWeights: fc.array(fc.integer({ min: 0, max: 10 }), { minLength: 5, maxLength: 5 }),
-      capMB: fc.integer({ min: 100, max: 2500 }),
-      settling: fc.integer({ min: 0, max: 3000 }),
-      seed: fc.integer({ min: 1, max: 1000 }),
-    });
     fc.assert(
-      fc.property(model, ({ lows, fractions, missPercent, sizeWeights, capMB, settling, seed }) => {
-        const descriptor = descriptorOf(lows.map((low) => low * 200_000), fractions, missPercent / 100);
-        const sizes = sizesOf([500, 5_000, 50_000, 150_000, 250_000], sizeWeights.map((weight) => weight + 1));
-        const fast = new StackModelGenerator(descriptor, new FreshObjects(new ObjectSizes(sizes), new RandomStreams(seed).stream('sizes')), new RandomStreams(seed).stream('draws'), new ObjectSizes(sizes), {
-          fidelity: 'fd',
-          depthCapBytes: capMB * 1e6,
-          trackHeld: true,
-        });
-        const plain = new PlainStack(descriptor, new FreshObjects(new ObjectSizes(sizes), new RandomStreams(seed).stream('sizes')), new RandomStreams(seed).stream('draws'), capMB * 1e6);
+      fc.property(randomModel, fc.integer({ min: 0, max: 3000 }), (model, settling) => {
+        const { fast, plain } = generatorPair(model, true);
         fast.skipWarmup();
         plain.warmup = 0;
-        const same = (i: number) => {
-          if (fast.objectId !== plain.objectId || fast.size !== plain.size || fast.isNew !== plain.isNew) {
-            throw new Error(`request ${i}: ${fast.objectId}/${fast.size}/${fast.isNew} against the definition's ${plain.objectId}/${plain.size}/${plain.isNew}`);
-          }
-        };
         for (let i = 0; i < settling; i++) {
           fast.next();
           plain.next();
-          same(i);
+          expectSameDraw(fast, plain, i);
         }
         // The ids it holds are exactly the list's (fresh ids are 0, 1, 2 …: every id made so far is asked).
         const made = Math.max(...plain.ids) + 1;
@@ -159,7 +122,7 @@ describe('stack-model generator (docs/traffic-models.md)', () => {
         for (let i = 0; i < fast.warmupRequests + 1500; i++) {
           fast.next();
           plain.next();
-          same(settling + i);
+          expectSameDraw(fast, plain, settling + i);
         }
         expect(fast.inWarmup).toBe(false);
       }),
@@ -167,6 +130,37 @@ describe('stack-model generator (docs/traffic-models.md)', () => {
     );
   });
 });
+
+/** A random model for the property tests: bins, fractions, miss share, sizes that span the 200 MB bins, a depth cap. */
+const randomModel = fc.record({
+  lows: fc.uniqueArray(fc.integer({ min: 0, max: 10 }), { minLength: 1, maxLength: 6 }),
+  fractions: fc.array(fc.integer({ min: 1, max: 100 }), { minLength: 6, maxLength: 6 }),
+  missPercent: fc.integer({ min: 0, max: 60 }),
+  sizeWeights: fc.array(fc.integer({ min: 0, max: 10 }), { minLength: 5, maxLength: 5 }),
+  capMB: fc.integer({ min: 100, max: 2500 }),
+  seed: fc.integer({ min: 1, max: 1000 }),
+});
+type RandomModel = typeof randomModel extends fc.Arbitrary<infer T> ? T : never;
+
+/** The generator under test and the definition (PlainStack) on the same model, sizes and seed. */
+function generatorPair({ lows, fractions, missPercent, sizeWeights, capMB, seed }: RandomModel, trackHeld: boolean): { fast: StackModelGenerator; plain: PlainStack } {
+  const descriptor = descriptorOf(lows.map((low) => low * 200_000), fractions, missPercent / 100);
+  const sizes = sizesOf([500, 5_000, 50_000, 150_000, 250_000], sizeWeights.map((weight) => weight + 1));
+  const fast = new StackModelGenerator(descriptor, new FreshObjects(new ObjectSizes(sizes), new RandomStreams(seed).stream('sizes')), new RandomStreams(seed).stream('draws'), new ObjectSizes(sizes), {
+    fidelity: 'fd',
+    depthCapBytes: capMB * 1e6,
+    trackHeld,
+  });
+  const plain = new PlainStack(descriptor, new FreshObjects(new ObjectSizes(sizes), new RandomStreams(seed).stream('sizes')), new RandomStreams(seed).stream('draws'), capMB * 1e6);
+  return { fast, plain };
+}
+
+/** Throws, naming the request, where the generator's draw is not the definition's. */
+function expectSameDraw(fast: StackModelGenerator, plain: PlainStack, i: number): void {
+  if (fast.objectId !== plain.objectId || fast.size !== plain.size || fast.isNew !== plain.isNew) {
+    throw new Error(`request ${i}: ${fast.objectId}/${fast.size}/${fast.isNew} against the definition's ${plain.objectId}/${plain.size}/${plain.isNew}`);
+  }
+}
 
 /** A request-weighted descriptor: bins at `lowsKB` with the `fractions` (scaled to 1 − miss), first requests `miss`. */
 function descriptorOf(lowsKB: number[], fractions: number[], miss: number): FootprintDescriptor {
