@@ -35,10 +35,12 @@ const NEW_DRAWS = 1 - MODEL_AT_CAP;
 const REGIONAL_AT_NO_SHARING = DEEP_REUSES / (1 - MODEL_AT_EDGE);
 
 /**
- * The most a regional tier could answer at `sharing`: one cache for the whole CDN holding
- * every object any PoP had asked for, so every shared draw and every deep reuse a hit.
+ * The most a regional tier could answer when a share `shared` of new-object draws are shared
+ * (the run's sharedShare: `sharing` itself, less where every draw found an object the PoP's
+ * own stack held, as at sharing 100 %): one cache for the whole CDN holding every object any
+ * PoP had asked for, so every shared draw and every deep reuse a hit.
  */
-const oneCacheBound = (sharing: number): number => (sharing * NEW_DRAWS + DEEP_REUSES) / (NEW_DRAWS + DEEP_REUSES);
+const oneCacheBound = (shared: number): number => (shared * NEW_DRAWS + DEEP_REUSES) / (NEW_DRAWS + DEEP_REUSES);
 
 interface SiteRow {
   readonly code: string;
@@ -172,7 +174,7 @@ export const regionalSharing: LibraryEntry<RegionalSharingFigures> = {
         ]),
       ),
       '',
-      `Derived by hand from eu-2's curve (${percent(MODEL_AT_EDGE)} at the 1 GB edges, ${percent(MODEL_AT_CAP)} at the stacks' 2 GB cap): at sharing 0 the regional tier can answer only the reuses between the two, ${percent(DEEP_REUSES, 3)} of requests, ${percent(REGIONAL_AT_NO_SHARING)} of the edges' misses; the CDN answers ${percent(MODEL_AT_CAP)} and ${(1 - MODEL_AT_CAP).toFixed(4)} origin requests per request remain. At sharing s, one regional cache for the whole CDN holding every object any PoP asked for would answer (s × ${percent(NEW_DRAWS)} + ${percent(DEEP_REUSES, 3)}) ÷ ${percent(NEW_DRAWS + DEEP_REUSES)} of the edges' misses: ${shared(f).map((p) => `${percent(oneCacheBound(p.sharing), 1)} at ${percent(p.sharing, 0)}`).join(', ')}.`,
+      `Derived by hand from eu-2's curve (${percent(MODEL_AT_EDGE)} at the 1 GB edges, ${percent(MODEL_AT_CAP)} at the stacks' 2 GB cap): at sharing 0 the regional tier can answer only the reuses between the two, ${percent(DEEP_REUSES, 3)} of requests, ${percent(REGIONAL_AT_NO_SHARING)} of the edges' misses; the CDN answers ${percent(MODEL_AT_CAP)} and ${(1 - MODEL_AT_CAP).toFixed(4)} origin requests per request remain. With a share s of new-object draws shared (the table's "shared"), one regional cache for the whole CDN holding every object any PoP asked for would answer (s × ${percent(NEW_DRAWS)} + ${percent(DEEP_REUSES, 3)}) ÷ ${percent(NEW_DRAWS + DEEP_REUSES)} of the edges' misses: ${shared(f).map((p) => `${percent(oneCacheBound(p.sharedShare), 1)} at sharing ${percent(p.sharing, 0)}`).join(', ')}.`,
     ].join('\n');
   },
   conclusions(f) {
@@ -182,7 +184,7 @@ export const regionalSharing: LibraryEntry<RegionalSharingFigures> = {
     const most = at(f, 0.75);
     const all = at(f, 1);
     const [q, h, m] = [quarter, half, most].map((p) => storageAt(p, SIZING_TARGET));
-    const ceilingShares = shared(f).map((p) => p.ceiling / oneCacheBound(p.sharing));
+    const ceilingShares = shared(f).map((p) => p.ceiling / oneCacheBound(p.sharedShare));
     const [big, small] = [...half.sites].sort((a, b) => b.lookups - a.lookups);
     return [
       {
