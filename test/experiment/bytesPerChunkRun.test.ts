@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runScenario } from '../../src/experiment/runScenario.js';
 import { layersCsv } from '../../src/report/runCsvFiles.js';
 import { buildSummary } from '../../src/report/summary.js';
@@ -32,7 +32,10 @@ topology: { model: regions, edgeSites: single }
 `;
 
 describe('byte figures per chunk in a run (spec 4.8, docs/byte-figures.md)', () => {
-  const summary = buildSummary(runScenario(parseScenarioText(TITLE, 'scenarios/test.yaml')));
+  let summary: ReturnType<typeof buildSummary>;
+  beforeAll(() => {
+    summary = buildSummary(runScenario(parseScenarioText(TITLE, 'scenarios/test.yaml')));
+  });
 
   it('spec 4.8: a title watched in 4 MB windows: 190 MB of 200 MB from the edge\'s stored chunks, 10 MB through from the origin', () => {
     expect(summary.requests).toBe(50);

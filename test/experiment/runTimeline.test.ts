@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runScenario } from '../../src/experiment/runScenario.js';
 import { buildSummary } from '../../src/report/summary.js';
 import { parseScenarioText } from '../../src/scenario/load.js';
@@ -26,9 +26,13 @@ incidents:
 `;
 
 describe('the run on its clock: time series and capacity per PoP (spec 4.9 layers; timeseries.csv, pops.csv)', () => {
-  const result = runScenario(parseScenarioText(SCENARIO, 'scenarios/timeline.yaml'));
-  const summary = buildSummary(result);
-  const rows = result.timeline?.rows ?? [];
+  let summary: ReturnType<typeof buildSummary>;
+  let rows: NonNullable<ReturnType<typeof runScenario>['timeline']>['rows'];
+  beforeAll(() => {
+    const result = runScenario(parseScenarioText(SCENARIO, 'scenarios/timeline.yaml'));
+    summary = buildSummary(result);
+    rows = result.timeline?.rows ?? [];
+  });
 
   it('every measured request is served by exactly one layer: the layers, the classes and the intervals each add up to the measured count', () => {
     expect(summary.requests).toBeGreaterThan(20_000);

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runScenario } from '../../src/experiment/runScenario.js';
 import { timeSeriesCsv } from '../../src/report/runCsvFiles.js';
 import { buildSummary, summaryJson } from '../../src/report/summary.js';
@@ -24,7 +24,10 @@ function golden(file: string, actual: string): void {
 }
 
 describe('golden run (test/golden/small.yaml: 8 PoPs in Europe and Africa, browser caches, two classes, an error burst)', () => {
-  const result = runScenario(loadScenarioFile(join(FOLDER, 'small.yaml')));
+  let result: ReturnType<typeof runScenario>;
+  beforeAll(() => {
+    result = runScenario(loadScenarioFile(join(FOLDER, 'small.yaml')));
+  });
 
   it('summary.json is byte-identical to test/golden/small.summary.json', () => {
     golden('small.summary.json', summaryJson(buildSummary(result)));
