@@ -59,7 +59,7 @@ export function buildRunContent(scenario: Scenario, recording: RecordedTraffic |
           classCatalogue,
           modelInputs,
           network.homeEdgeOfPlace,
-          network.places.demand,
+          modelEdges.demand,
           modelEdges.depthCaps,
           network.edgeNodes.map((node) => node.name),
           streams,
@@ -116,10 +116,10 @@ export function edgeDepthCaps(network: RunNetwork, demand: Float64Array): number
 }
 
 /** Each edge's default stack depth cap, and those of the edges some client place is routed to (the PoPs with a stream). */
-function edgesWithTraffic(network: RunNetwork): { depthCaps: number[]; busyCaps: number[] } {
+function edgesWithTraffic(network: RunNetwork): { demand: Float64Array; depthCaps: number[]; busyCaps: number[] } {
   const demand = edgeDemand(network);
   const depthCaps = edgeDepthCaps(network, demand);
-  return { depthCaps, busyCaps: depthCaps.filter((_, e) => demand[e] > 0) };
+  return { demand, depthCaps, busyCaps: depthCaps.filter((_, e) => demand[e] > 0) };
 }
 
 /** Warm-up requests a steady warm-up is reserved ids for with model classes (docs/traffic-models.md). */

@@ -255,7 +255,8 @@ export class ModelTraffic {
     inputs: readonly ModelClassInput[],
     /** The PoP a place's requests are routed to when none is misrouted (its nearest). */
     private readonly homeEdgeOfPlace: Int32Array,
-    placeDemand: Float64Array,
+    /** Per edge, the share of the clients' demand routed to it (edgeDemand): a stream where above 0. */
+    edgeDemand: Float64Array,
     /** Per edge, its default stack depth cap (defaultDepthCaps). */
     depthCaps: readonly number[],
     edgeNames: readonly string[],
@@ -265,9 +266,7 @@ export class ModelTraffic {
     this.classSampler = new AliasTable(catalogue.classes.map((klass) => klass.share));
     this.modelOf = new Int32Array(catalogue.classCount).fill(-1);
     this.zipfStream = streams.stream('workload.zipfClasses');
-    const withTraffic = new Uint8Array(this.edgeCount);
-    for (let place = 0; place < placeDemand.length; place++) if (placeDemand[place] > 0) withTraffic[homeEdgeOfPlace[place]] = 1;
-    const popsWithTraffic = withTraffic.reduce((sum, flag) => sum + flag, 0);
+    const popsWithTraffic = edgeDemand.reduce((pops, demand) => (demand > 0 ? pops + 1 : pops), 0);
     this.generators = new Array<StackModelGenerator | null>(inputs.length * this.edgeCount).fill(null);
     this.states = inputs.map((input, m) => {
       this.modelOf[input.classIndex] = m;
@@ -277,20 +276,20 @@ export class ModelTraffic {
       catalogue.popularity[firstId] = 0;
       const sizes = new ObjectSizes(input.model.sizes);
       const objects = new CdnObjects(input.name, firstId, catalogue.classStart[c + 1], catalogue.objectSizes, sizes, input.traffic.sharing, input.traffic.sharingWindow, streams.stream(`model.${input.name}.objects`));
-      const state: ModelClassState = { input, objects, stackObjects: 0, depthCapBytes: 0, settlingRequests: 0, startObjects: 0 };
+      const state: ModelClassState = { input, objects, stackObjects: 0, depthCapBytes: 0, settlingRequests: settlingRequests(input.traffic, popsWithTraffic), startObjects: 0 };
       const descriptor = descriptorFor(input.model, input.traffic.fidelity);
       for (let edge = 0; edge < this.edgeCount; edge++) {
-        if (withTraffic[edge] === 0) continue;
+        if (!(edgeDemand[edge] > 0)) continue;
         objects.currentEdge = edge;
         const generator = new StackModelGenerator(descriptor, objects, streams.stream(`model.${input.name}.${edgeNames[edge]}`), sizes, {
           fidelity: input.traffic.fidelity,
           depthCapBytes: depthCapFor(input.traffic, depthCaps[edge]),
-          trackHeld: settlingRequests(input.traffic, popsWithTraffic) > 0,
+          trackHeld: state.settlingRequests > 0,
         });
         this.generators[m * this.edgeCount + edge] = generator;
         state.depthCapBytes = Math.max(state.depthCapBytes, depthCapFor(input.traffic, depthCaps[edge]));
       }
-      this.settle(m, state, homeEdgeOfPlace, placeDemand);
+      this.settle(m, state, edgeDemand);
       for (let edge = 0; edge < this.edgeCount; edge++) state.stackObjects += this.generators[m * this.edgeCount + edge]?.warmupRequests ?? 0;
       state.startObjects = objects.created;
       objects.created = 0;
@@ -311,19 +310,11 @@ export class ModelTraffic {
    * `sharingWindow` of those requests, and the replay of the stacks leaves the regional
    * caches what those PoPs fetched: the regional tier starts at its level, as the edges do.
    */
-  private settle(m: number, state: ModelClassState, homeEdgeOfPlace: Int32Array, placeDemand: Float64Array): void {
-    const demand = new Float64Array(this.edgeCount);
-    for (let place = 0; place < placeDemand.length; place++) demand[homeEdgeOfPlace[place]] += placeDemand[place];
-    let pops = 0;
-    let total = 0;
-    for (let edge = 0; edge < this.edgeCount; edge++) {
-      if (this.generators[m * this.edgeCount + edge] === null) continue;
-      pops++;
-      total += demand[edge];
-    }
-    const requests = settlingRequests(state.input.traffic, pops);
-    state.settlingRequests = requests;
+  private settle(m: number, state: ModelClassState, demand: Float64Array): void {
+    const requests = state.settlingRequests;
     if (requests === 0) return;
+    let total = 0;
+    for (let edge = 0; edge < this.edgeCount; edge++) if (this.generators[m * this.edgeCount + edge] !== null) total += demand[edge];
     const objects = state.objects;
     for (let edge = 0; edge < this.edgeCount; edge++) this.generators[m * this.edgeCount + edge]?.skipWarmup();
     const rounds = Math.max(1, Math.ceil(requests / SETTLING_ROUND));
