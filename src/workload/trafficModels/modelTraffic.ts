@@ -187,9 +187,6 @@ class CdnObjects implements NewObjects {
     return id;
   }
 
-  /** Whether the streams were settled (ModelTraffic's settling): the log is then steady traffic's and the stacks' replay is not logged. */
-  settled = false;
-
   /** A request of the class at the current PoP: logged for sharing. */
   requested(id: number): void {
     this.lastAsker[id - this.firstId] = this.currentEdge;
@@ -334,7 +331,6 @@ export class ModelTraffic {
       }
     }
     for (let edge = 0; edge < this.edgeCount; edge++) this.generators[m * this.edgeCount + edge]?.replayStack();
-    objects.settled = true;
   }
 
   /**
@@ -389,7 +385,7 @@ export class ModelTraffic {
           objects.currentEdge = edge;
           objects.holder = generator;
           // Settled, the log already holds steady traffic's last requests; the replay of a stack is not a request of its PoP.
-          const logged = !objects.settled;
+          const logged = this.states[m].settlingRequests === 0;
           while (generator.inWarmup && generator.warmupProgress < until) {
             generator.next();
             if (logged) objects.requested(generator.objectId);
