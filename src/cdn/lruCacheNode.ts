@@ -17,8 +17,8 @@ const MAX_LOAD = 0.75;
  */
 const INITIAL_ENTRIES = 256;
 /**
- * One 48-byte entry: Int32 words 0 prev (entries, NIL at the ends) or, until the node first
- * evicts, when the entry was last used (USED_AT), 1 next (links the free list too), 10 key;
+ * One 48-byte entry: Int32 words 0 when the entry was last used (USED_AT, FREED once it
+ * leaves), 1 next (links the free list), 10 key;
  * Float64 numbers 1… the entry's fields. What a hit reads and writes (the stamp, the response
  * time, version and status, when the origin read the version) is in the first 32 bytes, so it
  * spans two cache lines for a quarter of the entries (48-byte strides start at 0, 16, 32 or 48
@@ -30,13 +30,23 @@ const INITIAL_ENTRIES = 256;
  */
 const WORDS = 12;
 const NUMBERS = 6;
-const PREV = 0;
-/** Until the node first evicts: when the entry was last used (the node's use count then), its place in the recency order; the list's links take the word over once linked. */
+/** When the entry was last used (the node's use count then): its place in the recency order. */
 const USED_AT = 0;
 const NEXT = 1;
 const KEY = 10;
-/** Stamps stay below this; a node that would pass it links its list then (Int32 words). */
-const MAX_STAMP = 2 ** 31 - 1;
+/** USED_AT of an entry that has left the cache: above every stamp, so the eviction queue passes it over. */
+const FREED = 2 ** 31 - 1;
+/** Stamps stay below this; a node that reaches it numbers its entries' stamps afresh from 0 (Int32 words). */
+const MAX_STAMP = FREED - 1;
+/**
+ * orderByStamps places entries through a table by stamp (4 bytes a stamp) while their stamps
+ * span at most this many per entry: always after a fill, and after the queue ran out (its
+ * stamps then span the uses since the last ordering); a node that served many hits before its
+ * first eviction sorts its entries instead.
+ */
+const STAMP_TABLE_PER_ENTRY = 8;
+/** The table by stamp, shared by every node (one ordering at a time; it grows to the largest span). */
+let stampTable = new Int32Array(0);
 const RESPONSE_AT = 1;
 const VERSION_STATUS = 2;
 const VERSION_AT = 3;
@@ -44,7 +54,7 @@ const SIZE = 4;
 
 /**
  * An LRU shared cache node (the default policy): an index from key to entry, and the entries
- * in one arena, each 48 bytes holding the key, its LRU links, its size and what HTTP caching
+ * in one arena, each 48 bytes holding the key, its last use (a stamp), its size and what HTTP caching
  * needs (SharedCacheNode's fields; a held error beside the arena). SharedCacheNode over SparseKeyStore and LruStore
  * reads a hash slot, then an LRU record, then the node's record: three cache lines per hit,
  * and the tables of hundreds of PoPs do not stay in the CPU caches. Here a hit reads an index
@@ -58,7 +68,8 @@ const SIZE = 4;
  * The arena doubles, a copy of memory (its untouched end is address space only, pages being
  * committed when first written); an entry that leaves goes on a free list for the next put.
  * Memory: 48 bytes an entry written plus 8 an index slot at 3/8–3/4, about 59–69 bytes an
- * object (85–171 with 64-byte entries in the slots). An entry leaves the index as it leaves
+ * object (85–171 with 64-byte entries in the slots), and 4 in the eviction queue once the
+ * node evicts. An entry leaves the index as it leaves
  * the cache (LRU keeps no ghosts), by Knuth's Algorithm R (TAOCP vol. 3, 6.4), which moves
  * later index slots of the probe run back; an entry's handle (its place in the arena) does
  * not change while stored.
@@ -81,20 +92,24 @@ export class LruCacheNode implements CacheNode, CacheNodeStore {
   private entryTop = 0;
   /** First entry of the free list (linked through NEXT), or NIL. */
   private freeEntry = NIL;
-  /**
-   * Whether the recency list is kept. Until a node first has to evict, nothing reads the
-   * recency order, so a use only stamps the entry (USED_AT) instead of relinking it, which
-   * reads its two neighbours' entries: two cache misses a hit (issue 27: unlink was 6 % of a
-   * cold baseline run). The first eviction links the list once, by stamp; from then on the
-   * list is kept. The order is the same either way: the order of last use.
-   */
-  private linked = false;
-  /** Uses so far (lookup hits and puts): the next stamp. */
+  /** Uses so far (lookup hits and puts), since the stamps were last numbered afresh: the next stamp. */
   private uses = 0;
-  /** Most recently used entry, or NIL (while linked). */
-  private head = NIL;
-  /** Least recently used entry (the next to go), or NIL. */
-  private tail = NIL;
+  /**
+   * The eviction queue: the entries stored when it was made (`queueFrom`, the stamp count
+   * then), least recently used first. A use only stamps its entry (USED_AT); it does not
+   * relink a recency list, which read the entry's two neighbours, two cache misses a hit
+   * (issue 27: unlink was 6 % of a cold baseline run and a quarter of a warmed request,
+   * docs/warmup.md "Speed"). An eviction takes the queue's first entry still stamped before
+   * `queueFrom`: every entry used or stored since has a later stamp, and every other entry
+   * left in the queue comes after it, so that entry is the least recently used, exactly. Entries
+   * used since, or freed (FREED), are passed over; when the queue runs out it is made again
+   * from the stamps (orderByStamps). Made first at the first eviction: until then nothing
+   * reads the order.
+   */
+  private queue = new Int32Array(0);
+  private queueAt = 0;
+  private queueEnd = 0;
+  private queueFrom = 0;
   private used = 0;
   private count = 0;
   /**
@@ -206,16 +221,17 @@ export class LruCacheNode implements CacheNode, CacheNodeStore {
       slot = -1;
     }
     if (bytes > this.capacity) return -1;
-    if (!this.linked && (this.used + bytes > this.capacity || this.uses === MAX_STAMP)) this.linkByStamps();
     // Evictions and growth move index slots: the free slot is then searched again.
     while (this.used + bytes > this.capacity) {
-      this.forget(this.slotOf(this.words[this.tail * WORDS + KEY]));
+      this.forget(this.slotOf(this.words[this.leastRecent() * WORDS + KEY]));
       slot = -1;
     }
     if (this.count + 1 > (this.mask + 1) * MAX_LOAD) {
       this.growIndex();
       slot = -1;
     }
+    // Before the new entry is handed out: a fresh one's stamp word is not yet written.
+    if (this.uses === MAX_STAMP) this.orderByStamps(true);
     const entry = this.newEntry();
     if (slot < 0) slot = this.freeSlotFor(key);
     this.index[2 * slot] = key;
@@ -229,8 +245,7 @@ export class LruCacheNode implements CacheNode, CacheNodeStore {
     numbers[at + VERSION_STATUS] = versionStatusOf(version, status);
     this.used += bytes;
     this.count++;
-    if (this.linked) this.linkAtHead(entry);
-    else this.words[entry * WORDS + USED_AT] = this.uses++;
+    this.words[entry * WORDS + USED_AT] = this.uses++;
     return entry;
   }
 
@@ -325,10 +340,10 @@ export class LruCacheNode implements CacheNode, CacheNodeStore {
     return this.entryTop++;
   }
 
-  /** The entry indexed at `slot` leaves the cache: off the recency list, out of the index, onto the free list. */
+  /** The entry indexed at `slot` leaves the cache: marked FREED (the eviction queue passes it over), out of the index, onto the free list. */
   private forget(slot: number): void {
     const entry = this.index[2 * slot + 1];
-    if (this.linked) this.unlink(entry);
+    this.words[entry * WORDS + USED_AT] = FREED;
     this.used -= this.numbers[entry * NUMBERS + SIZE];
     this.count--;
     this.deleteAt(slot);
@@ -340,58 +355,73 @@ export class LruCacheNode implements CacheNode, CacheNodeStore {
 
   /** A lookup hit: `entry` becomes the most recently used. */
   private use(entry: number): void {
-    if (!this.linked && this.uses === MAX_STAMP) this.linkByStamps();
-    if (!this.linked) this.words[entry * WORDS + USED_AT] = this.uses++;
-    else if (this.head !== entry) {
-      this.unlink(entry);
-      this.linkAtHead(entry);
+    if (this.uses === MAX_STAMP) this.orderByStamps(true);
+    this.words[entry * WORDS + USED_AT] = this.uses++;
+  }
+
+  /** The least recently used entry (the cache holds one at least): the eviction queue's first entry not used since it was made. */
+  private leastRecent(): number {
+    const words = this.words;
+    for (;;) {
+      const queue = this.queue;
+      const from = this.queueFrom;
+      for (let at = this.queueAt; at < this.queueEnd; at++) {
+        const entry = queue[at];
+        if (words[entry * WORDS + USED_AT] < from) {
+          this.queueAt = at + 1;
+          return entry;
+        }
+      }
+      this.orderByStamps(false);
     }
   }
 
-  /** Links the recency list from the stamps, least recent first, and keeps it from now on. */
-  private linkByStamps(): void {
+  /**
+   * Makes the eviction queue: every stored entry, least recently used first. `renumber`: the
+   * stamps are numbered afresh 0, 1, … in that order (when they would pass MAX_STAMP).
+   */
+  private orderByStamps(renumber: boolean): void {
     const words = this.words;
-    const index = this.index;
-    const entryCapacity = words.length / WORDS;
-    this.linked = true;
-    this.head = NIL;
-    this.tail = NIL;
-    if (this.uses * entryCapacity < 2 ** 53) {
-      // Stamps are distinct, so stamp × capacity + entry sorts as the stamps and is exact in a
-      // double: a native numeric sort, without a comparator call per comparison (a model
-      // class's stack warm-up links 238 full caches: 2 s of CPU with the comparator).
-      const keys = new Float64Array(this.count);
-      let n = 0;
-      for (let slot = 1; slot < index.length; slot += 2) if (index[slot] !== FREE) keys[n++] = words[index[slot] * WORDS + USED_AT] * entryCapacity + index[slot];
-      keys.sort();
-      for (let i = 0; i < n; i++) this.linkAtHead(keys[i] % entryCapacity);
-      return;
-    }
-    const entries = new Int32Array(this.count);
+    const top = this.entryTop;
+    let oldest = FREED;
+    for (let entry = 0; entry < top; entry++) if (words[entry * WORDS + USED_AT] < oldest) oldest = words[entry * WORDS + USED_AT];
+    if (this.queue.length < this.count) this.queue = new Int32Array(Math.max(this.count, 2 * this.queue.length));
+    const queue = this.queue;
     let n = 0;
-    for (let slot = 1; slot < index.length; slot += 2) if (index[slot] !== FREE) entries[n++] = index[slot];
-    entries.sort((a, b) => words[a * WORDS + USED_AT] - words[b * WORDS + USED_AT]);
-    for (let i = 0; i < n; i++) this.linkAtHead(entries[i]);
-  }
-
-  private unlink(entry: number): void {
-    const words = this.words;
-    const before = words[entry * WORDS + PREV];
-    const after = words[entry * WORDS + NEXT];
-    if (before === NIL) this.head = after;
-    else words[before * WORDS + NEXT] = after;
-    if (after === NIL) this.tail = before;
-    else words[after * WORDS + PREV] = before;
-  }
-
-  private linkAtHead(entry: number): void {
-    const words = this.words;
-    const head = this.head;
-    words[entry * WORDS + PREV] = NIL;
-    words[entry * WORDS + NEXT] = head;
-    if (head !== NIL) words[head * WORDS + PREV] = entry;
-    else this.tail = entry;
-    this.head = entry;
+    const span = this.uses - oldest;
+    if (span <= STAMP_TABLE_PER_ENTRY * this.count + 1024) {
+      // Stamps are distinct: a table by stamp orders the entries in one pass over the arena, in
+      // memory order, with no sort (a stationary start orders 238 full caches, 17 M entries, at
+      // their first evictions: a sort and a walk of the index took about 400 ns an entry).
+      if (stampTable.length < span) stampTable = new Int32Array(Math.max(span, 2 * stampTable.length));
+      const table = stampTable;
+      table.fill(NIL, 0, span);
+      for (let entry = 0; entry < top; entry++) if (words[entry * WORDS + USED_AT] !== FREED) table[words[entry * WORDS + USED_AT] - oldest] = entry;
+      for (let stamp = 0; stamp < span; stamp++) if (table[stamp] !== NIL) queue[n++] = table[stamp];
+    } else {
+      if (span * top < 2 ** 53) {
+        // (stamp − oldest) × top + entry sorts as the stamps and is exact in a double: a native
+        // numeric sort, without a comparator call per comparison.
+        const keys = new Float64Array(this.count);
+        for (let entry = 0; entry < top; entry++) if (words[entry * WORDS + USED_AT] !== FREED) keys[n++] = (words[entry * WORDS + USED_AT] - oldest) * top + entry;
+        keys.sort();
+        for (let i = 0; i < n; i++) queue[i] = keys[i] - Math.floor(keys[i] / top) * top;
+      } else {
+        const entries = new Int32Array(n);
+        let k = 0;
+        for (let entry = 0; entry < top; entry++) if (words[entry * WORDS + USED_AT] !== FREED) entries[k++] = entry;
+        entries.sort((a, b) => words[a * WORDS + USED_AT] - words[b * WORDS + USED_AT]);
+        queue.set(entries);
+        n = k;
+      }
+    }
+    this.queueAt = 0;
+    this.queueEnd = n;
+    if (renumber) {
+      for (let i = 0; i < n; i++) words[queue[i] * WORDS + USED_AT] = i;
+      this.uses = n;
+    }
+    this.queueFrom = this.uses;
   }
 
   /** Frees index slot `slot`, moving back each later slot of its probe run that may sit there (Algorithm R). */

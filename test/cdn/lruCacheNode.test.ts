@@ -136,7 +136,7 @@ describe('LruCacheNode: an LRU node in one table (spec 4.9 layers 2–3)', () =>
     expect(node.store.storedLocalOf(5)).toBe(-1);
   });
 
-  it('issue 27: until its first eviction a node stamps uses instead of relinking; the first eviction links the list by stamp: keys 1-4 stored (4 bytes, full), used 3, 1, 4, 2: storing 5 and 6 evicts 3 then 1; after a hit on 4, storing 7 evicts 2', () => {
+  it('issue 27: a node stamps uses instead of relinking a list; the first eviction orders its entries by stamp: keys 1-4 stored (4 bytes, full), used 3, 1, 4, 2: storing 5 and 6 evicts 3 then 1; after a hit on 4, storing 7 evicts 2', () => {
     const node = new LruCacheNode(4, 0);
     for (const key of [1, 2, 3, 4]) node.put(key, 1, 0, 0, 1, 200);
     for (const key of [3, 1, 4, 2]) expect(node.lookup(key, 0)).toBeGreaterThanOrEqual(0);
@@ -145,13 +145,13 @@ describe('LruCacheNode: an LRU node in one table (spec 4.9 layers 2–3)', () =>
     expect(held()).toEqual([1, 2, 4, 5]);
     node.put(6, 1, 0, 0, 1, 200);
     expect(held()).toEqual([2, 4, 5, 6]);
-    // Linked now: a hit relinks, so 4 (used before 2) goes next only after 2 is used again.
+    // A hit restamps, so 4 (used before 2) goes next only after 2 is used again.
     expect(node.lookup(4, 0)).toBeGreaterThanOrEqual(0);
     node.put(7, 1, 0, 0, 1, 200);
     expect(held()).toEqual([4, 5, 6, 7]);
   });
 
-  it('issue 28 (cost): the first eviction links 5,000 entries by stamp (a packed numeric sort): keys 0-4,999 stored, used 4,999 down to 0; 2,500 new keys evict 4,999 … 2,500, the least recently used, and keep 0 … 2,499', () => {
+  it('issue 28 (cost): the first eviction links 5,000 entries by stamp (a table by stamp, no comparator): keys 0-4,999 stored, used 4,999 down to 0; 2,500 new keys evict 4,999 … 2,500, the least recently used, and keep 0 … 2,499', () => {
     const node = new LruCacheNode(5_000, 0);
     for (let key = 0; key < 5_000; key++) node.put(key, 1, 0, 0, 1, 200);
     for (let key = 4_999; key >= 0; key--) node.lookup(key, 0);
@@ -164,6 +164,73 @@ describe('LruCacheNode: an LRU node in one table (spec 4.9 layers 2–3)', () =>
     let evicted = 0;
     for (let key = 2_500; key < 5_000; key++) if (node.store.storedLocalOf(key) < 0) evicted++;
     expect([held, evicted]).toEqual([2_500, 2_500]);
+  });
+
+  it('issue 27 (warm-up speed): the first eviction orders the entries by a table of stamps, leaving out a freed entry: keys 1-5 stored, 2 used, 3 replaced, 4 and 1 removed, 6 stored (takes 1\'s entry); storing 9 (3 bytes) evicts 5 then 2, storing 10 evicts 3, and after a hit on 6 storing 11 evicts 9', () => {
+    const node = new LruCacheNode(5, 0);
+    // Stamps 0-4 on entries 0-4; 2 is used (stamp 5); 3 is stored again in its own freed entry (stamp 6).
+    for (const key of [1, 2, 3, 4, 5]) node.put(key, 1, 0, 0, 1, 200);
+    expect(node.lookup(2, 0)).toBe(1);
+    expect(node.put(3, 1, 0, 0, 1, 200)).toBe(2);
+    // 4's entry (stamp 3) and 1's (stamp 0) go on the free list; 6 takes 1's (stamp 7), 4's stays free with its stamp.
+    node.remove(4);
+    node.remove(1);
+    expect(node.put(6, 1, 0, 0, 1, 200)).toBe(0);
+    const held = () => [1, 2, 3, 4, 5, 6, 9, 10, 11].filter((key) => node.store.storedLocalOf(key) >= 0);
+    // Least recent first: 5 (stamp 4), 2 (5), 3 (6), 6 (7); 9 needs 3 bytes of the 1 free.
+    node.put(9, 3, 0, 0, 1, 200);
+    expect(held()).toEqual([3, 6, 9]);
+    node.put(10, 1, 0, 0, 1, 200);
+    expect(held()).toEqual([6, 9, 10]);
+    expect(node.lookup(6, 0)).toBeGreaterThanOrEqual(0);
+    node.put(11, 1, 0, 0, 1, 200);
+    expect(held()).toEqual([6, 10, 11]);
+    expect([node.objectCount, node.occupancy]).toEqual([3, 3]);
+  });
+
+  it('issue 27: a node whose stamps span more than 8 an entry and 1,024 at its first eviction orders them by sorting: keys 1-3 stored, then 1,200 hits cycling 1, 2, 3 and one on 2; storing 4 evicts 1, storing 5 evicts 3', () => {
+    const node = new LruCacheNode(3, 0);
+    for (const key of [1, 2, 3]) node.put(key, 1, 0, 0, 1, 200);
+    for (let i = 0; i < 1_200; i++) node.lookup(1 + (i % 3), 0);
+    node.lookup(2, 0);
+    const held = () => [1, 2, 3, 4, 5].filter((key) => node.store.storedLocalOf(key) >= 0);
+    node.put(4, 1, 0, 0, 1, 200);
+    expect(held()).toEqual([2, 3, 4]);
+    node.put(5, 1, 0, 0, 1, 200);
+    expect(held()).toEqual([2, 4, 5]);
+  });
+
+  it('issue 27 (warm-up speed): an eviction passes over queued entries used since the queue was made, and a spent queue is made again: keys 1-3 stored, 4 evicts 1; after a hit on 2, 5 evicts 3, 6 evicts 4 (a new queue: 4, 2, 5), 7 evicts 2', () => {
+    const node = new LruCacheNode(3, 0);
+    for (const key of [1, 2, 3]) node.put(key, 1, 0, 0, 1, 200);
+    const held = () => [1, 2, 3, 4, 5, 6, 7].filter((key) => node.store.storedLocalOf(key) >= 0);
+    node.put(4, 1, 0, 0, 1, 200);
+    expect(held()).toEqual([2, 3, 4]);
+    expect(node.lookup(2, 0)).toBeGreaterThanOrEqual(0);
+    node.put(5, 1, 0, 0, 1, 200);
+    expect(held()).toEqual([2, 4, 5]);
+    node.put(6, 1, 0, 0, 1, 200);
+    expect(held()).toEqual([2, 5, 6]);
+    node.put(7, 1, 0, 0, 1, 200);
+    expect(held()).toEqual([5, 6, 7]);
+  });
+
+  it('issue 27: a node whose stamps reach 2^31 − 2 numbers them afresh in recency order and keeps evicting the least recent: keys 1-3 stored, hits on 3 and 1 at 2^31 − 4 and 2^31 − 3, a hit on 2 renumbers; storing 4 evicts 3, storing 5 evicts 1', () => {
+    const node = new LruCacheNode(3, 0);
+    for (const key of [1, 2, 3]) node.put(key, 1, 0, 0, 1, 200);
+    // The stamp count, a private field, set near its limit: 2^31 uses take minutes to reach.
+    const stamps = node as unknown as { uses: number };
+    stamps.uses = 2 ** 31 - 4;
+    node.lookup(3, 0);
+    node.lookup(1, 0);
+    node.lookup(2, 0);
+    // Numbered afresh: 2 (stamp 1 before), 3, 1 become 0, 1, 2, and the hit on 2 takes 3.
+    expect(stamps.uses).toBe(4);
+    const held = () => [1, 2, 3, 4, 5].filter((key) => node.store.storedLocalOf(key) >= 0);
+    node.put(4, 1, 0, 0, 1, 200);
+    expect(held()).toEqual([1, 2, 4]);
+    node.put(5, 1, 0, 0, 1, 200);
+    expect(held()).toEqual([2, 4, 5]);
   });
 
   it('spec 7.1, issue 27: a held error sits beside its 48-byte entry and leaves with it: held on key 1 until 5,000 ms, renew ends it; held again, key 1 evicted, its handle goes to key 3 with no error held', () => {
