@@ -540,17 +540,20 @@ export class LayeredFlow {
     const network = options.network;
     if (!options.cdnEnabled) {
       fetches.numbers[f * FETCH_DOUBLES + F_HALF_HOP_MS] = network.directOriginRttMs(index) / 2;
-      options.simulation.schedule(nowMs + fetches.numbers[f * FETCH_DOUBLES + F_HALF_HOP_MS], this.arriveOriginEvent, f);
+      options.simulation.parkedAtMs[0] = nowMs + fetches.numbers[f * FETCH_DOUBLES + F_HALF_HOP_MS];
+      options.simulation.scheduleParked(this.arriveOriginEvent, f);
       return f;
     }
     const node = kind === NODE_EDGE ? options.edges[index] : options.regionals[index];
     this.inFlight.set(node.id, key, f);
     if (kind === NODE_EDGE && this.tiered) {
       fetches.numbers[f * FETCH_DOUBLES + F_HALF_HOP_MS] = network.edgeToRegionalMs(index) / 2;
-      options.simulation.schedule(nowMs + fetches.numbers[f * FETCH_DOUBLES + F_HALF_HOP_MS], this.arriveRegionalEvent, f);
+      options.simulation.parkedAtMs[0] = nowMs + fetches.numbers[f * FETCH_DOUBLES + F_HALF_HOP_MS];
+      options.simulation.scheduleParked(this.arriveRegionalEvent, f);
     } else {
       fetches.numbers[f * FETCH_DOUBLES + F_HALF_HOP_MS] = network.originRttMs(index) / 2;
-      options.simulation.schedule(nowMs + fetches.numbers[f * FETCH_DOUBLES + F_HALF_HOP_MS], this.arriveOriginEvent, f);
+      options.simulation.parkedAtMs[0] = nowMs + fetches.numbers[f * FETCH_DOUBLES + F_HALF_HOP_MS];
+      options.simulation.scheduleParked(this.arriveOriginEvent, f);
     }
     return f;
   }
@@ -591,7 +594,8 @@ export class LayeredFlow {
     // The version is the one the origin has as the request reaches it (spec 1.2 item 6: a purge
     // compares this moment with its deploy); a response the origin makes now has age 0.
     this.setResponse(f, status, version, nowMs, 0, this.originLayer, 0);
-    options.simulation.schedule(responseAtMs + fetches.numbers[f * FETCH_DOUBLES + F_HALF_HOP_MS], this.fetchDoneEvent, f);
+    options.simulation.parkedAtMs[0] = responseAtMs + fetches.numbers[f * FETCH_DOUBLES + F_HALF_HOP_MS];
+    options.simulation.scheduleParked(this.fetchDoneEvent, f);
   }
 
   /** The answer to fetch `f` reaches the node that sent it: store, then answer its waiters. */
@@ -731,7 +735,8 @@ export class LayeredFlow {
       // The answer carries its age at this moment (its Age, RFC 9111 §5.1).
       this.setResponse(waiter, status, version, versionAtMs, nowMs - responseAtMs, servedLayer, outcome);
       if (this.mayFail) this.fetches.numbers[waiter * FETCH_DOUBLES + F_ERROR_UNTIL_MS] = errorUntilMs;
-      this.options.simulation.schedule(nowMs + this.fetches.numbers[waiter * FETCH_DOUBLES + F_HALF_HOP_MS], this.fetchDoneEvent, waiter);
+      this.options.simulation.parkedAtMs[0] = nowMs + this.fetches.numbers[waiter * FETCH_DOUBLES + F_HALF_HOP_MS];
+      this.options.simulation.scheduleParked(this.fetchDoneEvent, waiter);
       return;
     }
     const r = -1 - waiter;

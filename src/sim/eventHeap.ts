@@ -28,6 +28,8 @@ export class EventHeap {
   private slotHighWater = 0;
   private count = 0;
   private nextSeq = 0;
+  /** Where pushParked's callers write the event's time (index 0). */
+  private readonly parked: Float64Array;
 
   // The fields of the event popped last; read them right after pop().
   poppedTime = 0;
@@ -36,7 +38,9 @@ export class EventHeap {
   poppedArg0 = 0;
   poppedArg1 = 0;
 
-  constructor(initialCapacity = 1024) {
+  /** `parked`: where pushParked's callers write an event's time (index 0). */
+  constructor(initialCapacity = 1024, parked: Float64Array = new Float64Array(1)) {
+    this.parked = parked;
     const capacity = Math.max(16, initialCapacity | 0);
     this.heapTimes = new Float64Array(capacity);
     this.heapSeqs = new Float64Array(capacity);
@@ -70,6 +74,16 @@ export class EventHeap {
    * (the Simulation's two queues): equal times come out in the order of `seq`.
    */
   pushSequenced(time: number, seq: number, kind: number, arg0 = 0, arg1 = 0): void {
+    this.parked[0] = time;
+    this.pushParked(seq, kind, arg0, arg1);
+  }
+
+  /**
+   * pushSequenced() with the event's time in `parked[0]`, written there by the caller: a time
+   * passed to a call the optimiser does not inline is a newly allocated heap number (issue 27).
+   */
+  pushParked(seq: number, kind: number, arg0 = 0, arg1 = 0): void {
+    const time = this.parked[0];
     if (!(time === time)) throw new RangeError('event time is NaN');
     let slot: number;
     if (this.freeCount > 0) {

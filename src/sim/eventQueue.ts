@@ -89,8 +89,6 @@ export class EventQueue {
   private windowStart = 0;
   /** No wheel event has a bucket number below this (windowStart ≤ scanBucket). */
   private scanBucket = 0;
-  /** Events beyond the wheel's window. */
-  private readonly far = new EventHeap(16);
   /** Bucket number of the far heap's earliest event, +Infinity when it is empty. */
   private farStart = Infinity;
   /** The counts at which the wheel doubles and halves. */
@@ -113,6 +111,9 @@ export class EventQueue {
   private measuredGap = 0;
 
   private nextSeq = 0;
+  /** The time of the event pushParked adds (the far heap shares it). */
+  private readonly parked: Float64Array;
+  private readonly far: EventHeap;
 
   // The fields of the event popped last; read them right after pop().
   poppedTime = 0;
@@ -120,7 +121,11 @@ export class EventQueue {
   poppedArg0 = 0;
   poppedArg1 = 0;
 
-  constructor(initialCapacity = 1024) {
+  /** `parked`: where pushParked's callers write an event's time (a Float64Array of one or more; index 0). */
+  constructor(initialCapacity = 1024, parked: Float64Array = new Float64Array(1)) {
+    this.parked = parked;
+    /** Events beyond the wheel's window. */
+    this.far = new EventHeap(16, parked);
     this.capacity = Math.max(16, initialCapacity | 0);
     const memory = new ArrayBuffer(this.capacity * RECORD_BYTES);
     this.records = new Float64Array(memory);
@@ -158,11 +163,25 @@ export class EventQueue {
    * (the Simulation's two queues): equal times come out in the order of `seq`.
    */
   pushSequenced(time: number, seq: number, kind: number, arg0 = 0, arg1 = 0): void {
+    this.parked[0] = time;
+    this.pushParked(seq, kind, arg0, arg1);
+  }
+
+  /**
+   * pushSequenced() with the event's time in `parked[0]`, written there by the caller. Issue 27:
+   * a double passed to a call the optimiser does not inline is a newly allocated heap number,
+   * and this routine is too large to inline; a time read from a typed array is not one. So
+   * nothing below passes the time as an argument either (link reads it from `parked`).
+   */
+  pushParked(seq: number, kind: number, arg0 = 0, arg1 = 0): void {
+    const parked = this.parked;
+    const time = parked[0];
     if (!(time === time)) throw new RangeError('event time is NaN');
     if (time === Infinity || time === -Infinity) throw new RangeError(`event time must be finite, got ${time}`);
     let bucket = Math.floor(time * this.inverseWidth);
     if (!(bucket < MAX_BUCKET_NUMBER && bucket > -MAX_BUCKET_NUMBER)) {
       this.rebuild(this.bucketCount, Math.abs(time) * MIN_RELATIVE_WIDTH * 2);
+      parked[0] = time; // the rebuild's admitFar parks the times it links
       bucket = Math.floor(time * this.inverseWidth);
     }
     if (this.count === 0) {
@@ -170,12 +189,13 @@ export class EventQueue {
       this.scanBucket = bucket;
     } else if (bucket < this.windowStart) {
       this.retreat(bucket);
+      parked[0] = time; // as after the rebuild: the events it moves to the far heap pass through `parked`
     }
     if (bucket < this.windowStart + this.bucketCount) {
-      this.link(time, seq, kind, arg0, arg1, bucket);
+      this.link(seq, kind, arg0, arg1, bucket);
       if (bucket < this.scanBucket) this.scanBucket = bucket;
     } else {
-      this.far.pushSequenced(time, seq, kind, arg0, arg1);
+      this.far.pushParked(seq, kind, arg0, arg1);
       if (bucket < this.farStart) this.farStart = bucket;
     }
     if (this.headKnown && (time < this.headTime || (time === this.headTime && seq < this.headSeq))) this.headKnown = false;
@@ -269,11 +289,12 @@ export class EventQueue {
   }
 
   /**
-   * Links an event into the list of `bucket` (inside the window): after the last event
+   * Links the event at time `parked[0]` into the list of `bucket` (inside the window): after the last event
    * before it, looked for from the tail. An UNSORTED list takes it in front, touching no
    * other event; sortBucket orders it when the pops reach it.
    */
-  private link(time: number, seq: number, kind: number, arg0: number, arg1: number, bucket: number): void {
+  private link(seq: number, kind: number, arg0: number, arg1: number, bucket: number): void {
+    const time = this.parked[0];
     let slot = this.freeHead;
     if (slot >= 0) {
       this.freeHead = this.links[(slot << 4) + NEXT];
@@ -388,7 +409,8 @@ export class EventQueue {
         return;
       }
       far.pop();
-      this.link(far.poppedTime, far.poppedSeq, far.poppedKind, far.poppedArg0, far.poppedArg1, bucket);
+      this.parked[0] = far.poppedTime;
+      this.link(far.poppedSeq, far.poppedKind, far.poppedArg0, far.poppedArg1, bucket);
     }
   }
 
@@ -425,7 +447,8 @@ export class EventQueue {
     const records = this.records;
     const links = this.links;
     const base = slot << 3;
-    this.far.pushSequenced(records[base], records[base + 1], links[(slot << 4) + KIND], records[base + 2], records[base + 3]);
+    this.parked[0] = records[base];
+    this.far.pushParked(records[base + 1], links[(slot << 4) + KIND], records[base + 2], records[base + 3]);
     links[(slot << 4) + LIVE] = 0;
     links[(slot << 4) + NEXT] = this.freeHead;
     this.freeHead = slot;

@@ -31,10 +31,15 @@ export interface EventKindOptions {
  * events, and may stop the run (for example after a request count).
  */
 export class Simulation {
+  /**
+   * Where a caller of scheduleParked writes the event's time (index 0); both queues read it
+   * from here. Written and read within one call: no other state lives in it.
+   */
+  readonly parkedAtMs = new Float64Array(1);
   /** Every other event: a calendar queue (eventQueue.ts), thousands deep in the flow. */
   private readonly queue: EventQueue;
   /** Events of the kinds defined with `arrivals`: a few at a time. */
-  private readonly arrivals = new EventHeap(16);
+  private readonly arrivals = new EventHeap(16, this.parkedAtMs);
   /** Per kind: 1 when its events go to `arrivals`. */
   private readonly arrivalKinds: number[] = [];
   /** Both queues take sequence numbers from this one counter, so ties in time keep the scheduling order across them. */
@@ -48,7 +53,7 @@ export class Simulation {
   private processed = 0;
 
   constructor(initialQueueCapacity = 1024) {
-    this.queue = new EventQueue(initialQueueCapacity);
+    this.queue = new EventQueue(initialQueueCapacity, this.parkedAtMs);
   }
 
   /** Current simulated time in ms: the clock's reading, branded as such (src/sim/ids.ts). */
@@ -74,17 +79,27 @@ export class Simulation {
     return this.handlers.length - 1;
   }
 
-  /**
-   * Schedules an event at an absolute simulated time (never in the past). Kept small, its
-   * errors in `refuse`, so that the optimiser inlines it where it is called once per request:
-   * a call it does not inline passes the time as a heap-allocated number (issue 27).
-   */
+  /** Schedules an event at an absolute simulated time (never in the past). */
   schedule(atMs: number, kind: number, arg0 = 0, arg1 = 0): void {
+    this.parkedAtMs[0] = atMs;
+    this.scheduleParked(kind, arg0, arg1);
+  }
+
+  /**
+   * schedule() with the event's time written into `parkedAtMs[0]` just before, for callers once
+   * per request (issue 27): a time passed as an argument to a call the optimiser does not inline
+   * (`schedule` is rarely inlined: the queues' pushes inlined into it exceed the budget) is a
+   * newly allocated heap number, about three a request. Written into the typed array it is not
+   * one, and the queues read it from there (their pushParked): no call below passes it either.
+   * The event order is the same as schedule's.
+   */
+  scheduleParked(kind: number, arg0 = 0, arg1 = 0): void {
+    const atMs = this.parkedAtMs[0];
     // NaN, ±Infinity and times before the clock all fail the second test.
     if (!(kind >= 0 && kind < this.handlers.length) || !(atMs >= this.clockMs && atMs < Infinity)) this.refuse(atMs, kind);
     if (this.arrivalKinds[kind] === 1) {
-      if (!this.arrivalsClosed) this.arrivals.pushSequenced(atMs, this.nextSeq++, kind, arg0, arg1);
-    } else this.queue.pushSequenced(atMs, this.nextSeq++, kind, arg0, arg1);
+      if (!this.arrivalsClosed) this.arrivals.pushParked(this.nextSeq++, kind, arg0, arg1);
+    } else this.queue.pushParked(this.nextSeq++, kind, arg0, arg1);
   }
 
   /** Throws the error schedule(atMs, kind) stands for. */

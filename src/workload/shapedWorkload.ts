@@ -132,7 +132,10 @@ export class ShapedWorkload {
 
   private scheduleNext(simulation: Simulation, arrival: number, process: number): void {
     const next = this.processes[process].next(simulation.nowMs, this.streams[process]);
-    if (next !== Infinity) simulation.schedule(next, arrival, process);
+    if (next === Infinity) return;
+    // The time through the simulation's parked slot, not as an argument (Simulation.scheduleParked).
+    simulation.parkedAtMs[0] = next;
+    simulation.scheduleParked(arrival, process);
   }
 }
 

@@ -244,6 +244,28 @@ describe('EventQueue as a calendar queue: the order is exactly a sort by (time, 
     expect(queue.layout.widthMs).toBeGreaterThanOrEqual(1e300 * 2 ** -40);
   });
 
+  it('pushParked reads the time from the shared slot: a push before the window (which moves wheel events to the far heap through that slot) and one beyond a re-cut keep their own times', () => {
+    const parked = new Float64Array(1);
+    const queue = new EventQueue(16, parked);
+    const model = new SortedModel();
+    // 40 events at 100 ms … 139 ms; the window starts at 100 ms and its last buckets hold events.
+    for (let seq = 0; seq < 40; seq++) {
+      parked[0] = 100 + seq;
+      queue.pushParked(seq, 0, seq);
+      model.insert(100 + seq, seq);
+    }
+    // Before the window: it moves back, and the buckets falling off its end go to the far heap.
+    parked[0] = 1;
+    queue.pushParked(40, 0, 40);
+    model.insert(1, 40);
+    // So far beyond that the bucket numbers would lose exactness: the wheel is re-cut first.
+    parked[0] = 1e300;
+    queue.pushParked(41, 0, 41);
+    model.insert(1e300, 41);
+    expect(queue.size).toBe(42);
+    while (model.events.length > 0) expect(popBoth(queue, model)).toBe(true);
+  });
+
   it('rejects an infinite time with a RangeError and leaves the queue unchanged', () => {
     const queue = new EventQueue();
     queue.push(1, 0, 5);

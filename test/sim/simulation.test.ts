@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { Simulation } from '../../src/sim/simulation.js';
 
 /** A simulation with one event kind per label; each handled event appends `label@time` to the log. */
@@ -271,5 +272,101 @@ describe('Simulation: misuse', () => {
     expect(sim.defineEvent('departure', () => {})).toBe(1);
     expect(() => sim.defineEvent('arrival', () => {})).toThrow(new Error("event kind 'arrival' is defined twice"));
     expect(sim.defineEvent('timeout', () => {})).toBe(2);
+  });
+});
+
+/**
+ * scheduleParked (issue 27): the time is written into `parkedAtMs[0]` just before the call, so a
+ * caller that the optimiser does not inline `schedule` into allocates no heap number for it. It
+ * must be schedule() exactly: the same order, ties included, across both queues.
+ */
+describe('Simulation.scheduleParked: schedule() with the time in parkedAtMs', () => {
+  it('equal times keep the scheduling order across schedule and scheduleParked and across both queues: t=5 A, t=3 B, t=5 C (arrival), t=3 D, t=5 E → B, D, A, C, E', () => {
+    const sim = new Simulation();
+    const log: string[] = [];
+    const kind = (label: string, arrivals: boolean) => sim.defineEvent(label, () => log.push(`${label}@${sim.nowMs}`), { arrivals });
+    const [A, B, C, D, E] = [kind('A', false), kind('B', false), kind('C', true), kind('D', false), kind('E', false)];
+    sim.parkedAtMs[0] = 5;
+    sim.scheduleParked(A);
+    sim.schedule(3, B);
+    sim.parkedAtMs[0] = 5;
+    sim.scheduleParked(C);
+    sim.parkedAtMs[0] = 3;
+    sim.scheduleParked(D);
+    sim.schedule(5, E);
+    expect(sim.run()).toBe('empty');
+    expect(log).toEqual(['B@3', 'D@3', 'A@5', 'C@5', 'E@5']);
+  });
+
+  it('passes both arguments, and refuses what schedule refuses with the same errors, leaving nothing queued', () => {
+    const sim = new Simulation();
+    const seen: number[] = [];
+    const tick = sim.defineEvent('tick', (a, b) => seen.push(a, b));
+    sim.parkedAtMs[0] = 5;
+    sim.scheduleParked(tick, 7, 0.25);
+    sim.run();
+    expect(seen).toEqual([7, 0.25]);
+    sim.parkedAtMs[0] = 4;
+    expect(() => sim.scheduleParked(tick)).toThrow(new RangeError("cannot schedule 'tick' at 4 ms: the clock is at 5 ms"));
+    sim.parkedAtMs[0] = NaN;
+    expect(() => sim.scheduleParked(tick)).toThrow(new RangeError("cannot schedule 'tick' at NaN ms: the time must be finite"));
+    sim.parkedAtMs[0] = 6;
+    expect(() => sim.scheduleParked(3)).toThrow(new RangeError('unknown event kind 3'));
+    expect(sim.pendingEvents).toBe(0);
+  });
+
+  it('property: a run that schedules through either call, from handlers too (bursts of equal times, far timers, the wheel growing, shrinking and re-cut), handles its events in (time, scheduling order), as a plain sorted model does', () => {
+    // Each event schedules up to two more; `parked` picks the call per schedule. The far
+    // delays (thousands of ms against gaps of a few) send events to the far heap and back,
+    // whose moves pass through the same parked slot.
+    const delay = fc.oneof(fc.constantFrom(0, 0.5, 1), fc.double({ min: 0, max: 20, noNaN: true }), fc.double({ min: 1000, max: 5000, noNaN: true }));
+    const plan = fc.array(fc.record({ d0: delay, d1: delay, both: fc.boolean(), arrival: fc.boolean(), parked: fc.boolean() }), { minLength: 1, maxLength: 400 });
+    fc.assert(
+      fc.property(plan, (steps) => {
+        // The model: every scheduled event in a list, the earliest by (time, order scheduled) handled next.
+        const model = (): string[] => {
+          const pending: { atMs: number; order: number; step: number }[] = [];
+          const log: string[] = [];
+          let next = 0;
+          let order = 0;
+          const add = (atMs: number) => pending.push({ atMs, order: order++, step: next++ });
+          for (let i = 0; i < 20 && next < steps.length; i++) add(steps[i].d0);
+          while (pending.length > 0) {
+            let best = 0;
+            for (let i = 1; i < pending.length; i++) {
+              const a = pending[i];
+              const b = pending[best];
+              if (a.atMs < b.atMs || (a.atMs === b.atMs && a.order < b.order)) best = i;
+            }
+            const { atMs, step } = pending.splice(best, 1)[0];
+            log.push(`${steps[step].arrival ? 'a' : 'm'}${step}@${atMs}`);
+            if (next < steps.length) add(atMs + steps[step].d0);
+            if (steps[step].both && next < steps.length) add(atMs + steps[step].d1);
+          }
+          return log;
+        };
+        const sim = new Simulation(16);
+        const log: string[] = [];
+        let next = 0;
+        const scheduleStep = (atMs: number, step: number) => {
+          const kind = kinds[steps[step].arrival ? 1 : 0];
+          if (steps[step].parked) {
+            sim.parkedAtMs[0] = atMs;
+            sim.scheduleParked(kind, step);
+          } else sim.schedule(atMs, kind, step);
+        };
+        const handle = (label: string) => (step: number) => {
+          log.push(`${label}${step}@${sim.nowMs}`);
+          if (next < steps.length) scheduleStep(sim.nowMs + steps[step].d0, next++);
+          if (steps[step].both && next < steps.length) scheduleStep(sim.nowMs + steps[step].d1, next++);
+        };
+        const kinds = [sim.defineEvent('main', handle('m')), sim.defineEvent('arrival', handle('a'), { arrivals: true })];
+        for (let i = 0; i < 20 && next < steps.length; i++) scheduleStep(steps[i].d0, next++);
+        expect(sim.run()).toBe('empty');
+        expect(log.length).toBe(steps.length);
+        expect(log).toEqual(model());
+      }),
+      { numRuns: 200 },
+    );
   });
 });

@@ -72,7 +72,11 @@ export class ThinnedPoissonArrivals {
   next(nowMs: number, stream: RandomStream): number {
     // NaN or a negative time would walk the table forever; simulated time starts at 0.
     if (!(nowMs >= 0)) throw new RangeError(`expected a simulated time ≥ 0, got ${nowMs}`);
-    if (this.never) return Infinity;
+    // Not the global `Infinity`: on a path never taken, its load compiles to a generic call
+    // whose tagged result, merged with the arrival time below, boxed every arrival time this
+    // routine returned inlined (a heap number a request, issue 27). A property read never
+    // taken deoptimises instead, which leaves the path out of the merge.
+    if (this.never) return Number.POSITIVE_INFINITY;
     if (this.constant) {
       this.candidates++;
       this.arrivals++;
