@@ -97,7 +97,7 @@ export class FreshObjects implements NewObjects {
 
 export interface StackGeneratorOptions {
   fidelity: Fidelity;
-  /** Deepest byte the stack keeps (memory: about 48 bytes per object it holds). */
+  /** Deepest byte the stack keeps (memory: about 25 bytes per object it holds at worst). */
   depthCapBytes: number;
   /** Keep a set of the ids the stack holds (`holds`; 8 more bytes per object): for sharing across PoPs. */
   trackHeld?: boolean;
