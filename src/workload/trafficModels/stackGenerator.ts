@@ -37,8 +37,15 @@ const MAX_REDRAWS = 16;
 const INITIAL_SLOTS = 1 << 12;
 /** The window's first length in slots (eu-2 holds about 670 objects above 200 MB); it is compacted when full, onto twice its objects. */
 const INITIAL_WINDOW = 1 << 10;
-/** Slots per live count of the window (log2). */
+/** Slots per block of the window (log2): a block's live count and its mask of live slots are one 32-bit word each. */
 const WINDOW_BLOCK_BITS = 5;
+/**
+ * Slots per leaf block of the axis's trees (log2): the trees sum blocks of 32 slots, and a
+ * search ends with a scan of one block's slots. 224 stacks of 4-16.5 GB fit no processor
+ * cache; a tree per slot made each update and search 15 or so misses, a tree per block is
+ * 32 times smaller (docs/traffic-models.md, "Where a model run's time goes").
+ */
+const AXIS_BLOCK_BITS = 5;
 
 /** Where a new object comes from: a fresh id, or (across PoPs) one requested elsewhere. */
 export interface NewObjects {
@@ -90,7 +97,7 @@ export class FreshObjects implements NewObjects {
 
 export interface StackGeneratorOptions {
   fidelity: Fidelity;
-  /** Deepest byte the stack keeps (memory: about 48 bytes per object it holds). */
+  /** Deepest byte the stack keeps (memory: about 25 bytes per object it holds at worst). */
   depthCapBytes: number;
   /** Keep a set of the ids the stack holds (`holds`; 8 more bytes per object): for sharing across PoPs. */
   trackHeld?: boolean;
@@ -106,20 +113,26 @@ export class StackModelGenerator {
   private readonly binWidth: Float64Array;
   /** The window's far edge: it holds the objects whose bytes above them are below it (the first bin's high edge). */
   private readonly windowEdge: number;
-  /** The window's slots (EMPTY: a hole), their sizes, and the live slots of each block of 32. */
-  private windowKey: Int32Array;
-  private windowSize: Float64Array;
-  private windowBlockLive: Int32Array;
+  /**
+   * The window's slots, each its id (EMPTY: a hole) and its size side by side (slot s at 2s
+   * and 2s + 1: one cache line for both), and per block of 32 slots its live count and its
+   * mask of live slots (block b at 2b and 2b + 1), so a draw finds its slot from the block's
+   * mask without reading the slots. 224 windows fit no processor cache beside the caches'
+   * tables: every line a draw reads is a miss (docs/traffic-models.md, "Where a model run's time goes").
+   */
+  private windowEntry: Float64Array;
+  private windowBlock: Int32Array;
   /** The window's lowest slot that may be live, its next free slot, its objects and bytes. */
   private windowBottom = 0;
   private windowClock = 0;
   private windowCount = 0;
   private windowBytes = 0;
-  /** The axis below the window: Fenwick tree of its slots' bytes. */
+  /** The axis below the window: Fenwick tree of its blocks' bytes (AXIS_BLOCK_BITS slots a block). */
   private tree: Float64Array;
-  /** Fenwick tree of live slots (1 each), for the k-th object of a bin. */
+  /** Fenwick tree of its blocks' live slots, for the k-th object of a bin. */
   private countTree: Int32Array;
   private keyAt: Int32Array;
+  /** The axis's slots' sizes; 0 at a hole, so a block's scan sums them as the trees do. */
   private sizeAt: Float64Array;
   /** The axis's next free slot (its top is clock − 1), its lowest slot that may be live, its live slots and bytes. */
   private clock = 0;
@@ -186,11 +199,10 @@ export class StackModelGenerator {
     this.binLow = Float64Array.from(keptLow);
     this.binWidth = new Float64Array(keptLow.length).fill(binWidthKB * 1000);
     this.windowEdge = keptLow.length === 0 ? 1 : Math.max(1, keptLow[0] + binWidthKB * 1000);
-    this.windowKey = new Int32Array(INITIAL_WINDOW).fill(EMPTY);
-    this.windowSize = new Float64Array(INITIAL_WINDOW);
-    this.windowBlockLive = new Int32Array(INITIAL_WINDOW >> WINDOW_BLOCK_BITS);
-    this.tree = new Float64Array(INITIAL_SLOTS + 1);
-    this.countTree = new Int32Array(INITIAL_SLOTS + 1);
+    this.windowEntry = new Float64Array(2 * INITIAL_WINDOW).fill(EMPTY);
+    this.windowBlock = new Int32Array(2 * (INITIAL_WINDOW >> WINDOW_BLOCK_BITS));
+    this.tree = new Float64Array((INITIAL_SLOTS >> AXIS_BLOCK_BITS) + 1);
+    this.countTree = new Int32Array((INITIAL_SLOTS >> AXIS_BLOCK_BITS) + 1);
     this.keyAt = new Int32Array(INITIAL_SLOTS).fill(EMPTY);
     this.sizeAt = new Float64Array(INITIAL_SLOTS);
     // The initial stack: new objects down to the deepest bin's far edge (or the cap), so the
@@ -328,8 +340,8 @@ export class StackModelGenerator {
         this.size = this.sizeAt[slot];
       } else {
         const slot = this.windowBottom + this.warmupCursor - this.warmupOnAxis;
-        this.objectId = this.windowKey[slot];
-        this.size = this.windowSize[slot];
+        this.objectId = this.windowEntry[2 * slot] | 0;
+        this.size = this.windowEntry[2 * slot + 1];
       }
       this.warmupCursor++;
       this.isNew = true;
@@ -346,6 +358,15 @@ export class StackModelGenerator {
       if (outcome === 0) break;
       const bin = outcome - 1;
       const low = this.binLow[bin];
+      if (low === 0 && this.windowCount > 0) {
+        // The first bin when it starts at the top is the window, whole: its objects are the
+        // stack's top windowCount (the axis's top object reaches the window's edge), so the
+        // general path's count is windowCount and its rank a window index; no search.
+        this.windowToTop(this.windowCount - 1 - Math.floor(this.random.next() * this.windowCount));
+        this.forgetBelowCap();
+        this.isNew = false;
+        return;
+      }
       if (low >= this.total) {
         this.tooDeep++;
         break;
@@ -392,8 +413,8 @@ export class StackModelGenerator {
       let bytes = 0;
       let above = 0;
       for (let slot = this.windowClock - 1; ; slot--) {
-        if (this.windowKey[slot] === EMPTY) continue;
-        bytes += this.windowSize[slot];
+        if (this.windowEntry[2 * slot] === EMPTY) continue;
+        bytes += this.windowEntry[2 * slot + 1];
         if (bytes >= depth) {
           this.liveBelow = this.live - 1 - above;
           return;
@@ -436,22 +457,22 @@ export class StackModelGenerator {
 
   /** The window's `index`-th object from the top (0: the top) moves to the top; the window's bytes stay. */
   private windowToTop(index: number): void {
-    const keys = this.windowKey;
-    const blockLive = this.windowBlockLive;
-    // Whole blocks from the top while the rank passes them, then slot by slot (slots from the clock up are holes).
+    const blocks = this.windowBlock;
+    // Whole blocks from the top while the rank passes them (slots from the clock up are holes),
+    // then the block's live slots from its highest, by its mask.
     let block = (this.windowClock - 1) >> WINDOW_BLOCK_BITS;
     let remaining = index;
-    while (remaining >= blockLive[block]) remaining -= blockLive[block--];
-    let slot = (block << WINDOW_BLOCK_BITS) + (1 << WINDOW_BLOCK_BITS) - 1;
-    for (; ; slot--) {
-      if (keys[slot] === EMPTY) continue;
-      if (remaining === 0) break;
-      remaining--;
-    }
-    const id = keys[slot];
-    const size = this.windowSize[slot];
-    keys[slot] = EMPTY;
-    blockLive[block]--;
+    while (remaining >= blocks[2 * block]) remaining -= blocks[2 * block--];
+    let mask = blocks[2 * block + 1];
+    for (; remaining > 0; remaining--) mask ^= 1 << (31 - Math.clz32(mask));
+    const bit = 31 - Math.clz32(mask);
+    const slot = (block << WINDOW_BLOCK_BITS) + bit;
+    const entries = this.windowEntry;
+    const id = entries[2 * slot] | 0;
+    const size = entries[2 * slot + 1];
+    entries[2 * slot] = EMPTY;
+    blocks[2 * block]--;
+    blocks[2 * block + 1] ^= 1 << bit;
     this.windowCount--;
     this.onWindowTop(id, size);
     this.objectId = id;
@@ -460,23 +481,28 @@ export class StackModelGenerator {
 
   /** `id` on the window's top slot (its bytes are counted by the caller). */
   private onWindowTop(id: number, size: number): void {
-    if (this.windowClock === this.windowKey.length) this.compactWindow();
+    if (2 * this.windowClock === this.windowEntry.length) this.compactWindow();
     const slot = this.windowClock++;
-    this.windowKey[slot] = id;
-    this.windowSize[slot] = size;
-    this.windowBlockLive[slot >> WINDOW_BLOCK_BITS]++;
+    this.windowEntry[2 * slot] = id;
+    this.windowEntry[2 * slot + 1] = size;
+    const block = slot >> WINDOW_BLOCK_BITS;
+    this.windowBlock[2 * block]++;
+    this.windowBlock[2 * block + 1] |= 1 << (slot & 31);
     this.windowCount++;
   }
 
   /** The window's bottom object leaves it: its id and size in `leftId` and `leftSize`. */
   private offWindowBottom(): void {
+    const entries = this.windowEntry;
     let slot = this.windowBottom;
-    while (this.windowKey[slot] === EMPTY) slot++;
+    while (entries[2 * slot] === EMPTY) slot++;
     this.windowBottom = slot + 1;
-    this.leftId = this.windowKey[slot];
-    this.leftSize = this.windowSize[slot];
-    this.windowKey[slot] = EMPTY;
-    this.windowBlockLive[slot >> WINDOW_BLOCK_BITS]--;
+    this.leftId = entries[2 * slot] | 0;
+    this.leftSize = entries[2 * slot + 1];
+    entries[2 * slot] = EMPTY;
+    const block = slot >> WINDOW_BLOCK_BITS;
+    this.windowBlock[2 * block]--;
+    this.windowBlock[2 * block + 1] ^= 1 << (slot & 31);
     this.windowCount--;
     this.windowBytes -= this.leftSize;
   }
@@ -485,7 +511,8 @@ export class StackModelGenerator {
 
   /** The live axis slot covering `depth` (0 < depth ≤ axisBytes) counted from the axis's top; sets `liveBelow`. */
   private slotAtDepth(depth: number): number {
-    // The largest prefix of slots holding at most axisBytes − depth bytes ends just below it.
+    // The largest prefix of slots holding at most axisBytes − depth bytes ends just below it:
+    // whole blocks by the trees, then the block's slots (holes weigh 0) until one passes it.
     let remaining = this.axisBytes - depth;
     const tree = this.tree;
     const counts = this.countTree;
@@ -500,9 +527,16 @@ export class StackModelGenerator {
         below += counts[next];
       }
     }
-    // The nodes passed cover slots 0 … position − 1: the live slots below, for free.
+    // The block at `position` holds more than `remaining` (the whole axis does), so the scan ends in it.
+    const sizes = this.sizeAt;
+    const keys = this.keyAt;
+    let slot = position << AXIS_BLOCK_BITS;
+    for (; sizes[slot] <= remaining; slot++) {
+      remaining -= sizes[slot];
+      if (keys[slot] !== EMPTY) below++;
+    }
     this.liveBelow = below;
-    return position;
+    return slot;
   }
 
   /** The live axis slot with `rank` live slots below it. */
@@ -518,13 +552,19 @@ export class StackModelGenerator {
         remaining -= tree[next];
       }
     }
-    return position;
+    const keys = this.keyAt;
+    for (let slot = position << AXIS_BLOCK_BITS; ; slot++) {
+      if (keys[slot] === EMPTY) continue;
+      if (remaining === 0) return slot;
+      remaining--;
+    }
   }
 
   private removeSlot(slot: number): void {
     const size = this.sizeAt[slot];
     this.add(slot, -size, -1);
     this.keyAt[slot] = EMPTY;
+    this.sizeAt[slot] = 0;
     this.axisLive--;
     this.axisBytes -= size;
     this.live--;
@@ -573,7 +613,7 @@ export class StackModelGenerator {
     const tree = this.tree;
     const counts = this.countTree;
     const n = tree.length;
-    for (let i = slot + 1; i < n; i += i & -i) {
+    for (let i = (slot >> AXIS_BLOCK_BITS) + 1; i < n; i += i & -i) {
       tree[i] += bytes;
       counts[i] += count;
     }
@@ -582,24 +622,25 @@ export class StackModelGenerator {
   /** The window's top reached its end: its objects move down in order onto slots twice their number (at least the first length). */
   private compactWindow(): void {
     const length = Math.max(INITIAL_WINDOW, 2 ** Math.ceil(Math.log2(2 * (this.windowCount + 1))));
-    const oldKeys = this.windowKey;
-    const oldSizes = this.windowSize;
-    const keys = length === oldKeys.length ? oldKeys : new Int32Array(length);
-    const sizes = length === oldSizes.length ? oldSizes : new Float64Array(length);
+    const old = this.windowEntry;
+    const entries = 2 * length === old.length ? old : new Float64Array(2 * length);
     let next = 0;
     for (let slot = this.windowBottom; slot < this.windowClock; slot++) {
-      const key = oldKeys[slot];
+      const key = old[2 * slot];
       if (key === EMPTY) continue;
-      keys[next] = key;
-      sizes[next] = oldSizes[slot];
+      entries[2 * next] = key;
+      entries[2 * next + 1] = old[2 * slot + 1];
       next++;
     }
-    keys.fill(EMPTY, next);
-    const blockLive = length >> WINDOW_BLOCK_BITS === this.windowBlockLive.length ? this.windowBlockLive.fill(0) : new Int32Array(length >> WINDOW_BLOCK_BITS);
-    for (let slot = 0; slot < next; slot++) blockLive[slot >> WINDOW_BLOCK_BITS]++;
-    this.windowKey = keys;
-    this.windowSize = sizes;
-    this.windowBlockLive = blockLive;
+    for (let slot = next; slot < length; slot++) entries[2 * slot] = EMPTY;
+    const blocks = 2 * (length >> WINDOW_BLOCK_BITS) === this.windowBlock.length ? this.windowBlock.fill(0) : new Int32Array(2 * (length >> WINDOW_BLOCK_BITS));
+    for (let slot = 0; slot < next; slot++) {
+      const block = slot >> WINDOW_BLOCK_BITS;
+      blocks[2 * block]++;
+      blocks[2 * block + 1] |= 1 << (slot & 31);
+    }
+    this.windowEntry = entries;
+    this.windowBlock = blocks;
     this.windowBottom = 0;
     this.windowClock = next;
   }
@@ -622,20 +663,22 @@ export class StackModelGenerator {
       next++;
     }
     keyAt.fill(EMPTY, next);
+    sizeAt.fill(0, next);
     this.keyAt = keyAt;
     this.sizeAt = sizeAt;
     this.clock = next;
     this.bottom = 0;
-    const tree = length + 1 === this.tree.length ? this.tree.fill(0) : new Float64Array(length + 1);
-    const counts = length + 1 === this.countTree.length ? this.countTree.fill(0) : new Int32Array(length + 1);
+    const blocks = length >> AXIS_BLOCK_BITS;
+    const tree = blocks + 1 === this.tree.length ? this.tree.fill(0) : new Float64Array(blocks + 1);
+    const counts = blocks + 1 === this.countTree.length ? this.countTree.fill(0) : new Int32Array(blocks + 1);
     for (let slot = 0; slot < next; slot++) {
-      tree[slot + 1] = sizeAt[slot];
-      counts[slot + 1] = 1;
+      tree[(slot >> AXIS_BLOCK_BITS) + 1] += sizeAt[slot];
+      counts[(slot >> AXIS_BLOCK_BITS) + 1]++;
     }
     // Linear Fenwick build: each node passes its sum to its parent.
-    for (let i = 1; i <= length; i++) {
+    for (let i = 1; i <= blocks; i++) {
       const parent = i + (i & -i);
-      if (parent <= length) {
+      if (parent <= blocks) {
         tree[parent] += tree[i];
         counts[parent] += counts[i];
       }

@@ -98,6 +98,23 @@ describe('stack-model generator (docs/traffic-models.md)', () => {
     );
   });
 
+  it('issue 28 "Cost": small objects put the window over many blocks of 32 slots and the axis over hundreds, both compacted again and again; the block masks, the block scans and the first-bin shortcut give the definition\'s stream draw for draw', () => {
+    // 2 MB bins (0, 2, 4, 8, 16 MB) and objects of 5-50 KB: about 150 objects in the window
+    // (1,024 slots, 32 blocks; compacted 22 times here) and about 1,100 on the axis (4,096
+    // slots, 128 blocks; compacted 4 times); deep bins search the axis's blocks.
+    const descriptor = descriptorOf([0, 2_000, 4_000, 8_000, 16_000], [40, 15, 15, 15, 15, 0], 0.2);
+    const sizes = sizesOf([5, 10, 20, 50], [4, 3, 2, 1]);
+    const fast = new StackModelGenerator(descriptor, new FreshObjects(new ObjectSizes(sizes), new RandomStreams(5).stream('sizes')), new RandomStreams(5).stream('draws'), new ObjectSizes(sizes), { fidelity: 'fd', depthCapBytes: 1e12 });
+    const plain = new PlainStack(descriptor, new FreshObjects(new ObjectSizes(sizes), new RandomStreams(5).stream('sizes')), new RandomStreams(5).stream('draws'), 1e12);
+    for (let i = 0; i < fast.warmupRequests + 20_000; i++) {
+      fast.next();
+      plain.next();
+      expectSameDraw(fast, plain, i);
+    }
+    expect(fast.stackObjects).toBe(plain.ids.length);
+    expect([fast.tooDeep, fast.spanned]).toEqual([0, 0]);
+  });
+
   it('settling (docs/traffic-models.md, "The model\'s warm-up in a run"): draws without the warm-up, then replayStack replays the stack as it stands, bottom to top, and the draws go on from it as on the definition\'s list; holds() is the list\'s ids (random models, caps, sizes)', () => {
     // A run's PoPs draw from their initial stacks before anything is replayed (ModelTraffic
     // settles the sharing), then replay the stack they reached. Its window has holes and
