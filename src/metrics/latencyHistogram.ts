@@ -34,104 +34,18 @@ export interface LatencySummary {
   max: number;
 }
 
-/**
- * The bucket of a value by its definition: one logarithm. latencyBucketOf gives the same
- * bucket by a table whose bounds are found on this function.
- */
-export function latencyBucketByLog(valueMs: number): number {
+/** The bucket of a value in every LatencyHistogram (one logarithm). */
+export function latencyBucketOf(valueMs: number): number {
   return valueMs < MIN_VALUE_MS ? 0 : Math.min(BUCKETS - 1, 1 + Math.floor(Math.log(valueMs / MIN_VALUE_MS) / LOG_GROWTH));
 }
 
 /**
- * The bucket without a logarithm (issue 27: two a measured request). A double's sign, exponent
- * and top 10 bits of mantissa (its high 32 bits shifted right by 10) cut the values into slices
- * no wider than a factor 1 + 1/1024, less than a bucket's 1.001 (GROWTH), so a slice holds at
- * most one bucket's lower bound: per slice, the bucket of its first value and the smallest value
- * of the next bucket in it (+∞ if none), both found on latencyBucketByLog itself the first time
- * a value falls in the slice. So latencyBucketOf gives latencyBucketByLog's bucket for every
- * number but NaN (test/metrics/latencyHistogram.test.ts checks every slice and every bound).
- */
-const bitsOfValue = new Float64Array(1);
-const wordsOfValue = new Uint32Array(bitsOfValue.buffer);
-/** The index of a double's high word in `wordsOfValue` (1 on a little-endian machine). */
-const HIGH_WORD = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1 ? 1 : 0;
-const LOW_WORD = 1 - HIGH_WORD;
-const SLICE_SHIFT = 10;
-const SLICE_VALUES = 2 ** (32 + SLICE_SHIFT);
-
-function sliceOf(valueMs: number): number {
-  bitsOfValue[0] = valueMs;
-  return wordsOfValue[HIGH_WORD] >>> SLICE_SHIFT;
-}
-
-const FIRST_SLICE = sliceOf(MIN_VALUE_MS);
-/** Slices from MIN_VALUE_MS's on; every value in those after them is in the last bucket (10^8 ms · 1.01 is past its bound). */
-export const LATENCY_SLICES = sliceOf(1e8 * 1.01) - FIRST_SLICE;
-/** MIN_VALUE_MS's place in its slice (the low 42 bits of the double). */
-const MIN_VALUE_POSITION = (() => {
-  bitsOfValue[0] = MIN_VALUE_MS;
-  return (wordsOfValue[HIGH_WORD] & (2 ** SLICE_SHIFT - 1)) * 2 ** 32 + wordsOfValue[LOW_WORD];
-})();
-/** Per slice, the bucket of its first value at or above MIN_VALUE_MS; 0 until the slice is first used. */
-const sliceFirstBucket = new Uint16Array(LATENCY_SLICES);
-/** Per slice, the smallest value in it of the bucket after sliceFirstBucket's, or +∞. */
-const sliceNextBound = new Float64Array(LATENCY_SLICES);
-
-/** The double at `position` (0 … 2^42 − 1) in slice `slice` (positive doubles order as their bits). */
-function valueInSlice(slice: number, position: number): number {
-  const high = Math.floor(position / 2 ** 32);
-  wordsOfValue[HIGH_WORD] = ((slice + FIRST_SLICE) << SLICE_SHIFT) + high;
-  wordsOfValue[LOW_WORD] = position - high * 2 ** 32;
-  return bitsOfValue[0];
-}
-
-/** Fills slice `slice`'s first bucket and next bound by latencyBucketByLog (bisection on its 42 bits); returns the bucket. */
-function fillLatencySlice(slice: number): number {
-  // Only the first slice starts below MIN_VALUE_MS: its values from MIN_VALUE_MS on.
-  let low = slice === 0 ? MIN_VALUE_POSITION : 0;
-  const first = latencyBucketByLog(valueInSlice(slice, low));
-  let high = SLICE_VALUES - 1;
-  const last = latencyBucketByLog(valueInSlice(slice, high));
-  if (last === first) sliceNextBound[slice] = Infinity;
-  else {
-    if (last !== first + 1) throw new Error(`latency slice ${slice} spans buckets ${first} to ${last}: more than one bound`);
-    // The smallest value of bucket first + 1: latencyBucketByLog(low) is first, (high) first + 1.
-    while (high - low > 1) {
-      const middle = Math.floor((low + high) / 2);
-      if (latencyBucketByLog(valueInSlice(slice, middle)) > first) high = middle;
-      else low = middle;
-    }
-    sliceNextBound[slice] = valueInSlice(slice, high);
-  }
-  sliceFirstBucket[slice] = first;
-  return first;
-}
-
-/** The bucket of a value in every LatencyHistogram: latencyBucketByLog's, by the slices above. */
-export function latencyBucketOf(valueMs: number): number {
-  if (valueMs < MIN_VALUE_MS) return 0;
-  bitsOfValue[0] = valueMs;
-  const slice = (wordsOfValue[HIGH_WORD] >>> SLICE_SHIFT) - FIRST_SLICE;
-  if (slice >= LATENCY_SLICES) return BUCKETS - 1;
-  let first = sliceFirstBucket[slice];
-  if (first === 0) first = fillLatencySlice(slice);
-  return valueMs >= sliceNextBound[slice] ? first + 1 : first;
-}
-
-/**
- * latencyBucketOf(values[at]), its body repeated. Issue 27: a double passed to a call the
- * optimiser does not inline is a new heap number; the per-request recorder passes its times in
- * a reused array.
+ * latencyBucketOf(values[at]). Issue 27: a double passed to a call the optimiser does not
+ * inline is a new heap number; the per-request recorder passes its times in a reused array.
  */
 export function latencyBucketAt(values: Float64Array, at: number): number {
   const valueMs = values[at];
-  if (valueMs < MIN_VALUE_MS) return 0;
-  bitsOfValue[0] = valueMs;
-  const slice = (wordsOfValue[HIGH_WORD] >>> SLICE_SHIFT) - FIRST_SLICE;
-  if (slice >= LATENCY_SLICES) return BUCKETS - 1;
-  let first = sliceFirstBucket[slice];
-  if (first === 0) first = fillLatencySlice(slice);
-  return valueMs >= sliceNextBound[slice] ? first + 1 : first;
+  return valueMs < MIN_VALUE_MS ? 0 : Math.min(BUCKETS - 1, 1 + Math.floor(Math.log(valueMs / MIN_VALUE_MS) / LOG_GROWTH));
 }
 
 /** The largest count a bucket holds in 32 bits. */

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import fc from 'fast-check';
 import { mean as exactMean } from 'simple-statistics';
-import { LATENCY_RELATIVE_ERROR, LATENCY_SLICES, LatencyHistogram, latencyBucketAt, latencyBucketByLog, latencyBucketOf } from '../../src/metrics/latencyHistogram.js';
+import { LATENCY_RELATIVE_ERROR, LatencyHistogram } from '../../src/metrics/latencyHistogram.js';
 import { RandomStreams } from '../../src/sim/random.js';
 
 /** Nearest-rank quantile of sorted values for q = k/1000, with the rank in exact integer arithmetic. */
@@ -233,74 +232,5 @@ describe('LatencyHistogram: counts past 32 bits', () => {
     // bucket would hold none and the median would be 500 ms), the rest at 500 ms.
     expect(Math.abs(histogram.quantile(0.5) - 10) / 10).toBeLessThanOrEqual(LATENCY_RELATIVE_ERROR);
     expect(Math.abs(histogram.quantile(0.9) - 500) / 500).toBeLessThanOrEqual(LATENCY_RELATIVE_ERROR);
-  });
-});
-
-describe('latencyBucketOf: the logarithm\'s bucket by a table (issue 27)', () => {
-  // Doubles by their bits (positive doubles order as their bit patterns): a slice is one sign,
-  // exponent and top 10 bits of mantissa, a value's place in it the other 42 bits.
-  const value = new Float64Array(1);
-  const words = new Uint32Array(value.buffer);
-  const high = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1 ? 1 : 0;
-  const inSlice = (slice: number, position: number): number => {
-    const top = Math.floor(position / 2 ** 32);
-    words[high] = slice * 2 ** 10 + top;
-    words[1 - high] = position - top * 2 ** 32;
-    return value[0];
-  };
-  value[0] = 0.001;
-  const firstSlice = words[high] >>> 10;
-  const minPosition = (words[high] & 1023) * 2 ** 32 + words[1 - high];
-
-  it('every slice from 1 µs to 10^8 ms: its first and last value, and the first value of each bucket that starts in it and the double below (found here by bisection on the logarithm), are in latencyBucketByLog\'s bucket; the bounds found are buckets 2 … 25,342, each once', () => {
-    let bounds = 0;
-    let nextBucket = 2;
-    let mismatches = 0;
-    const check = (x: number) => {
-      if (latencyBucketOf(x) !== latencyBucketByLog(x)) mismatches++;
-    };
-    for (let s = 0; s < LATENCY_SLICES + 2; s++) {
-      let low = s === 0 ? minPosition : 0;
-      let top = 2 ** 42 - 1;
-      check(inSlice(firstSlice + s, low));
-      check(inSlice(firstSlice + s, top));
-      const first = latencyBucketByLog(inSlice(firstSlice + s, low));
-      const last = latencyBucketByLog(inSlice(firstSlice + s, top));
-      if (last === first) continue;
-      expect(last).toBe(first + 1);
-      while (top - low > 1) {
-        const middle = Math.floor((low + top) / 2);
-        if (latencyBucketByLog(inSlice(firstSlice + s, middle)) > first) top = middle;
-        else low = middle;
-      }
-      // top: bucket first + 1's smallest value; low: the double below it.
-      check(inSlice(firstSlice + s, top));
-      check(inSlice(firstSlice + s, low));
-      if (first + 1 !== nextBucket) mismatches++;
-      nextBucket++;
-      bounds++;
-    }
-    expect(mismatches).toBe(0);
-    expect(bounds).toBe(25_341);
-    expect(latencyBucketOf(1e8)).toBe(25_342);
-    expect(latencyBucketOf(Infinity)).toBe(25_342);
-  });
-
-  it('values below 1 µs are bucket 0, 1 µs bucket 1, 12.5 ms bucket 9,439 (1 + ⌊ln(12,500) / ln(1.001)⌋), as by the logarithm', () => {
-    for (const x of [0, 1e-9, 0.000999, 0.001, 0.0010009, 0.001001, 12.5]) expect(latencyBucketOf(x)).toBe(latencyBucketByLog(x));
-    expect(latencyBucketOf(0.000999)).toBe(0);
-    expect(latencyBucketOf(0.001)).toBe(1);
-    expect(latencyBucketOf(12.5)).toBe(9_439);
-  });
-
-  it('property: for any double from 0 to 10^10 ms, latencyBucketOf and latencyBucketAt give latencyBucketByLog\'s bucket', () => {
-    const values = new Float64Array(3);
-    fc.assert(
-      fc.property(fc.double({ min: 0, max: 1e10, noNaN: true }), (x) => {
-        values[2] = x;
-        return latencyBucketOf(x) === latencyBucketByLog(x) && latencyBucketAt(values, 2) === latencyBucketByLog(x);
-      }),
-      { numRuns: 20_000 },
-    );
   });
 });
