@@ -77,6 +77,9 @@ const REPLY_NOW_MS = 0;
 const REPLY_VERSION_AT_MS = 1;
 const REPLY_RESPONSE_AT_MS = 2;
 const REPLY_ERROR_UNTIL_MS = 3;
+/** Slots of LayeredFlow's `ending`: a completed request's times. */
+const ENDING_DONE_AT_MS = 0;
+const ENDING_RESPONSE_AT_MS = 1;
 
 /** The status a PoP answers with when the origin refused the connection and nothing stale may be served. */
 export const BAD_GATEWAY = 502;
@@ -297,6 +300,11 @@ export class LayeredFlow {
   };
   /** The times of the answer being given (setReply, read by answer): REPLY_*. */
   private readonly reply = new Float64Array(4);
+  /**
+   * The times of the request being completed (read by complete): ENDING_*. Issue 27: as
+   * arguments of a call the optimiser does not always inline, each was a new heap number.
+   */
+  private readonly ending = new Float64Array(2);
   private readonly arriveRegionalEvent: number;
   private readonly arriveOriginEvent: number;
   private readonly fetchDoneEvent: number;
@@ -803,7 +811,10 @@ export class LayeredFlow {
     const clientSlot = browsersOn ? pending.words[r * PENDING_WORDS + P_CLIENT_SLOT] : -1;
     const key = browsersOn ? pending.words[r * PENDING_WORDS + P_KEY] : -1;
     pending.release(r);
-    this.complete(doneAtMs, version, responseAtMs, clientSlot, key);
+    const ending = this.ending;
+    ending[ENDING_DONE_AT_MS] = doneAtMs;
+    ending[ENDING_RESPONSE_AT_MS] = responseAtMs;
+    this.complete(version, clientSlot, key);
   }
 
   /** A fresh hit at the PoP, answered when it arrives (time to first byte: the client leg). */
@@ -820,7 +831,11 @@ export class LayeredFlow {
     done.outcome = 0;
     this.servedWholeBy(this.edgeLayer, request.sizeBytes);
     const key = request.clientSlot >= 0 && request.firstChunk < 0 ? browserKeyOf(request) : -1;
-    this.complete(request.timeMs, node.versionOf(local), node.responseAtOf(local), request.clientSlot, key);
+    // Read only where complete reads them: the version for staleness, the response time for the browser's copy.
+    const ending = this.ending;
+    ending[ENDING_DONE_AT_MS] = request.timeMs;
+    ending[ENDING_RESPONSE_AT_MS] = this.browsersOn ? node.responseAtOf(local) : Infinity;
+    this.complete(this.versionsChange ? node.versionOf(local) : 0, request.clientSlot, key);
   }
 
   /** What a request answered at once was: its fields in the reused record. */
@@ -836,10 +851,13 @@ export class LayeredFlow {
 
   /**
    * The common end of a request answered by the CDN (`done` filled but for staleness): how
-   * outdated the response is, the browser's copy, the sink.
+   * outdated the response is, the browser's copy, the sink. Its times are in `ending`
+   * (ENDING_*): when the PoP was done, and the copy's age-zero moment.
    */
-  private complete(doneAtMs: number, version: number, responseAtMs: number, clientSlot: number, key: number): void {
+  private complete(version: number, clientSlot: number, key: number): void {
     const { options, done } = this;
+    const doneAtMs = this.ending[ENDING_DONE_AT_MS];
+    const responseAtMs = this.ending[ENDING_RESPONSE_AT_MS];
     const origin = options.origin;
     const c = done.classId;
     const ok = done.status === STATUS_OK;

@@ -20,6 +20,10 @@ import { incidentWindows, type IncidentFigures } from './incidentWindows.js';
 import type { ClassChurn, ClassFigures, NodeState } from './runResult.js';
 import type { NodePlace } from './runNetwork.js';
 
+/** Slots of RunRecorder's `times`. */
+const TIME_LATENCY = 0;
+const TIME_TRANSFER = 1;
+
 /** The shape of the run the recorder counts for. */
 export interface RecorderLayout {
   /** The run's layers: the metrics' layers are the flow's (browser first with browser caches). */
@@ -59,6 +63,12 @@ export class RunRecorder {
   private readonly edgeLayer: number;
   private readonly regionalLayer: number;
   private readonly originLayer: number;
+  /**
+   * The measured request's time to first byte and transfer time (TIME_*), handed to the
+   * histograms in this reused array: issue 27, a double passed as an argument to a call the
+   * optimiser does not inline is a new heap number per request.
+   */
+  private readonly times = new Float64Array(2);
 
   constructor(layout: RecorderLayout) {
     const { layers } = layout;
@@ -88,9 +98,12 @@ export class RunRecorder {
     const bytes = done.sizeBytes;
     this.classBrowserCounters?.record(c, layer === this.browserLayer, bytes, layer === this.browserLayer ? bytes : 0);
     // Byte figures per chunk (spec 4.8): each layer is credited with the client bytes its pieces supplied.
-    this.metrics.recordSplit(done.region, layer, done.latencyMs, done.servedBytes);
+    const times = this.times;
+    times[TIME_LATENCY] = done.latencyMs;
+    times[TIME_TRANSFER] = done.transferMs;
+    this.metrics.recordSplit(done.region, layer, times, TIME_LATENCY, done.servedBytes);
     if (layer < this.edgeLayer) return;
-    if (done.transferMs >= 0) this.transfer.record(done.transferMs);
+    if (times[TIME_TRANSFER] >= 0) this.transfer.recordAt(times, TIME_TRANSFER);
     const edgeBytes = done.servedBytes[this.edgeLayer];
     this.edgeCounters.record(done.edge, layer === this.edgeLayer, bytes, edgeBytes);
     // The regional site was asked for the bytes the PoP did not hold (done.regional ≥ 0 only with a tier, so regionalLayer is a real layer here).

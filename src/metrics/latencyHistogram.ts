@@ -39,6 +39,15 @@ export function latencyBucketOf(valueMs: number): number {
   return valueMs < MIN_VALUE_MS ? 0 : Math.min(BUCKETS - 1, 1 + Math.floor(Math.log(valueMs / MIN_VALUE_MS) / LOG_GROWTH));
 }
 
+/**
+ * latencyBucketOf(values[at]). Issue 27: a double passed to a call the optimiser does not
+ * inline is a new heap number; the per-request recorder passes its times in a reused array.
+ */
+export function latencyBucketAt(values: Float64Array, at: number): number {
+  const valueMs = values[at];
+  return valueMs < MIN_VALUE_MS ? 0 : Math.min(BUCKETS - 1, 1 + Math.floor(Math.log(valueMs / MIN_VALUE_MS) / LOG_GROWTH));
+}
+
 /** The largest count a bucket holds in 32 bits. */
 const MAX_COUNT32 = 0xffffffff;
 
@@ -75,6 +84,23 @@ export class LatencyHistogram {
     this.sum += valueMs;
     if (valueMs < this.minimum) this.minimum = valueMs;
     if (valueMs > this.maximum) this.maximum = valueMs;
+  }
+
+  /** recordInBucket(index, values[at]): the value read here, not passed (latencyBucketAt). */
+  recordInBucketAt(index: number, values: Float64Array, at: number): void {
+    const valueMs = values[at];
+    const count = this.counts[index] + 1;
+    if (count > MAX_COUNT32) this.widen();
+    this.counts[index] = count;
+    this.total++;
+    this.sum += valueMs;
+    if (valueMs < this.minimum) this.minimum = valueMs;
+    if (valueMs > this.maximum) this.maximum = valueMs;
+  }
+
+  /** record(values[at]). */
+  recordAt(values: Float64Array, at: number): void {
+    this.recordInBucketAt(latencyBucketAt(values, at), values, at);
   }
 
   /** Adds another histogram's samples (for merging per-shard or per-node results). */

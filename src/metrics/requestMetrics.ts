@@ -1,4 +1,4 @@
-import { LatencyHistogram, latencyBucketOf, type LatencySummary } from './latencyHistogram.js';
+import { LatencyHistogram, latencyBucketAt, type LatencySummary } from './latencyHistogram.js';
 
 /**
  * Counters and latency histograms for the requests of one run. Layers are given in the
@@ -21,6 +21,8 @@ export class RequestMetrics {
   private readonly regionSums: Float64Array;
   private readonly layerSums: Float64Array;
   private total = 0;
+  /** `record`'s latency, handed on in an array as the recorder's are (recordSplit). */
+  private readonly latencyOfRecord = new Float64Array(1);
 
   constructor(
     readonly layerNames: readonly string[],
@@ -49,28 +51,31 @@ export class RequestMetrics {
 
   record(region: number, servedLayer: number, latencyMs: number, bytes: number): void {
     this.servedBytes[servedLayer] += bytes;
-    this.count(region, servedLayer, latencyMs);
+    this.latencyOfRecord[0] = latencyMs;
+    this.count(region, servedLayer, this.latencyOfRecord, 0);
   }
 
   /**
    * A request whose bytes came from several layers (spec 4.8: a range's chunks may be served
    * by different layers): `bytesByLayer[k]` of its bytes are credited to layer k, so byte
    * figures count bytes where they were served; the request itself counts at `servedLayer`,
-   * the deepest layer that answered any of it.
+   * the deepest layer that answered any of it. Its latency is `latencies[at]`: issue 27, a
+   * double passed to a call the optimiser does not inline is a new heap number per request.
    */
-  recordSplit(region: number, servedLayer: number, latencyMs: number, bytesByLayer: Float64Array): void {
+  recordSplit(region: number, servedLayer: number, latencies: Float64Array, at: number, bytesByLayer: Float64Array): void {
     const servedBytes = this.servedBytes;
     for (let k = 0; k < servedBytes.length; k++) servedBytes[k] += bytesByLayer[k];
-    this.count(region, servedLayer, latencyMs);
+    this.count(region, servedLayer, latencies, at);
   }
 
-  private count(region: number, servedLayer: number, latencyMs: number): void {
+  private count(region: number, servedLayer: number, latencies: Float64Array, at: number): void {
     this.total++;
     this.servedRequests[servedLayer]++;
     // One logarithm for the two histograms the request goes into.
-    const bucket = latencyBucketOf(latencyMs);
-    this.all.recordInBucket(bucket, latencyMs);
-    this.byRegionLayer[region][servedLayer].recordInBucket(bucket, latencyMs);
+    const bucket = latencyBucketAt(latencies, at);
+    this.all.recordInBucketAt(bucket, latencies, at);
+    this.byRegionLayer[region][servedLayer].recordInBucketAt(bucket, latencies, at);
+    const latencyMs = latencies[at];
     this.regionSums[region] += latencyMs;
     this.layerSums[servedLayer] += latencyMs;
   }

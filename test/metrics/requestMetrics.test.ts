@@ -89,6 +89,25 @@ describe('RequestMetrics with layers [edge, origin] and the five regions', () =>
     expect(ratios.bytes.cdn).toBeCloseTo(3_600 / 13_600, 15);
   });
 
+  it('spec 4.8: recordSplit credits each layer the bytes its pieces served and counts the request once, at its served layer, with the latency read from latencies[at] (issue 27: no number argument)', () => {
+    const metrics = new RequestMetrics(['edge', 'regional', 'origin'], REGIONS);
+    const latencies = new Float64Array([999, 37.5, 999]);
+    // A 12 MB range: 5 MB from the edge, 7 MB from the origin; served at the origin (the deepest).
+    metrics.recordSplit(2, 2, latencies, 1, new Float64Array([5e6, 0, 7e6, 0]));
+    latencies[1] = 12.5;
+    metrics.recordSplit(2, 0, latencies, 1, new Float64Array([1e6, 0, 0, 0]));
+    expect(metrics.requests).toBe(2);
+    expect(metrics.servedBy(0)).toEqual({ requests: 1, bytes: 6e6 });
+    expect(metrics.servedBy(1)).toEqual({ requests: 0, bytes: 0 });
+    expect(metrics.servedBy(2)).toEqual({ requests: 1, bytes: 7e6 });
+    const latency = metrics.latency();
+    expect(latency.all.mean).toBe(25);
+    expect([latency.all.min, latency.all.max]).toEqual([12.5, 37.5]);
+    expect(latency.byRegionAndLayer['Asia-Pacific'].origin.count).toBe(1);
+    expect(latency.byRegionAndLayer['Asia-Pacific'].origin.mean).toBe(37.5);
+    expect(latency.byLayer.edge.mean).toBe(12.5);
+  });
+
   it('an unknown layer name throws, naming the known layers', () => {
     const metrics = tenRequests();
     expect(() => metrics.hitRatios(['regional'], ['edge'])).toThrow("unknown layer 'regional'; layers are edge, origin");
