@@ -118,8 +118,9 @@ export class ShapedWorkload {
       const objects = crowd < 0 ? null : this.crowdObjects[crowd];
       if (clients === null) {
         request.place = place;
-        const objectId = objects !== null ? objects[stream.int(objects.length)] : this.models === null ? this.catalogue.pick(stream.next()) : this.models.pick(place, stream.next());
-        fillWholeObject(request, objectId, this.catalogue.objectSizes[objectId]);
+        const models = objects === null ? this.models : null;
+        const objectId = objects !== null ? objects[stream.int(objects.length)] : models === null ? this.catalogue.pick(stream.next()) : models.pick(place, stream.next());
+        fillWholeObject(request, objectId, models === null ? this.catalogue.objectSizes[objectId] : models.pickedSize);
       } else if (clients.arrive(group.region, place, objects === null ? -1 : objects[stream.int(objects.length)], request)) {
         simulation.scheduleAfter(clients.windowIntervalMs, window, clients.sessionSlot, clients.sessionSerial);
       }

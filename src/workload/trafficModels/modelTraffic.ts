@@ -351,11 +351,22 @@ export class ModelTraffic {
     return objects;
   }
 
-  /** The object of a request from `place`, from one uniform draw `u` (the class). */
+  /**
+   * The size of the object the last `pick` returned: the one its stream carries, which is the
+   * catalogue's (a model object's size is written once, when it is created), so the caller
+   * need not read the catalogue's size column again (one memory miss a request over 3–5 M ids).
+   */
+  pickedSize = 0;
+
+  /** The object of a request from `place`, from one uniform draw `u` (the class); its size in `pickedSize`. */
   pick(place: number, u: number): number {
     const c = this.classSampler.sample(u);
     const m = this.modelOf[c];
-    if (m < 0) return this.catalogue.pickObject(c, this.zipfStream.next());
+    if (m < 0) {
+      const objectId = this.catalogue.pickObject(c, this.zipfStream.next());
+      this.pickedSize = this.catalogue.objectSizes[objectId];
+      return objectId;
+    }
     const edge = this.homeEdgeOfPlace[place];
     const generator = this.generators[m * this.edgeCount + edge] as StackModelGenerator;
     const objects = this.states[m].objects;
@@ -363,6 +374,7 @@ export class ModelTraffic {
     objects.holder = generator;
     generator.next();
     objects.requested(generator.objectId);
+    this.pickedSize = generator.size;
     return generator.objectId;
   }
 
