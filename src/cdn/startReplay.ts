@@ -151,26 +151,36 @@ export class LruStartReplay {
     }
   }
 
-  /** The kept objects stored oldest first (the recency order), each node grown once beforehand. */
+  /**
+   * The kept objects stored oldest first (the recency order), node by node, each node grown
+   * once beforehand: a node's entries and index stay in the processor's caches while it
+   * fills (stored in request order, every store would reach another of 238 nodes).
+   */
   private store(kept: Uint8Array): void {
-    const { edges, regionals, regionalOfEdge } = this;
-    const edgeEntries = new Int32Array(edges.length);
-    const regionalEntries = new Int32Array(regionals.length);
+    const { edges, regionals, regionalOfEdge, edgeAt } = this;
+    const nodes = edges.length + regionals.length;
+    // Node n: edge n, or regional site n − edges; its kept requests in order (a counting sort by node).
+    const start = new Int32Array(nodes + 1);
     for (let i = 0; i < this.count; i++) {
-      if ((kept[i] & KEPT_AT_EDGE) !== 0) edgeEntries[this.edgeAt[i]]++;
-      if ((kept[i] & KEPT_AT_REGIONAL) !== 0) regionalEntries[regionalOfEdge[this.edgeAt[i]]]++;
+      if ((kept[i] & KEPT_AT_EDGE) !== 0) start[edgeAt[i] + 1]++;
+      if ((kept[i] & KEPT_AT_REGIONAL) !== 0) start[edges.length + regionalOfEdge[edgeAt[i]] + 1]++;
     }
-    edges.forEach((node, e) => node.reserve(edgeEntries[e]));
-    regionals.forEach((node, r) => node.reserve(regionalEntries[r]));
-    const { origin, classOf } = this.wiring;
+    for (let n = 0; n < nodes; n++) start[n + 1] += start[n];
+    const order = new Int32Array(start[nodes]);
+    const next = start.slice(0, nodes);
     for (let i = 0; i < this.count; i++) {
-      if (kept[i] === 0) continue;
-      const id = this.idAt[i];
-      const bytes = this.bytesAt[i];
-      // What the origin sent at time 0, read then (CacheWarmer's fromOrigin): the copy every layer stores.
-      const version = origin.versionAt(id, classOf === null ? 0 : classOf[id], 0);
-      if ((kept[i] & KEPT_AT_REGIONAL) !== 0) regionals[regionalOfEdge[this.edgeAt[i]]].put(id, bytes, 0, 0, version, STATUS_OK);
-      if ((kept[i] & KEPT_AT_EDGE) !== 0) edges[this.edgeAt[i]].put(id, bytes, 0, 0, version, STATUS_OK);
+      if ((kept[i] & KEPT_AT_EDGE) !== 0) order[next[edgeAt[i]]++] = i;
+      if ((kept[i] & KEPT_AT_REGIONAL) !== 0) order[next[edges.length + regionalOfEdge[edgeAt[i]]]++] = i;
+    }
+    const { origin, classOf } = this.wiring;
+    for (let n = 0; n < nodes; n++) {
+      const node = n < edges.length ? edges[n] : regionals[n - edges.length];
+      node.reserve(start[n + 1] - start[n]);
+      for (let k = start[n]; k < start[n + 1]; k++) {
+        const id = this.idAt[order[k]];
+        // What the origin sent at time 0, read then (CacheWarmer's fromOrigin): the copy every layer stores.
+        node.put(id, this.bytesAt[order[k]], 0, 0, origin.versionAt(id, classOf === null ? 0 : classOf[id], 0), STATUS_OK);
+      }
     }
   }
 }

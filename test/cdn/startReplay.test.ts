@@ -14,6 +14,7 @@ import { CompiledDecisionTable } from '../../src/policy/compile.js';
 import { RandomStreams } from '../../src/sim/random.js';
 import { incidentsSchema } from '../../src/workload/incidents/incidentSchema.js';
 import { fillWholeObject, newClientRequest } from '../../src/workload/request.js';
+import type { KeyId } from '../../src/sim/ids.js';
 import { FixedNetwork } from './flowHarness.js';
 
 /** PoP e behind regional site e mod `sites` (none when 0); a request's region is its PoP. */
@@ -85,7 +86,7 @@ function holdings(node: CacheNode, ids: readonly number[]): string[] {
   const order: number[] = [];
   let probe = 1_000_000;
   for (let left = held(); left.length > 0; ) {
-    node.put(probe++, node.store.capacity - node.store.occupancy + 1, 0, 0, 0, 200);
+    node.put(probe++ as KeyId, node.store.capacity - node.store.occupancy + 1, 0, 0, 0, 200);
     const now = held();
     expect(left.length - now.length).toBe(1);
     order.push(...left.filter((id) => !now.includes(id)));
@@ -154,7 +155,7 @@ describe('LruStartReplay: a model class stacks through empty LRU caches at time 
           expect(holdings(other, ids)).toEqual(holdings(node, ids));
         });
       }),
-      { numRuns: 300, seed: 28 },
+      { numRuns: 150, seed: 28 },
     );
   });
 
@@ -168,7 +169,7 @@ describe('LruStartReplay: a model class stacks through empty LRU caches at time 
     expect(LruStartReplay.applies(wiringFor({ ...base, cacheControl: 'no-store' }), [0], false)).toBe(false);
     expect(LruStartReplay.applies(wiringFor({ ...base, cacheControl: 'public, max-age=0' }), [0], false)).toBe(false);
     const used = wiringFor(base);
-    used.regionals[0].put(7, 10, 0, 0, 0, 200);
+    used.regionals[0].put(7 as KeyId, 10, 0, 0, 0, 200);
     expect(LruStartReplay.applies(used, [0], false)).toBe(false);
   });
 });
