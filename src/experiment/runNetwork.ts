@@ -41,6 +41,8 @@ export interface RunNetwork {
   readonly routedEdges: Uint8Array;
   /** Per client place, the edge its requests reach unless misrouted: a model class's PoP stream (docs/traffic-models.md). */
   readonly homeEdgeOfPlace: Int32Array;
+  /** Whether every request reaches its place's home edge: no misrouting (which draws per request). */
+  readonly routesHome: boolean;
 }
 
 const isRegion = (name: string): name is Region => (REGIONS as readonly string[]).includes(name);
@@ -83,6 +85,7 @@ export function buildRunNetwork(scenario: Scenario, streams: RandomStreams): Run
       places: latency.topology.clients,
       routedEdges: latency.routedPops,
       homeEdgeOfPlace: Int32Array.from(latency.topology.clients.regionOf, (_, place) => nearestPop(latency.topology.routing, place)),
+      routesHome: latency.topology.routingParameters.misrouteProbability === 0,
     };
   }
   const latency = new RegionLatencyModel(
@@ -106,6 +109,7 @@ export function buildRunNetwork(scenario: Scenario, streams: RandomStreams): Run
     // The regions model has no map, but clients still have a local time: the same metros give it.
     places,
     homeEdgeOfPlace: Int32Array.from(places.regionOf, (region) => latency.edgeFor(region)),
+    routesHome: true,
     // An edge per region is reached when its region has demand; one edge for all always is.
     routedEdges: Uint8Array.from(latency.edgeNames, (name) => (isRegion(name) && !(scenario.traffic.regions[name] > 0) ? 0 : 1)),
   };

@@ -148,7 +148,7 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
     return modelCatalogueFacts(catalogue, content.classCatalogue.classStart[c], facts.createdObjects);
   };
   // A model class's own warm-up: each PoP's initial stack through the caches before anything else (docs/traffic-models.md).
-  if (content.models !== null) warmModelStacks(content.models, flowOptions, network.homeEdgeOfPlace, network.places);
+  if (content.models !== null) warmModelStacks(content.models, flowOptions, network, curves !== null);
   const { stopReason, simulatedMs, events, timeline: timelineFigures, held } = lifecycle.run(
     // What the caches hold and the churn are read as the last request is back, before the
     // background revalidations still on their way finish (they would store what they fetch).

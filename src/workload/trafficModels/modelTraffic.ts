@@ -410,6 +410,18 @@ export class ModelTraffic {
     return warmed;
   }
 
+  /** The requests `warmStacks` hands out: every PoP's stack objects, over the model classes. */
+  get stackRequests(): number {
+    let requests = 0;
+    for (const generator of this.generators) if (generator !== null && generator.inWarmup) requests += generator.warmupRequests - generator.warmupProgress;
+    return requests;
+  }
+
+  /** The content classes whose requests come from a model. */
+  get classIndices(): number[] {
+    return this.states.map((state) => state.input.classIndex);
+  }
+
   /** Class `classIndex`'s place among the model classes (in `generators` and `facts()`), −1 for a Zipf class. */
   modelIndexOf(classIndex: number): number {
     return this.modelOf[classIndex];
