@@ -407,12 +407,11 @@ export class LruCacheNode implements CacheNode, CacheNodeStore {
         keys.sort();
         for (let i = 0; i < n; i++) queue[i] = keys[i] - Math.floor(keys[i] / top) * top;
       } else {
-        const entries = new Int32Array(n);
-        let k = 0;
-        for (let entry = 0; entry < top; entry++) if (words[entry * WORDS + USED_AT] !== FREED) entries[k++] = entry;
+        // n is still 0 here: the stored entries are `count`.
+        const entries = new Int32Array(this.count);
+        for (let entry = 0; entry < top; entry++) if (words[entry * WORDS + USED_AT] !== FREED) entries[n++] = entry;
         entries.sort((a, b) => words[a * WORDS + USED_AT] - words[b * WORDS + USED_AT]);
         queue.set(entries);
-        n = k;
       }
     }
     this.queueAt = 0;
