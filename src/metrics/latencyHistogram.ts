@@ -34,9 +34,17 @@ export interface LatencySummary {
   max: number;
 }
 
+/**
+ * Where the by-value forms (latencyBucketOf, record, recordInBucket) put their value for the
+ * per-request forms that read it from an array, so the bucket rule and the recording are
+ * written once. Written and read within one call.
+ */
+const byValue = new Float64Array(1);
+
 /** The bucket of a value in every LatencyHistogram (one logarithm). */
 export function latencyBucketOf(valueMs: number): number {
-  return valueMs < MIN_VALUE_MS ? 0 : Math.min(BUCKETS - 1, 1 + Math.floor(Math.log(valueMs / MIN_VALUE_MS) / LOG_GROWTH));
+  byValue[0] = valueMs;
+  return latencyBucketAt(byValue, 0);
 }
 
 /**
@@ -69,7 +77,8 @@ export class LatencyHistogram {
   }
 
   record(valueMs: number): void {
-    this.recordInBucket(latencyBucketOf(valueMs), valueMs);
+    byValue[0] = valueMs;
+    this.recordAt(byValue, 0);
   }
 
   /**
@@ -77,19 +86,14 @@ export class LatencyHistogram {
    * into several histograms takes its logarithm once.
    */
   recordInBucket(index: number, valueMs: number): void {
-    const count = this.counts[index] + 1;
-    if (count > MAX_COUNT32) this.widen();
-    this.counts[index] = count;
-    this.total++;
-    this.sum += valueMs;
-    if (valueMs < this.minimum) this.minimum = valueMs;
-    if (valueMs > this.maximum) this.maximum = valueMs;
+    byValue[0] = valueMs;
+    this.recordInBucketAt(index, byValue, 0);
   }
 
   /**
-   * recordInBucket(index, values[at]): the value read here, not passed (latencyBucketAt). It
-   * repeats recordInBucket's body instead of calling it: a double passed to a call V8 does not
-   * inline is a new heap number (docs/performance.md, "The recorder and arrivals per request").
+   * recordInBucket(index, values[at]): the value read here, not passed (latencyBucketAt): a
+   * double passed to a call V8 does not inline is a new heap number (issue 27,
+   * docs/performance.md, "The recorder and arrivals per request").
    */
   recordInBucketAt(index: number, values: Float64Array, at: number): void {
     const valueMs = values[at];
