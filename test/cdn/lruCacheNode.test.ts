@@ -233,6 +233,27 @@ describe('LruCacheNode: an LRU node in one table (spec 4.9 layers 2–3)', () =>
     expect(held()).toEqual([2, 4, 5]);
   });
 
+  it('issue 27: a node of more than 2^22 entries whose stamps span nearly 2^31 orders them by a comparator sort (the key sort would not be exact): 4,194,305 keys stored, stamps set near 2^31, a hit on 2; storing evicts 1, then 3, then (stamps numbered afresh) 4', () => {
+    const entries = 2 ** 22 + 1;
+    const node = new LruCacheNode(entries, 0);
+    for (let key = 1; key <= entries; key++) node.put(key, 1, 0, 0, 1, 200);
+    // The stamp count, a private field, set near its limit: 2^31 uses take minutes to reach.
+    const stamps = node as unknown as { uses: number };
+    stamps.uses = 2 ** 31 - 4;
+    expect(node.lookup(2, 0)).toBeGreaterThanOrEqual(0);
+    const stored = (key: number) => node.store.storedLocalOf(key) >= 0;
+    // The first eviction orders 4,194,305 stamps spanning 2^31 − 3: (2^31 − 3) × 4,194,305 ≥ 2^53.
+    node.put(entries + 1, 1, 0, 0, 1, 200);
+    expect([stored(1), stored(2), stored(3)]).toEqual([false, true, true]);
+    // The next eviction takes the queue's second entry; the store after it numbers the
+    // 4,194,304 entries then held 0 … 4,194,303 and takes the next stamp itself.
+    node.put(entries + 2, 1, 0, 0, 1, 200);
+    expect([stored(2), stored(3), stored(4)]).toEqual([true, false, true]);
+    expect(stamps.uses).toBe(entries);
+    node.put(entries + 3, 1, 0, 0, 1, 200);
+    expect([stored(2), stored(4), stored(5), stored(entries + 1), stored(entries + 2), stored(entries + 3)]).toEqual([true, false, true, true, true, true]);
+  }, 60_000);
+
   it('spec 7.1, issue 27: a held error sits beside its 48-byte entry and leaves with it: held on key 1 until 5,000 ms, renew ends it; held again, key 1 evicted, its handle goes to key 3 with no error held', () => {
     const node = new LruCacheNode(2, 0);
     const one = node.put(1, 1, 0, 0, 1, 200);
