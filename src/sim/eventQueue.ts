@@ -23,14 +23,26 @@ const WIDTH_SAMPLE = 64;
 const UNSORTED = -2;
 /** Longest bucket list sorted by insertion sort. */
 const INSERTION_SORT_MAX = 32;
-/** Bytes of one event's record (8 doubles). */
-const RECORD_BYTES = 64;
-/** int32 offsets in a record (slot × 16 + …): kind, next slot, previous slot, live. */
-const KIND = 8;
-const NEXT = 9;
-const PREV = 10;
-/** 1 while the slot holds an event, 0 while free: a rebuild reads the slots in memory order. */
-const LIVE = 11;
+/**
+ * Bytes of one event's record: its time (a double) and six int32 words, two records to a
+ * 64-byte cache line (issue 27, sixth round: half the memory a link's walk and a pop read).
+ */
+const RECORD_BYTES = 32;
+/** int32 offsets in a record (slot × 8 + …; words 0–1 are the time): kind, next slot, previous slot, live, the two arguments. */
+const KIND = 2;
+const NEXT = 3;
+const PREV = 4;
+/**
+ * FREE while the slot holds no event (a rebuild reads the slots in memory order); NARROW while
+ * it holds one whose two arguments are int32 values, kept in ARG0 and ARG1; WIDE while it
+ * holds one with another argument (a fraction, -0, beyond int32), kept as doubles in `wideArgs`.
+ */
+const LIVE = 5;
+const ARG0 = 6;
+const ARG1 = 7;
+const FREE = 0;
+const NARROW = 1;
+const WIDE = 2;
 
 /**
  * The simulation's event queue: events ordered by (time, sequence number), so two events at
@@ -61,12 +73,22 @@ const LIVE = 11;
  * only decides where the lists are cut.
  */
 export class EventQueue {
-  // Wheel events by slot, one 64-byte record each (a pop or a link touches one cache line
-  // per event, not one per field): doubles time, seq, arg0, arg1 at slot × 8 + 0..3 in
-  // `records`; int32 kind, next and previous slot of the bucket's list at slot × 16 + 8..10
-  // in `links`, a view of the same memory.
+  // Wheel events by slot, one 32-byte record each (a pop or a link touches one cache line
+  // per event, not one per field): the time, a double at slot × 4 in `records`; int32 kind,
+  // next and previous slot of the bucket's list, live, arg0 and arg1 at slot × 8 + 2..7 in
+  // `links`, a view of the same memory. The flow's events carry small integers (a fetch's or
+  // an arrival process's number), so their arguments fit int32 words; any other number goes
+  // to `wideArgs`.
   private records: Float64Array;
   private links: Int32Array;
+  /**
+   * Sequence numbers by slot, beside the records: read only when two times tie (a link's walk,
+   * a bucket's sort, peekSeq), which in a flow of drawn delays is rare, so a pop or a link
+   * reads one record's line and writes this one word.
+   */
+  private seqs: Float64Array;
+  /** Arguments of WIDE events by slot (arg0 at 2 × slot, arg1 after it); made on the first. */
+  private wideArgs: Float64Array | null = null;
   private capacity: number;
   /** Free slots, linked through their records' next slot. */
   private freeHead = -1;
@@ -100,6 +122,7 @@ export class EventQueue {
   private headInWheel = false;
   private headSlot = -1;
   private headTime = Infinity;
+  /** The far heap's top's sequence number while it is the head; a wheel head's is seqs[headSlot]. */
   private headSeq = Infinity;
 
   // Width calibration: pops and the time spanned since the period began (NaN: not yet).
@@ -130,6 +153,7 @@ export class EventQueue {
     const memory = new ArrayBuffer(this.capacity * RECORD_BYTES);
     this.records = new Float64Array(memory);
     this.links = new Int32Array(memory);
+    this.seqs = new Float64Array(this.capacity);
     this.buckets = new Int32Array(2 * MIN_BUCKETS).fill(-1);
   }
 
@@ -151,7 +175,7 @@ export class EventQueue {
   /** Sequence number of the earliest event (ties in time go by it), or +Infinity when the queue is empty. */
   peekSeq(): number {
     if (!this.headKnown) this.findHead();
-    return this.headSeq;
+    return this.headInWheel ? this.seqs[this.headSlot] : this.headSeq;
   }
 
   push(time: number, kind: number, arg0 = 0, arg1 = 0): void {
@@ -198,7 +222,7 @@ export class EventQueue {
       this.far.pushParked(seq, kind, arg0, arg1);
       if (bucket < this.farStart) this.farStart = bucket;
     }
-    if (this.headKnown && (time < this.headTime || (time === this.headTime && seq < this.headSeq))) this.headKnown = false;
+    if (this.headKnown && (time < this.headTime || (time === this.headTime && seq < (this.headInWheel ? this.seqs[this.headSlot] : this.headSeq)))) this.headKnown = false;
     if (++this.count > this.growAbove) this.rebuild(this.bucketCount * 2, 0);
   }
 
@@ -216,17 +240,19 @@ export class EventQueue {
       const slot = this.headSlot;
       bucket = this.scanBucket;
       const index = (bucket & this.mask) << 1;
-      const following = links[(slot << 4) + NEXT];
+      const linkBase = slot << 3;
+      const following = links[linkBase + NEXT];
       buckets[index] = following;
-      if (following >= 0) links[(following << 4) + PREV] = -1;
+      if (following >= 0) links[(following << 3) + PREV] = -1;
       else buckets[index + 1] = -1;
-      const base = slot << 3;
-      this.poppedTime = records[base];
-      this.poppedArg0 = records[base + 2];
-      this.poppedArg1 = records[base + 3];
-      this.poppedKind = links[(slot << 4) + KIND];
-      links[(slot << 4) + LIVE] = 0;
-      links[(slot << 4) + NEXT] = this.freeHead;
+      this.poppedTime = records[slot << 2];
+      if (links[linkBase + LIVE] === NARROW) {
+        this.poppedArg0 = links[linkBase + ARG0];
+        this.poppedArg1 = links[linkBase + ARG1];
+      } else this.popWideArgs(slot);
+      this.poppedKind = links[linkBase + KIND];
+      links[linkBase + LIVE] = FREE;
+      links[linkBase + NEXT] = this.freeHead;
       this.freeHead = slot;
       this.wheelCount--;
     } else {
@@ -279,8 +305,7 @@ export class EventQueue {
       if (buckets[((bucket & mask) << 1) + 1] === UNSORTED) slot = this.sortBucket((bucket & mask) << 1);
       this.headInWheel = true;
       this.headSlot = slot;
-      this.headTime = this.records[slot << 3];
-      this.headSeq = this.records[(slot << 3) + 1];
+      this.headTime = this.records[slot << 2];
     } else {
       this.headInWheel = false;
       this.headTime = this.far.peekTime();
@@ -297,7 +322,7 @@ export class EventQueue {
     const time = this.parked[0];
     let slot = this.freeHead;
     if (slot >= 0) {
-      this.freeHead = this.links[(slot << 4) + NEXT];
+      this.freeHead = this.links[(slot << 3) + NEXT];
     } else {
       if (this.slotHighWater === this.capacity) this.grow();
       slot = this.slotHighWater++;
@@ -305,14 +330,17 @@ export class EventQueue {
     const records = this.records;
     const links = this.links;
     const buckets = this.buckets;
-    const base = slot << 3;
-    records[base] = time;
-    records[base + 1] = seq;
-    records[base + 2] = arg0;
-    records[base + 3] = arg1;
-    const linkBase = slot << 4;
+    const seqs = this.seqs;
+    records[slot << 2] = time;
+    seqs[slot] = seq;
+    const linkBase = slot << 3;
     links[linkBase + KIND] = kind;
-    links[linkBase + LIVE] = 1;
+    // -0 is not an int32 word's value: 0 would come back.
+    if ((arg0 | 0) === arg0 && (arg1 | 0) === arg1 && (arg0 !== 0 || 1 / arg0 > 0) && (arg1 !== 0 || 1 / arg1 > 0)) {
+      links[linkBase + ARG0] = arg0;
+      links[linkBase + ARG1] = arg1;
+      links[linkBase + LIVE] = NARROW;
+    } else this.keepWideArgs(slot, arg0, arg1);
     this.wheelCount++;
     const index = (bucket & this.mask) << 1;
     let before = buckets[index + 1];
@@ -322,23 +350,23 @@ export class EventQueue {
       return;
     }
     while (before >= 0) {
-      const beforeTime = records[before << 3];
-      if (beforeTime < time || (beforeTime === time && records[(before << 3) + 1] < seq)) break;
-      before = links[(before << 4) + PREV];
+      const beforeTime = records[before << 2];
+      if (beforeTime < time || (beforeTime === time && seqs[before] < seq)) break;
+      before = links[(before << 3) + PREV];
     }
     if (before < 0) {
       const first = buckets[index];
       links[linkBase + NEXT] = first;
       links[linkBase + PREV] = -1;
       buckets[index] = slot;
-      if (first >= 0) links[(first << 4) + PREV] = slot;
+      if (first >= 0) links[(first << 3) + PREV] = slot;
       else buckets[index + 1] = slot;
     } else {
-      const following = links[(before << 4) + NEXT];
+      const following = links[(before << 3) + NEXT];
       links[linkBase + NEXT] = following;
       links[linkBase + PREV] = before;
-      links[(before << 4) + NEXT] = slot;
-      if (following >= 0) links[(following << 4) + PREV] = slot;
+      links[(before << 3) + NEXT] = slot;
+      if (following >= 0) links[(following << 3) + PREV] = slot;
       else buckets[index + 1] = slot;
     }
   }
@@ -353,9 +381,10 @@ export class EventQueue {
   private sortBucket(index: number): number {
     const records = this.records;
     const links = this.links;
+    const seqs = this.seqs;
     let order = this.sortScratch;
     let count = 0;
-    for (let slot = this.buckets[index]; slot >= 0; slot = links[(slot << 4) + NEXT]) {
+    for (let slot = this.buckets[index]; slot >= 0; slot = links[(slot << 3) + NEXT]) {
       if (count === order.length) order = this.sortScratch = growInt32(order);
       order[count++] = slot;
     }
@@ -367,31 +396,31 @@ export class EventQueue {
     if (count <= INSERTION_SORT_MAX) {
       for (let i = 1; i < count; i++) {
         const slot = order[i];
-        const time = records[slot << 3];
-        const seq = records[(slot << 3) + 1];
+        const time = records[slot << 2];
+        const seq = seqs[slot];
         let j = i - 1;
         for (; j >= 0; j--) {
           const other = order[j];
-          const otherTime = records[other << 3];
-          if (otherTime < time || (otherTime === time && records[(other << 3) + 1] < seq)) break;
+          const otherTime = records[other << 2];
+          if (otherTime < time || (otherTime === time && seqs[other] < seq)) break;
           order[j + 1] = other;
         }
         order[j + 1] = slot;
       }
     } else {
       const sorted = Array.from(order.subarray(0, count)).sort(
-        (a, b) => records[a << 3] - records[b << 3] || records[(a << 3) + 1] - records[(b << 3) + 1],
+        (a, b) => records[a << 2] - records[b << 2] || seqs[a] - seqs[b],
       );
       order.set(sorted);
     }
     let previous = -1;
     for (let i = 0; i < count; i++) {
       const slot = order[i];
-      links[(slot << 4) + PREV] = previous;
-      if (previous >= 0) links[(previous << 4) + NEXT] = slot;
+      links[(slot << 3) + PREV] = previous;
+      if (previous >= 0) links[(previous << 3) + NEXT] = slot;
       previous = slot;
     }
-    links[(previous << 4) + NEXT] = -1;
+    links[(previous << 3) + NEXT] = -1;
     this.buckets[index] = order[0];
     this.buckets[index + 1] = previous;
     return order[0];
@@ -434,7 +463,7 @@ export class EventQueue {
   private unloadBucket(index: number): void {
     const links = this.links;
     for (let slot = this.buckets[index << 1]; slot >= 0; ) {
-      const following = links[(slot << 4) + NEXT];
+      const following = links[(slot << 3) + NEXT];
       this.moveToFar(slot);
       slot = following;
     }
@@ -444,13 +473,16 @@ export class EventQueue {
 
   /** Moves the event in wheel slot `slot` to the far heap and frees the slot (its list is rebuilt or emptied by the caller). */
   private moveToFar(slot: number): void {
-    const records = this.records;
     const links = this.links;
-    const base = slot << 3;
-    this.parked[0] = records[base];
-    this.far.pushParked(records[base + 1], links[(slot << 4) + KIND], records[base + 2], records[base + 3]);
-    links[(slot << 4) + LIVE] = 0;
-    links[(slot << 4) + NEXT] = this.freeHead;
+    const linkBase = slot << 3;
+    this.parked[0] = this.records[slot << 2];
+    if (links[linkBase + LIVE] === NARROW) this.far.pushParked(this.seqs[slot], links[linkBase + KIND], links[linkBase + ARG0], links[linkBase + ARG1]);
+    else {
+      const wideArgs = this.wideArgs as Float64Array;
+      this.far.pushParked(this.seqs[slot], links[linkBase + KIND], wideArgs[2 * slot], wideArgs[2 * slot + 1]);
+    }
+    links[linkBase + LIVE] = FREE;
+    links[linkBase + NEXT] = this.freeHead;
     this.freeHead = slot;
     this.wheelCount--;
   }
@@ -483,8 +515,8 @@ export class EventQueue {
     let countdown = 1;
     let maxAbsTime = 1;
     for (let slot = 0; slot < high; slot++) {
-      if (links[(slot << 4) + LIVE] === 0) continue;
-      const time = records[slot << 3];
+      if (links[(slot << 3) + LIVE] === FREE) continue;
+      const time = records[slot << 2];
       maxAbsTime = Math.max(maxAbsTime, Math.abs(time));
       if (--countdown === 0) {
         sample.push(time);
@@ -521,12 +553,11 @@ export class EventQueue {
     const end = this.windowStart + bucketCount;
     const mask = this.mask;
     for (let slot = 0; slot < high; slot++) {
-      if (links[(slot << 4) + LIVE] === 0) continue;
-      const base = slot << 3;
-      const bucket = Math.floor(records[base] * this.inverseWidth);
+      if (links[(slot << 3) + LIVE] === FREE) continue;
+      const bucket = Math.floor(records[slot << 2] * this.inverseWidth);
       if (bucket < end) {
         const index = (bucket & mask) << 1;
-        links[(slot << 4) + NEXT] = buckets[index];
+        links[(slot << 3) + NEXT] = buckets[index];
         buckets[index] = slot;
         buckets[index + 1] = UNSORTED;
       } else {
@@ -543,6 +574,30 @@ export class EventQueue {
     records.set(this.records);
     this.records = records;
     this.links = new Int32Array(memory);
+    const seqs = new Float64Array(this.capacity);
+    seqs.set(this.seqs);
+    this.seqs = seqs;
+    if (this.wideArgs !== null) {
+      const wideArgs = new Float64Array(2 * this.capacity);
+      wideArgs.set(this.wideArgs);
+      this.wideArgs = wideArgs;
+    }
+  }
+
+  /** link()'s path for arguments an int32 word does not hold: kept as doubles beside the records. */
+  private keepWideArgs(slot: number, arg0: number, arg1: number): void {
+    let wideArgs = this.wideArgs;
+    if (wideArgs === null) wideArgs = this.wideArgs = new Float64Array(2 * this.capacity);
+    wideArgs[2 * slot] = arg0;
+    wideArgs[2 * slot + 1] = arg1;
+    this.links[(slot << 3) + LIVE] = WIDE;
+  }
+
+  /** pop()'s path for a WIDE event's arguments. */
+  private popWideArgs(slot: number): void {
+    const wideArgs = this.wideArgs as Float64Array;
+    this.poppedArg0 = wideArgs[2 * slot];
+    this.poppedArg1 = wideArgs[2 * slot + 1];
   }
 }
 

@@ -55,6 +55,29 @@ describe.each(structures)('%s: basics', (_name, Queue) => {
     expect(queue.pop()).toBe(false);
   });
 
+  it('issue 27, sixth round (32-byte records): an argument no int32 word holds comes back as given (fraction, -0, ±2^31, NaN, 1e300), beside int32 ones, through the wheel, its rebuilds and the far heap', () => {
+    const queue = new Queue();
+    const wide = [0.5, -0, 2 ** 31, -(2 ** 31) - 1, Number.NaN, 1e300, -1.25];
+    const narrow = [0, -1, 7, 2 ** 31 - 1, -(2 ** 31)];
+    const expected: Popped[] = [];
+    // 600 events spread over 0..1e6 ms: the calendar queue doubles its wheel, re-cuts its width and keeps far events in its heap.
+    for (let i = 0; i < 600; i++) {
+      const time = (i * 7919) % 600 * 1667 + (i % 3) * 0.25;
+      const arg0 = i % 2 === 0 ? wide[i % wide.length] : narrow[i % narrow.length];
+      const arg1 = i % 3 === 0 ? narrow[i % narrow.length] : wide[(i + 1) % wide.length];
+      queue.push(time, i % 5, arg0, arg1);
+      expected.push({ time, kind: i % 5, arg0, arg1 });
+    }
+    expected.sort((a, b) => a.time - b.time);
+    const popped = drain(queue);
+    expect(popped).toEqual(expected);
+    // toEqual does not tell -0 from 0: check the sign of every zero.
+    for (let i = 0; i < popped.length; i++) {
+      expect(Object.is(popped[i].arg0, expected[i].arg0)).toBe(true);
+      expect(Object.is(popped[i].arg1, expected[i].arg1)).toBe(true);
+    }
+  });
+
   it('arguments default to 0', () => {
     const queue = new Queue();
     queue.push(1, 2);
