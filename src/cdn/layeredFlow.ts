@@ -609,7 +609,7 @@ export class LayeredFlow {
     const { fetches, options } = this;
     const origin = options.origin;
     const nowMs = options.simulation.nowMs;
-    const status = origin.answer(nowMs);
+    const status = origin.answer(options.simulation);
     const version = this.versionsChange ? origin.versionAt(fetches.objectOf(f), fetches.classOf(f), nowMs) : 0;
     const responseAtMs = nowMs + origin.serviceMs;
     this.originArrivals.record(nowMs);
