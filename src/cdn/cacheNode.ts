@@ -24,6 +24,12 @@ export interface CacheNode {
    * entry's handle, or −1 when larger than the cache.
    */
   put(key: KeyId, bytes: number, versionAtMs: number, responseAtMs: number, version: number, status: number): number;
+  /**
+   * Sets the entry's two times, as `put` takes them, from `times` (TIMES_VERSION_AT,
+   * TIMES_RESPONSE_AT). The flow stores with `put` and then this (issue 27: each double passed
+   * to `put`, a call too large to inline, was a newly allocated heap number).
+   */
+  setTimes(local: number, times: Float64Array): void;
   /** A 304 (RFC 9111 §4.3.4): the entry is fresh again from a new response time, body unchanged; a held error ends. */
   renew(local: number, responseAtMs: number): void;
   /**
@@ -48,6 +54,10 @@ export interface CacheNode {
   /** 200 for content; an origin error status (500) for a cached error (spec 7.1). */
   statusOf(local: number): number;
 }
+
+/** Slots of the array CacheNode.setTimes reads. */
+export const TIMES_VERSION_AT = 0;
+export const TIMES_RESPONSE_AT = 1;
 
 /** What a node's store tells the flow and the run's reports. */
 export interface CacheNodeStore {

@@ -54,7 +54,7 @@ import {
 } from './inFlight.js';
 import { InFlightIndex } from './inFlightIndex.js';
 import { ORIGIN_REFUSED, STATUS_OK } from './origin.js';
-import type { CacheNode } from './cacheNode.js';
+import { TIMES_RESPONSE_AT, TIMES_VERSION_AT, type CacheNode } from './cacheNode.js';
 import { purgedByVersion, purgeReachedDeployMs } from './purge.js';
 import { decisionLayerOf, NODE_EDGE, NODE_REGIONAL, type RunLayers } from './runLayers.js';
 import {
@@ -298,13 +298,19 @@ export class LayeredFlow {
     seq: 0, sendMs: 0, region: 0, classId: 0, objectId: 0, sizeBytes: 0, layer: 0, latencyMs: 0,
     transferMs: -1, edge: -1, regional: -1, status: STATUS_OK, outcome: 0, staleForMs: -1, servedBytes: new Float64Array(LAYER_SLOTS),
   };
-  /** The times of the answer being given (setReply, read by answer): REPLY_*. */
+  /**
+   * The times of the answer being given, set once for all its waiters (by fetchDone and
+   * setReplyFromEntry, read by answer): REPLY_*. Issue 27: passed as arguments to `answer`,
+   * which the optimiser does not inline, each was a newly allocated heap number per call.
+   */
   private readonly reply = new Float64Array(4);
   /**
    * The times of the request being completed (read by complete): ENDING_*. Issue 27: as
    * arguments of a call the optimiser does not always inline, each was a new heap number.
    */
   private readonly ending = new Float64Array(2);
+  /** A stored entry's two times, for CacheNode.setTimes (TIMES_*): not passed to `put` (issue 27). */
+  private readonly entryTimes = new Float64Array(2);
   private readonly arriveRegionalEvent: number;
   private readonly arriveOriginEvent: number;
   private readonly fetchDoneEvent: number;
@@ -345,11 +351,19 @@ export class LayeredFlow {
     return this.fetches.inFlight;
   }
 
-  /** A client sends `request` now (its timeMs); `seq` is its arrival order. */
+  /**
+   * A client sends `request` now (its timeMs); `seq` is its arrival order. Every driver sends
+   * at the clock's time (the arrivals, media windows, one-off requests, recorded replays all
+   * set timeMs to the simulation's nowMs), so the calls below read the clock instead of taking
+   * the time: issue 27, a double passed to a call the optimiser leaves out of line is a new
+   * heap number (in a cold run the hit paths are rare when serve is optimised, so even small
+   * callees stay out of line).
+   */
   serve(request: ClientRequest, seq: number): void {
     const { options } = this;
     // The request's ids and time take their brands here, at the CDN's door (src/sim/ids.ts).
     const nowMs = request.timeMs as SimMs;
+    if (nowMs !== options.simulation.nowMs) throw new RangeError(`a request is served at the clock's time: it was sent at ${nowMs} ms, the clock is at ${options.simulation.nowMs} ms`);
     const c = (options.classOf === null ? 0 : options.classOf[request.objectId]) as ClassId;
     const objectId = request.objectId as ObjectId;
     const client = request.clientSlot;
@@ -370,10 +384,10 @@ export class LayeredFlow {
     let edgeLocal = -1;
     if (request.pieces === 1 && options.cdnEnabled) {
       const node = options.edges[edge];
-      edgeLocal = this.touch(node, request.key as KeyId, c, nowMs);
+      edgeLocal = this.touch(node, request.key as KeyId, c);
       const measured = seq >= this.measuredFromSeq;
       if (measured) this.countLookup(NODE_EDGE, pieceBytes(request, 0));
-      if (edgeLocal >= 0 && storedIsFresh(options.decisions, c, EDGE_DECISION, node.statusOf(edgeLocal), node.responseAtOf(edgeLocal), nowMs)) {
+      if (edgeLocal >= 0 && this.freshAtEdge(node, edgeLocal, c)) {
         if (measured) this.countLookupHit(NODE_EDGE, pieceBytes(request, 0));
         this.completeEdgeHit(request, seq, c, edge, node, edgeLocal);
         return;
@@ -414,9 +428,9 @@ export class LayeredFlow {
     for (let i = 0; i < request.pieces; i++) {
       const bytes = pieceBytes(request, i);
       const key = (request.key + i) as KeyId;
-      if (!options.cdnEnabled) this.startFetch(NODE_EDGE, edge, key, objectId, bytes, c, nowMs, -1 - r, -1, ORIGIN_CAUSE_MISS, seq >= this.measuredFromSeq ? 1 : 0);
-      else if (request.pieces === 1) this.lookedUp(NODE_EDGE, edge, edgeLocal, key, objectId, bytes, c, nowMs, -1 - r);
-      else this.lookup(NODE_EDGE, edge, key, objectId, bytes, c, nowMs, -1 - r);
+      if (!options.cdnEnabled) this.startFetch(NODE_EDGE, edge, key, objectId, bytes, c, -1 - r, -1, ORIGIN_CAUSE_MISS, seq >= this.measuredFromSeq ? 1 : 0);
+      else if (request.pieces === 1) this.lookedUp(NODE_EDGE, edge, edgeLocal, key, objectId, bytes, c, -1 - r);
+      else this.lookup(NODE_EDGE, edge, key, objectId, bytes, c, -1 - r);
     }
   }
 
@@ -424,11 +438,26 @@ export class LayeredFlow {
    * A request (waiter −1 − id) or a PoP's fetch (waiter ≥ 0) reaches a cache node for `key`.
    * What the node answers, the PoP compares with what it holds (its 304) when the answer arrives.
    */
-  private lookup(kind: number, index: NodeIndex, key: KeyId, objectId: ObjectId, bytes: number, c: ClassId, nowMs: SimMs, waiter: number): void {
+  private lookup(kind: number, index: NodeIndex, key: KeyId, objectId: ObjectId, bytes: number, c: ClassId, waiter: number): void {
     const node = kind === NODE_EDGE ? this.options.edges[index] : this.options.regionals[index];
-    const local = this.touch(node, key, c, nowMs);
+    const local = this.touch(node, key, c);
     if (this.measuredWaiter(waiter) === 1) this.countLookup(kind, bytes);
-    this.lookedUp(kind, index, local, key, objectId, bytes, c, nowMs, waiter);
+    this.lookedUp(kind, index, local, key, objectId, bytes, c, waiter);
+  }
+
+  /**
+   * Whether the PoP's entry `local` answers now as a fresh hit (storedIsFresh). Its times are
+   * read here, not passed in: serve's call of it (and of the node's accessors) is left out of
+   * line in a cold run, and each double crossing it was a new heap number (issue 27).
+   */
+  private freshAtEdge(node: CacheNode, local: number, c: ClassId): boolean {
+    return storedIsFresh(this.options.decisions, c, EDGE_DECISION, node.statusOf(local), node.responseAtOf(local), this.options.simulation.nowMs);
+  }
+
+  /** The reuse rule's verdict now on the node's entry `local` (reuseVerdictOf), its times read here as in freshAtEdge. */
+  private verdictNow(node: CacheNode, local: number, c: ClassId, decisionLayer: number): number {
+    const { options } = this;
+    return reuseVerdictOf(options.decisions, options.errorClassOf, c, decisionLayer, node.statusOf(local), node.responseAtOf(local), node.errorUntilOf(local), options.simulation.nowMs);
   }
 
   /** A lookup at a node of layer `kind` (counted for measured requests' work; plain counters, no allocation). */
@@ -448,8 +477,9 @@ export class LayeredFlow {
     activity.lookupHitBytes += bytes;
   }
 
-  /** The node's lookup of `key` (the eviction policy sees a request): its stored entry's local id, or −1; a purged entry is dropped. */
-  private touch(node: CacheNode, key: KeyId, c: ClassId, nowMs: SimMs): number {
+  /** The node's lookup of `key` now (the eviction policy sees a request): its stored entry's local id, or −1; a purged entry is dropped. */
+  private touch(node: CacheNode, key: KeyId, c: ClassId): number {
+    const nowMs = this.options.simulation.nowMs;
     const local = node.lookup(key, nowMs);
     this.droppedByPurge = false;
     if (local >= 0 && this.purges && this.purged(node.versionAtOf(local), c, nowMs)) {
@@ -461,7 +491,7 @@ export class LayeredFlow {
   }
 
   /** What a node does with a request for `key` once it has looked it up (`local`: its entry, or −1). */
-  private lookedUp(kind: number, index: NodeIndex, local: number, key: KeyId, objectId: ObjectId, bytes: number, c: ClassId, nowMs: SimMs, waiter: number): void {
+  private lookedUp(kind: number, index: NodeIndex, local: number, key: KeyId, objectId: ObjectId, bytes: number, c: ClassId, waiter: number): void {
     const { options } = this;
     const node = kind === NODE_EDGE ? options.edges[index] : options.regionals[index];
     const decisionLayer = decisionLayerOf(kind);
@@ -471,8 +501,7 @@ export class LayeredFlow {
       // The reuse rule (src/cdn/reuseRule.ts): fresh, stale-while-revalidate, stale beside a held
       // error (spec 7.1, RFC 5861 §3–4), a cached error, or upstream.
       const status = node.statusOf(local);
-      const errorUntil = node.errorUntilOf(local);
-      const verdict = reuseVerdictOf(options.decisions, options.errorClassOf, c, decisionLayer, status, node.responseAtOf(local), errorUntil, nowMs);
+      const verdict = this.verdictNow(node, local, c, decisionLayer);
       if (status === STATUS_OK) validate = options.validators ? node.versionOf(local) : -1;
       if (answersFromStore(verdict)) {
         // Read before answering: an answered request's record is released.
@@ -481,13 +510,12 @@ export class LayeredFlow {
         const outcome =
           verdict === REUSE_FRESH ? 0 : verdict === REUSE_CACHED_ERROR ? OUTCOME_CACHED_ERROR : verdict === REUSE_STALE_ON_HELD_ERROR ? OUTCOME_STALE_ON_ERROR : OUTCOME_STALE_WHILE_REVALIDATE;
         // A stale copy carries the error held beside it down to the node below (spec 7.1).
-        const carriedErrorUntil = verdict === REUSE_FRESH || verdict === REUSE_CACHED_ERROR ? -Infinity : errorUntil;
-        this.setReply(nowMs, node.versionAtOf(local), node.responseAtOf(local), carriedErrorUntil);
+        this.setReplyFromEntry(node, local, verdict !== REUSE_FRESH && verdict !== REUSE_CACHED_ERROR);
         this.answer(waiter, key, servedLayer, status, node.versionOf(local), outcome);
         // RFC 5861 §3, spec 4.7 row 2: one background revalidation per node and key.
         if (verdict === REUSE_STALE_WHILE_REVALIDATE && this.inFlight.get(node.id, key) < 0) {
           if (measured === 1) this.layerActivity[kind].backgroundRevalidations++;
-          this.startFetch(kind, index, key, objectId, bytes, c, nowMs, NO_WAITER, validate, ORIGIN_CAUSE_BACKGROUND, measured);
+          this.startFetch(kind, index, key, objectId, bytes, c, NO_WAITER, validate, ORIGIN_CAUSE_BACKGROUND, measured);
         }
         return;
       }
@@ -515,7 +543,7 @@ export class LayeredFlow {
           : node.statusOf(local) !== STATUS_OK
             ? ORIGIN_CAUSE_ERROR_RETRY
             : ORIGIN_CAUSE_EXPIRED;
-    this.startFetch(kind, index, key, objectId, bytes, c, nowMs, waiter, validate, cause, this.measuredWaiter(waiter));
+    this.startFetch(kind, index, key, objectId, bytes, c, waiter, validate, cause, this.measuredWaiter(waiter));
   }
 
   /** 1 when a request waiter is measured (its seq) or a fetch waiter was caused by a measured request; else 0. */
@@ -528,8 +556,9 @@ export class LayeredFlow {
    * holds (a conditional request) or −1; `cause` an ORIGIN_CAUSE_*; `measured` 1 when a
    * measured request caused it. Returns the fetch.
    */
-  private startFetch(kind: number, index: NodeIndex, key: KeyId, objectId: ObjectId, bytes: number, c: ClassId, nowMs: SimMs, waiter: number, validate: number, cause: number, measured: number): FetchId {
+  private startFetch(kind: number, index: NodeIndex, key: KeyId, objectId: ObjectId, bytes: number, c: ClassId, waiter: number, validate: number, cause: number, measured: number): FetchId {
     const { options, fetches } = this;
+    const nowMs = options.simulation.nowMs;
     const f = fetches.take();
     fetches.words[f * FETCH_WORDS + F_NODE_KIND] = kind;
     fetches.words[f * FETCH_WORDS + F_NODE] = index;
@@ -572,7 +601,7 @@ export class LayeredFlow {
     const site = this.options.network.regionalOf(fetches.nodeOf(f)) as NodeIndex;
     if (fetches.words[f * FETCH_WORDS + F_MEASURED] === 1) this.upstreamLoad.regionals.record(this.options.simulation.nowMs, site, 1, 0);
     const objectId = (this.versionsChange ? fetches.objectOf(f) : 0) as ObjectId;
-    this.lookup(NODE_REGIONAL, site, fetches.keyOf(f), objectId, fetches.numbers[f * FETCH_DOUBLES + F_BYTES], fetches.classOf(f), this.options.simulation.nowMs, f);
+    this.lookup(NODE_REGIONAL, site, fetches.keyOf(f), objectId, fetches.numbers[f * FETCH_DOUBLES + F_BYTES], fetches.classOf(f), f);
   }
 
   /** A fetch reaches the origin, which answers as it is at this moment (incidents). */
@@ -580,7 +609,7 @@ export class LayeredFlow {
     const { fetches, options } = this;
     const origin = options.origin;
     const nowMs = options.simulation.nowMs;
-    const status = origin.answer(nowMs);
+    const status = origin.answer(options.simulation);
     const version = this.versionsChange ? origin.versionAt(fetches.objectOf(f), fetches.classOf(f), nowMs) : 0;
     const responseAtMs = nowMs + origin.serviceMs;
     this.originArrivals.record(nowMs);
@@ -653,7 +682,16 @@ export class LayeredFlow {
             const freshUntil = freshUntilMs(responseAtMs, table.ttlMsOf(c, decisionLayer));
             let stored = local;
             if (local >= 0 && node.statusOf(local) === STATUS_OK && node.versionOf(local) === version) node.renew(local, responseAtMs);
-            else stored = node.put(key, fetches.numbers[f * FETCH_DOUBLES + F_BYTES], versionAtMs, responseAtMs, version, STATUS_OK);
+            else {
+              // The times follow in setTimes, not as put's arguments (issue 27: each was a heap number).
+              stored = node.put(key, fetches.numbers[f * FETCH_DOUBLES + F_BYTES], 0, 0, version, STATUS_OK);
+              if (stored >= 0) {
+                const times = this.entryTimes;
+                times[TIMES_VERSION_AT] = versionAtMs;
+                times[TIMES_RESPONSE_AT] = responseAtMs;
+                node.setTimes(stored, times);
+              }
+            }
             // The answer was the next layer's copy in place of an error it holds: hold it here too, so
             // this node does not ask again before that layer would (spec 7.1).
             if (this.mayFail && fetches.numbers[f * FETCH_DOUBLES + F_ERROR_UNTIL_MS] > nowMs && stored >= 0) {
@@ -699,7 +737,11 @@ export class LayeredFlow {
     // The first waiter (NO_WAITER for a background fetch: answer returns at once), then the later ones in order.
     const first = fetches.firstWaiterOf(f);
     let cell = fetches.takeWaiters(f);
-    this.setReply(nowMs, versionAtMs, responseAtMs, errorUntilMs);
+    const reply = this.reply;
+    reply[REPLY_NOW_MS] = nowMs;
+    reply[REPLY_VERSION_AT_MS] = versionAtMs;
+    reply[REPLY_RESPONSE_AT_MS] = responseAtMs;
+    reply[REPLY_ERROR_UNTIL_MS] = errorUntilMs;
     this.answer(first, key, servedLayer, answerStatus, version, outcome);
     while (cell !== -1) {
       this.answer(fetches.waiterOf(cell), key, servedLayer, answerStatus, version, outcome);
@@ -709,21 +751,22 @@ export class LayeredFlow {
   }
 
   /**
-   * The times an answer carries, set once for all its waiters. Issue 27: passed as arguments to
-   * `answer`, which the optimiser does not inline, each was a newly allocated heap number per
-   * call (about 50 bytes a request).
+   * The times an answer from the node's entry `local` carries (`reply`, REPLY_*), now, read from
+   * the entry here rather than passed (issue 27: lookedUp's calls are left out of line in a cold
+   * run, and each double crossing them was a new heap number). `carriesError`: the entry is
+   * served stale, so the error held beside it goes down with it (spec 7.1); else −∞.
    */
-  private setReply(nowMs: SimMs, versionAtMs: number, responseAtMs: number, errorUntilMs: number): void {
+  private setReplyFromEntry(node: CacheNode, local: number, carriesError: boolean): void {
     const reply = this.reply;
-    reply[REPLY_NOW_MS] = nowMs;
-    reply[REPLY_VERSION_AT_MS] = versionAtMs;
-    reply[REPLY_RESPONSE_AT_MS] = responseAtMs;
-    reply[REPLY_ERROR_UNTIL_MS] = errorUntilMs;
+    reply[REPLY_NOW_MS] = this.options.simulation.nowMs;
+    reply[REPLY_VERSION_AT_MS] = node.versionAtOf(local);
+    reply[REPLY_RESPONSE_AT_MS] = node.responseAtOf(local);
+    reply[REPLY_ERROR_UNTIL_MS] = carriesError ? node.errorUntilOf(local) : -Infinity;
   }
 
   /**
    * Answers a waiter at the node it waits at, with `key`: a request's piece, or a PoP's fetch
-   * (which then travels back). The answer's times are in `reply` (setReply): now, when the
+   * (which then travels back). The answer's times are in `reply`: now, when the
    * origin read the version, the copy's age-zero moment, and until when the node holds an
    * origin error beside the copy it answers with (−∞ for none).
    */

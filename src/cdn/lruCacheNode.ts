@@ -1,5 +1,5 @@
 import type { CurveLayer } from '../cache/hitRatioCurves.js';
-import { statusIn, versionIn, versionStatusOf, type CacheNode, type CacheNodeStore } from './cacheNode.js';
+import { statusIn, TIMES_RESPONSE_AT, TIMES_VERSION_AT, versionIn, versionStatusOf, type CacheNode, type CacheNodeStore } from './cacheNode.js';
 
 /** An index slot's entry when the slot is free. */
 const FREE = -1;
@@ -247,6 +247,11 @@ export class LruCacheNode implements CacheNode, CacheNodeStore {
     this.count++;
     this.words[entry * WORDS + USED_AT] = this.uses++;
     return entry;
+  }
+
+  setTimes(local: number, times: Float64Array): void {
+    this.numbers[local * NUMBERS + VERSION_AT] = times[TIMES_VERSION_AT];
+    this.numbers[local * NUMBERS + RESPONSE_AT] = times[TIMES_RESPONSE_AT];
   }
 
   renew(local: number, responseAtMs: number): void {

@@ -1,4 +1,5 @@
 import type { RandomStream } from '../sim/random.js';
+import type { Simulation } from '../sim/simulation.js';
 import type { OriginConditionsTimeline } from './incidentSchedule.js';
 
 /** How the origin answered one request (the status travels down the layers). */
@@ -86,10 +87,13 @@ export class OriginModel {
   }
 
   /**
-   * The status of the answer to a request reaching the origin at `nowMs`: ORIGIN_REFUSED,
-   * an error status, or STATUS_OK; sets `serviceMs` (0 for a refused connection).
+   * The status of the answer to a request reaching the origin now (the clock's reading):
+   * ORIGIN_REFUSED, an error status, or STATUS_OK; sets `serviceMs` (0 for a refused
+   * connection). It reads the clock rather than take the time (issue 27: the flow's call of it
+   * is not inlined, and a double passed to it was a new heap number per origin request).
    */
-  answer(nowMs: number): number {
+  answer(clock: Pick<Simulation, 'nowMs'>): number {
+    const nowMs = clock.nowMs;
     const status = this.statusAt(nowMs);
     const now = this.conditions?.at(nowMs);
     this.serviceMs = status === ORIGIN_REFUSED ? 0 : this.serviceMsOf() * (now === undefined ? 1 : now.serviceTimeFactor);

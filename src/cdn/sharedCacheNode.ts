@@ -1,5 +1,5 @@
 import type { SparseKeyStore } from '../cache/sparseKeyStore.js';
-import { statusIn, versionIn, versionStatusOf, type CacheNode } from './cacheNode.js';
+import { statusIn, TIMES_RESPONSE_AT, TIMES_VERSION_AT, versionIn, versionStatusOf, type CacheNode } from './cacheNode.js';
 
 /**
  * One shared cache node (a PoP's edge cache or a regional site, spec 4.9 layers 2–3) on the
@@ -58,6 +58,11 @@ export class SharedCacheNode implements CacheNode {
     records[at + VERSION_STATUS] = versionStatusOf(version, status);
     records[at + ERROR_UNTIL] = -Infinity;
     return local;
+  }
+
+  setTimes(local: number, times: Float64Array): void {
+    this.records[local * RECORD + VERSION_AT] = times[TIMES_VERSION_AT];
+    this.records[local * RECORD + RESPONSE_AT] = times[TIMES_RESPONSE_AT];
   }
 
   /** A 304 (RFC 9111 §4.3.4): the stored entry is fresh again from a new response time, body unchanged. */

@@ -13,26 +13,26 @@ import type { ClassId, FetchId, KeyId, NodeIndex, ObjectId, SimMs } from '../../
  * methods in TypeScript).
  */
 export function swappedArgumentsDoNotCompile(flow: LayeredFlow, node: CacheNode, key: KeyId, objectId: ObjectId, c: ClassId, index: NodeIndex, nowMs: SimMs, responseAtMs: number): void {
-  flow['lookedUp'](0, index, -1, key, objectId, 1_000, c, nowMs, -1);
+  flow['lookedUp'](0, index, -1, key, objectId, 1_000, c, -1);
   // @ts-expect-error issue 24: key and objectId swapped (a hit ratio of the wrong entries)
-  flow['lookedUp'](0, index, -1, objectId, key, 1_000, c, nowMs, -1);
+  flow['lookedUp'](0, index, -1, objectId, key, 1_000, c, -1);
   // @ts-expect-error issue 24: the node's index and its entry handle swapped
-  flow['lookedUp'](0, -1, index, key, objectId, 1_000, c, nowMs, -1);
+  flow['lookedUp'](0, -1, index, key, objectId, 1_000, c, -1);
 
-  flow['lookup'](0, index, key, objectId, 1_000, c, nowMs, -1);
+  flow['lookup'](0, index, key, objectId, 1_000, c, -1);
   // @ts-expect-error issue 24: key and objectId swapped
-  flow['lookup'](0, index, objectId, key, 1_000, c, nowMs, -1);
+  flow['lookup'](0, index, objectId, key, 1_000, c, -1);
   // @ts-expect-error issue 24: class and bytes swapped
-  flow['lookup'](0, index, key, objectId, c, 1_000, nowMs, -1);
+  flow['lookup'](0, index, key, objectId, c, 1_000, -1);
 
-  const fetch: FetchId = flow['startFetch'](0, index, key, objectId, 1_000, c, nowMs, -1, -1, 0, 1);
+  const fetch: FetchId = flow['startFetch'](0, index, key, objectId, 1_000, c, -1, -1, 0, 1);
   expect(fetch).toBeTypeOf('number');
   // @ts-expect-error issue 24: key and objectId swapped
-  flow['startFetch'](0, index, objectId, key, 1_000, c, nowMs, -1, -1, 0, 1);
+  flow['startFetch'](0, index, objectId, key, 1_000, c, -1, -1, 0, 1);
 
-  flow['setReply'](nowMs, 0, responseAtMs, -Infinity);
-  // @ts-expect-error issue 24: nowMs and responseAtMs swapped (ages counted from the wrong moment)
-  flow['setReply'](responseAtMs, 0, nowMs, -Infinity);
+  // An answer's times are no longer passed (issue 27: the clock and the entry are read where they
+  // are used), so nowMs and responseAtMs cannot be swapped on the way to `answer`.
+  flow['setReplyFromEntry'](node, 0, false);
   flow['answer'](-1, key, 1, 200, 1, 0);
   // @ts-expect-error issue 24: an object id where the answer's key goes
   flow['answer'](-1, objectId, 1, 200, 1, 0);

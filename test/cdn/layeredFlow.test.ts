@@ -10,6 +10,7 @@ import {
   OUTCOME_STALE_WHILE_REVALIDATE,
 } from '../../src/cdn/layeredFlow.js';
 import { CHUNK_SIZE_BYTES } from '../../src/policy/ranges.js';
+import { newClientRequest } from '../../src/workload/request.js';
 import { flowHarness } from './flowHarness.js';
 
 // Layers of the harness's flow without browsers: edge 0, regional 1, origin 2 (tiered); edge 0, origin 1 (untiered).
@@ -33,6 +34,22 @@ describe('LayeredFlow: requests in flight (spec 4.9)', () => {
     expect(hit.layer).toBe(EDGE);
     expect(flow.originActivity.requests).toBe(1);
     expect(flow.layerActivity[0].coalesced).toBe(1);
+  });
+
+  it('spec 4.9, issue 27 (sixth round): a request is served at the clock\'s time, which the lookups, fetches and answers read: one sent at 5 ms while the clock is at 0 is refused, and sent at 0 ms it is answered (one origin request)', () => {
+    const { flow, simulation } = flowHarness({ headers: LONG });
+    const request = newClientRequest();
+    request.sizeBytes = request.objectBytes = 1_000;
+    request.timeMs = 5;
+    expect(simulation.nowMs).toBe(0);
+    expect(() => flow.serve(request, 0)).toThrow(/served at the clock's time/);
+    expect(flow.requestsInFlight).toBe(0);
+    request.timeMs = 0;
+    flow.serve(request, 0);
+    expect(flow.requestsInFlight).toBe(1);
+    simulation.run();
+    expect(flow.requestsInFlight).toBe(0);
+    expect(flow.originActivity.requests).toBe(1);
   });
 
   it('spec 4.9: a request 1 ms after a cold miss waits for that fetch (199 ms), not an edge hit at 20 ms', () => {

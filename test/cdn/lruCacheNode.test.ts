@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createCacheStore } from '../../src/cache/registry.js';
 import { SparseKeyStore } from '../../src/cache/sparseKeyStore.js';
-import type { CacheNode } from '../../src/cdn/cacheNode.js';
+import { TIMES_RESPONSE_AT, TIMES_VERSION_AT, type CacheNode } from '../../src/cdn/cacheNode.js';
 import { createCacheNode } from '../../src/cdn/createCacheNode.js';
 import { LruCacheNode } from '../../src/cdn/lruCacheNode.js';
 import { SharedCacheNode } from '../../src/cdn/sharedCacheNode.js';
@@ -268,6 +268,21 @@ describe('LruCacheNode: an LRU node in one table (spec 4.9 layers 2–3)', () =>
     expect(node.put(3, 1, 0, 0, 1, 200)).toBe(one);
     expect(node.store.storedLocalOf(1)).toBe(-1);
     expect(node.errorUntilOf(one)).toBe(-Infinity);
+  });
+
+  it('issue 27 (sixth round): setTimes gives a stored entry the two times put takes, on either kind of node: key 7 put with times 0, then set to 1,234.5 and 1,500.25 ms, reads as the same put with those times', () => {
+    const times = new Float64Array(2);
+    times[TIMES_VERSION_AT] = 1_234.5;
+    times[TIMES_RESPONSE_AT] = 1_500.25;
+    for (const [node, direct] of [
+      [new LruCacheNode(100, 0), new LruCacheNode(100, 0)],
+      [reference(100), reference(100)],
+    ] as const) {
+      const local = node.put(7 as KeyId, 10, 0, 0, 2, 200);
+      node.setTimes(local, times);
+      expect(entryOf(node, local)).toEqual([1_500.25, 1_234.5, 2, 200, -Infinity]);
+      expect(entryOf(node, local)).toEqual(entryOf(direct, direct.put(7 as KeyId, 10, 1_234.5, 1_500.25, 2, 200)));
+    }
   });
 
   it('createCacheNode builds LRU nodes as LruCacheNode and other policies over SparseKeyStore', () => {
