@@ -380,16 +380,17 @@ export class ModelTraffic {
 
   /**
    * The model's warm-up: every PoP's initial stack, bottom to top, each object handed to
-   * `warm` with its PoP, interleaved across PoPs in 256 rounds (each PoP's stack a 256th at a
+   * `warm` with its PoP and its content class, interleaved across PoPs in 256 rounds (each PoP's stack a 256th at a
    * time) so a regional cache sees its PoPs' objects mixed, as they would arrive. After it,
    * every stream's next request is a draw of the model's steady state.
    */
-  warmStacks(warm: (edge: number, objectId: number, sizeBytes: number) => void): number {
+  warmStacks(warm: (edge: number, objectId: number, sizeBytes: number, classIndex: number) => void): number {
     const rounds = 256;
     let warmed = 0;
     for (let round = 1; round <= rounds; round++) {
       for (let m = 0; m < this.states.length; m++) {
         const objects = this.states[m].objects;
+        const classIndex = this.states[m].input.classIndex;
         for (let edge = 0; edge < this.edgeCount; edge++) {
           const generator = this.generators[m * this.edgeCount + edge];
           if (generator === null) continue;
@@ -401,7 +402,7 @@ export class ModelTraffic {
           while (generator.inWarmup && generator.warmupProgress < until) {
             generator.next();
             if (logged) objects.requested(generator.objectId);
-            warm(edge, generator.objectId, generator.size);
+            warm(edge, generator.objectId, generator.size, classIndex);
             warmed++;
           }
         }
