@@ -61,6 +61,11 @@ const SETTLING_ROUND = 4_096;
  */
 const SETTLING_TURN = 64;
 
+/** Requests of one round of the settling over `pops` PoPs: 4,096, or 64 a PoP over more than 64 PoPs. */
+export function settlingRound(pops: number): number {
+  return Math.max(SETTLING_ROUND, SETTLING_TURN * pops);
+}
+
 /**
  * Requests a model class's streams make alone, before their stacks are replayed through
  * the caches, so that the stacks and the sharing log hold objects shared as steady traffic
@@ -329,7 +334,7 @@ export class ModelTraffic {
     }
     const objects = state.objects;
     for (let edge = 0; edge < this.edgeCount; edge++) this.generators[m * this.edgeCount + edge]?.skipWarmup();
-    const rounds = Math.max(1, Math.ceil(requests / Math.max(SETTLING_ROUND, SETTLING_TURN * pops)));
+    const rounds = Math.max(1, Math.ceil(requests / settlingRound(pops)));
     const made = new Float64Array(this.edgeCount);
     for (let round = 1; round <= rounds; round++) {
       for (let edge = 0; edge < this.edgeCount; edge++) {
