@@ -43,7 +43,7 @@ export function warmModelStacks(models: ModelTraffic, caches: CacheWarmerOptions
       return caches.network.popOf(request);
     });
     const replay = new LruStartReplay(caches, models.stackRequests);
-    const warmed = models.warmStacks((edge, objectId, sizeBytes) => replay.add(edgeOfStack[edge], objectId, sizeBytes));
+    const warmed = models.warmStacks((edge, objectId, sizeBytes, classIndex) => replay.add(edgeOfStack[edge], objectId, sizeBytes, classIndex));
     replay.install();
     return warmed;
   }

@@ -68,7 +68,7 @@ function replayedOneByOne(wiring: FlowWiring, requests: readonly Replayed[]): vo
 
 function replayedAtOnce(wiring: FlowWiring, requests: readonly Replayed[]): void {
   const replay = new LruStartReplay(wiring, requests.length);
-  for (const [edge, id, bytes] of requests) replay.add(edge, id, bytes);
+  for (const [edge, id, bytes] of requests) replay.add(edge, id, bytes, 0);
   replay.install();
 }
 

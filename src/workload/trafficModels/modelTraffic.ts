@@ -48,8 +48,23 @@ const SHARED_ATTEMPTS = 4;
  * (ModelTraffic's settling, docs/traffic-models.md "The model's warm-up in a run").
  */
 const SETTLING_WINDOWS = 2;
-/** Requests per round of the settling, over all PoPs (each PoP its share of them in turn). */
+/** Requests per round of the settling, over all PoPs (each PoP its share of them in turn), at least. */
 const SETTLING_ROUND = 4_096;
+/**
+ * Requests a PoP's turn of the settling makes on average, at least: a round is at least this
+ * many times the PoPs. A PoP's window and trees are out of the processor's cache by its next
+ * turn, so short turns are slow: rounds of 4,096 over the baseline's 224 PoPs were 18 requests
+ * a turn; 64 took its 2 M settling requests from 2.1-2.5 to 1.5-1.6 s of CPU. Up to 64 PoPs the
+ * rounds stay 4,096 requests and nothing moves; long turns over few PoPs would (eight PoPs at
+ * `sharing: 1` in turns of 2,048 requests: regional hit ratio 0.5 points lower;
+ * docs/traffic-models.md, "Where a model run's time goes").
+ */
+const SETTLING_TURN = 64;
+
+/** Requests of one round of the settling over `pops` PoPs: 4,096, or 64 a PoP over more than 64 PoPs. */
+export function settlingRound(pops: number): number {
+  return Math.max(SETTLING_ROUND, SETTLING_TURN * pops);
+}
 
 /**
  * Requests a model class's streams make alone, before their stacks are replayed through
@@ -311,10 +326,15 @@ export class ModelTraffic {
     const requests = state.settlingRequests;
     if (requests === 0) return;
     let total = 0;
-    for (let edge = 0; edge < this.edgeCount; edge++) if (this.generators[m * this.edgeCount + edge] !== null) total += demand[edge];
+    let pops = 0;
+    for (let edge = 0; edge < this.edgeCount; edge++) {
+      if (this.generators[m * this.edgeCount + edge] === null) continue;
+      total += demand[edge];
+      pops++;
+    }
     const objects = state.objects;
     for (let edge = 0; edge < this.edgeCount; edge++) this.generators[m * this.edgeCount + edge]?.skipWarmup();
-    const rounds = Math.max(1, Math.ceil(requests / SETTLING_ROUND));
+    const rounds = Math.max(1, Math.ceil(requests / settlingRound(pops)));
     const made = new Float64Array(this.edgeCount);
     for (let round = 1; round <= rounds; round++) {
       for (let edge = 0; edge < this.edgeCount; edge++) {
@@ -380,16 +400,17 @@ export class ModelTraffic {
 
   /**
    * The model's warm-up: every PoP's initial stack, bottom to top, each object handed to
-   * `warm` with its PoP, interleaved across PoPs in 256 rounds (each PoP's stack a 256th at a
+   * `warm` with its PoP and its content class, interleaved across PoPs in 256 rounds (each PoP's stack a 256th at a
    * time) so a regional cache sees its PoPs' objects mixed, as they would arrive. After it,
    * every stream's next request is a draw of the model's steady state.
    */
-  warmStacks(warm: (edge: number, objectId: number, sizeBytes: number) => void): number {
+  warmStacks(warm: (edge: number, objectId: number, sizeBytes: number, classIndex: number) => void): number {
     const rounds = 256;
     let warmed = 0;
     for (let round = 1; round <= rounds; round++) {
       for (let m = 0; m < this.states.length; m++) {
         const objects = this.states[m].objects;
+        const classIndex = this.states[m].input.classIndex;
         for (let edge = 0; edge < this.edgeCount; edge++) {
           const generator = this.generators[m * this.edgeCount + edge];
           if (generator === null) continue;
@@ -401,7 +422,7 @@ export class ModelTraffic {
           while (generator.inWarmup && generator.warmupProgress < until) {
             generator.next();
             if (logged) objects.requested(generator.objectId);
-            warm(edge, generator.objectId, generator.size);
+            warm(edge, generator.objectId, generator.size, classIndex);
             warmed++;
           }
         }

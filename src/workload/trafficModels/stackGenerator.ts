@@ -165,7 +165,6 @@ export class StackModelGenerator {
     options: StackGeneratorOptions,
   ) {
     this.depthCap = options.depthCapBytes;
-    if (options.trackHeld === true) this.held = new Int32Array(1 << 12).fill(EMPTY);
     // Bins: the distinct stack distances, each as wide as the grid (200 MB in TRAGEN's files).
     const byBin = new Map<number, number>();
     for (let i = 0; i < descriptor.fraction.length; i++) byBin.set(descriptor.stackDistanceKB[i], (byBin.get(descriptor.stackDistanceKB[i]) ?? 0) + descriptor.fraction[i]);
@@ -201,10 +200,6 @@ export class StackModelGenerator {
     this.windowEdge = keptLow.length === 0 ? 1 : Math.max(1, keptLow[0] + binWidthKB * 1000);
     this.windowEntry = new Float64Array(2 * INITIAL_WINDOW).fill(EMPTY);
     this.windowBlock = new Int32Array(2 * (INITIAL_WINDOW >> WINDOW_BLOCK_BITS));
-    this.tree = new Float64Array((INITIAL_SLOTS >> AXIS_BLOCK_BITS) + 1);
-    this.countTree = new Int32Array((INITIAL_SLOTS >> AXIS_BLOCK_BITS) + 1);
-    this.keyAt = new Int32Array(INITIAL_SLOTS).fill(EMPTY);
-    this.sizeAt = new Float64Array(INITIAL_SLOTS);
     // The initial stack: new objects down to the deepest bin's far edge (or the cap), so the
     // first draw finds the model's steady state; a stream replays it bottom to top first.
     const deepest = keptLow.length === 0 ? 0 : keptLow[keptLow.length - 1] + binWidthKB * 1000;
@@ -212,6 +207,17 @@ export class StackModelGenerator {
     // otherwise grow with every new object to the 1 TB cap, 1.2 M objects instead of 0.13 M).
     this.depthCap = Math.min(this.depthCap, Math.max(deepest, 1));
     const initialDepth = this.depthCap;
+    // The axis and the held set sized once for the initial stack's expected objects (its depth
+    // over the mean size), as compaction and growth would leave them: built step by step, they
+    // were copied and rehashed at every doubling (224 stacks of 15,000 objects on the baseline).
+    // Slots and the held set's layout change no draw (draws go by rank and depth, `holds` by id).
+    const room = 2 * (Math.ceil(initialDepth / sizes.meanBytes) + 1);
+    const slots = Math.max(INITIAL_SLOTS, 2 ** Math.ceil(Math.log2(room)));
+    this.tree = new Float64Array((slots >> AXIS_BLOCK_BITS) + 1);
+    this.countTree = new Int32Array((slots >> AXIS_BLOCK_BITS) + 1);
+    this.keyAt = new Int32Array(slots).fill(EMPTY);
+    this.sizeAt = new Float64Array(slots);
+    if (options.trackHeld === true) this.held = new Int32Array(Math.max(1 << 12, 2 ** Math.ceil(Math.log2(room + 1)))).fill(EMPTY);
     // Built without forgetting: the last object may reach past the cap until the first draw.
     while (this.total < initialDepth) {
       const id = newObjects.next();

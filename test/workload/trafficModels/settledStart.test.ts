@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runScenario } from '../../../src/experiment/runScenario.js';
 import { parseScenarioText } from '../../../src/scenario/load.js';
+import { settlingRound } from '../../../src/workload/trafficModels/modelTraffic.js';
 
 /**
  * The model's start with sharing (docs/traffic-models.md, "The model's warm-up in a run"):
@@ -47,5 +48,16 @@ describe('a model class starts in its steady state, the regional tier too (issue
     const facts = runScenario(parseScenarioText(europe(0), 'unshared.yaml')).trafficModels?.[0];
     expect(facts).toMatchObject({ pops: 8, settlingRequests: 0, sharedObjects: 0 });
     expect(facts?.startObjects).toBe(facts?.stackObjects);
+  });
+});
+
+describe('the settling\'s rounds (docs/traffic-models.md, "Where a model run\'s time goes")', () => {
+  it('4,096 requests up to 64 PoPs (eight PoPs settle as before, byte for byte), then 64 a PoP: 14,336 over the baseline\'s 224 PoPs (140 rounds of its 2 M settling requests, not 489)', () => {
+    expect(settlingRound(1)).toBe(4_096);
+    expect(settlingRound(8)).toBe(4_096);
+    expect(settlingRound(64)).toBe(4_096);
+    expect(settlingRound(65)).toBe(4_160);
+    expect(settlingRound(224)).toBe(14_336);
+    expect(Math.ceil(2_000_000 / settlingRound(224))).toBe(140);
   });
 });
