@@ -2,7 +2,7 @@ import type { RandomStream, RandomStreams } from '../../sim/random.js';
 import { UserError } from '../../userError.js';
 import { AliasTable } from '../aliasTable.js';
 import type { ClassCatalogue } from '../content/classCatalogue.js';
-import { ObjectSizes, StackModelGenerator, type NewObjects } from './stackGenerator.js';
+import { ObjectSizes, StackModelGenerator, type HeldMarks, type NewObjects } from './stackGenerator.js';
 import { deepestStackBytes, descriptorFor, modelHitRate, type Fidelity, type TrafficModel } from './trafficModel.js';
 
 /**
@@ -75,7 +75,7 @@ export function settlingRequests(traffic: ClassTrafficModel, pops: number): numb
   return traffic.sharing > 0 && pops > 1 ? Math.round(SETTLING_WINDOWS * traffic.sharingWindow) : 0;
 }
 
-/** Most object ids a run reserves for its model classes (22 bytes each in the catalogue and here). */
+/** Most object ids a run reserves for its model classes (22 bytes each in the catalogue and here, 26 with sharing). */
 export const MAX_MODEL_IDS = 60_000_000;
 
 /** One model class of a run: its model and what the PoPs' stacks need. */
@@ -134,14 +134,22 @@ export function modelIdReservation(input: ModelClassInput, depthCaps: readonly n
   return stacks + fresh;
 }
 
+/** CdnObjects' row: creator, last asker, and with sharing the held marks. */
+const CREATOR = 0;
+const LAST_ASKER = 1;
+const UNTABLED = 2;
+const TABLED = 3;
+
 /**
  * A class's objects across the CDN: a new object is, with probability `sharing`, one of the
  * class's recent requests elsewhere (drawn from a log of them, so by how often each was
  * requested), otherwise a brand-new id of the class's range with a size from the model.
- * "Elsewhere": a draw that the asking PoP created or asked for last is drawn again (a
- * PoP's own objects are already in its stack; a single PoP never shares).
+ * "Elsewhere": a draw that the asking PoP created or asked for last, or that its stack holds,
+ * is drawn again (a PoP's own objects are already in its stack; a single PoP never shares).
+ * It keeps the marks of which stacks hold an id (HeldMarks) in the id's row beside its
+ * creator and last asker, so the check and a new object's mark read the row's one line.
  */
-class CdnObjects implements NewObjects {
+class CdnObjects implements NewObjects, HeldMarks {
   lastSize = 0;
   /** The PoP whose stream asks now, and its stack (which ids it holds). */
   currentEdge = 0;
@@ -150,9 +158,14 @@ class CdnObjects implements NewObjects {
   private readonly log: Int32Array;
   private logged = 0;
   private logAt = 0;
-  /** Per id of the class (offset from `firstId`): the PoP that created it, and the PoP that asked for it last. */
-  private readonly creator: Uint16Array;
-  private readonly lastAsker: Uint16Array;
+  /**
+   * Per id of the class, a row at (id − firstId) << rowShift: the PoP that created it
+   * (CREATOR), the PoP that asked for it last (LAST_ASKER), and with sharing the held marks:
+   * one PoP whose stack holds it, + 1 (UNTABLED; 0: none), and how many other stacks hold it,
+   * each in its own table (TABLED). 2 or 4 Uint16 a row, one cache line.
+   */
+  private readonly rows: Uint16Array;
+  private readonly rowShift: number;
   /** New objects made, and shared ones handed out (from the run's start: the settling's are not counted). */
   created = 0;
   shared = 0;
@@ -169,8 +182,8 @@ class CdnObjects implements NewObjects {
   ) {
     this.nextId = firstId;
     const ids = endId - firstId;
-    this.creator = new Uint16Array(ids);
-    this.lastAsker = new Uint16Array(ids);
+    this.rowShift = sharing > 0 ? 2 : 1;
+    this.rows = new Uint16Array(ids << this.rowShift);
     this.log = new Int32Array(sharing > 0 ? sharingWindow : 0);
   }
 
@@ -179,9 +192,16 @@ class CdnObjects implements NewObjects {
       const edge = this.currentEdge;
       for (let attempt = 0; attempt < SHARED_ATTEMPTS; attempt++) {
         const id = this.log[Math.floor(this.random.next() * this.logged)];
-        const index = id - this.firstId;
+        const row = (id - this.firstId) << this.rowShift;
+        const rows = this.rows;
         // Not one the asking PoP's stack holds: a reuse of it there would hit where the model says miss.
-        if (this.creator[index] !== edge && this.lastAsker[index] !== edge && !(this.holder?.holds(id) ?? false)) {
+        // Its stack holds it when its mark is the row's, or (other stacks' tables holding it) its table has it.
+        if (
+          rows[row + CREATOR] !== edge &&
+          rows[row + LAST_ASKER] !== edge &&
+          rows[row + UNTABLED] !== edge + 1 &&
+          !(rows[row + TABLED] > 0 && this.holder !== null && this.holder.holds(id))
+        ) {
           this.shared++;
           this.lastSize = this.objectSizes[id];
           return id;
@@ -196,15 +216,37 @@ class CdnObjects implements NewObjects {
     const id = this.nextId++;
     const size = this.sizes.draw(this.random.next());
     this.objectSizes[id] = size;
-    this.creator[id - this.firstId] = this.currentEdge;
+    this.rows[((id - this.firstId) << this.rowShift) + CREATOR] = this.currentEdge;
     this.lastSize = size;
     this.created++;
     return id;
   }
 
+  /** Stack `pop` took `id`: the row's mark when free, else its table (HeldMarks). */
+  take(pop: number, id: number): boolean {
+    const row = (id - this.firstId) << this.rowShift;
+    if (this.rows[row + UNTABLED] === 0) {
+      this.rows[row + UNTABLED] = pop + 1;
+      return false;
+    }
+    this.rows[row + TABLED]++;
+    return true;
+  }
+
+  /** Stack `pop` forgot `id`: its mark freed, or one table fewer (HeldMarks). */
+  forget(pop: number, id: number): boolean {
+    const row = (id - this.firstId) << this.rowShift;
+    if (this.rows[row + UNTABLED] === pop + 1) {
+      this.rows[row + UNTABLED] = 0;
+      return false;
+    }
+    this.rows[row + TABLED]--;
+    return true;
+  }
+
   /** A request of the class at the current PoP: logged for sharing. */
   requested(id: number): void {
-    this.lastAsker[id - this.firstId] = this.currentEdge;
+    this.rows[((id - this.firstId) << this.rowShift) + LAST_ASKER] = this.currentEdge;
     const log = this.log;
     if (log.length === 0) return;
     log[this.logAt] = id;
@@ -297,6 +339,8 @@ export class ModelTraffic {
           fidelity: input.traffic.fidelity,
           depthCapBytes: depthCapFor(input.traffic, depthCaps[edge]),
           trackHeld: state.settlingRequests > 0,
+          heldMarks: objects,
+          pop: edge,
         });
         this.generators[m * this.edgeCount + edge] = generator;
         state.depthCapBytes = Math.max(state.depthCapBytes, depthCapFor(input.traffic, depthCaps[edge]));

@@ -95,12 +95,30 @@ export class FreshObjects implements NewObjects {
   }
 }
 
+/**
+ * Marks, per id, of which of a class's stacks hold it (ModelTraffic's CdnObjects), so that a
+ * stack's own table of held ids need keep only the ids the marks cannot answer for: one
+ * holder per id is kept in the id's own mark, the others in their tables. A new object's
+ * mark is on the line its creation writes anyway; a table is a miss per probe
+ * (docs/traffic-models.md, "Where a model run's time goes").
+ */
+export interface HeldMarks {
+  /** Stack `pop` took `id` (it held it not): whether the stack must keep `id` in its own table. */
+  take(pop: number, id: number): boolean;
+  /** Stack `pop` forgot `id`: whether `id` was in the stack's own table. */
+  forget(pop: number, id: number): boolean;
+}
+
 export interface StackGeneratorOptions {
   fidelity: Fidelity;
   /** Deepest byte the stack keeps (memory: about 25 bytes per object it holds at worst). */
   depthCapBytes: number;
   /** Keep a set of the ids the stack holds (`holds`; 8 more bytes per object): for sharing across PoPs. */
   trackHeld?: boolean;
+  /** With `trackHeld`: the class's marks, which answer for some held ids; the stack's table (`holds`) then keeps only the others. */
+  heldMarks?: HeldMarks;
+  /** The stack's index in the marks (its PoP). */
+  pop?: number;
 }
 
 /** The default stack depth cap: 1 TB (10^12 bytes), where every shipped class's curve is within 0.01 points of its ceiling (docs/traffic-models.md). */
@@ -165,6 +183,8 @@ export class StackModelGenerator {
     options: StackGeneratorOptions,
   ) {
     this.depthCap = options.depthCapBytes;
+    this.heldMarks = options.heldMarks ?? null;
+    this.pop = options.pop ?? 0;
     // Bins: the distinct stack distances, each as wide as the grid (200 MB in TRAGEN's files).
     const byBin = new Map<number, number>();
     for (let i = 0; i < descriptor.fraction.length; i++) byBin.set(descriptor.stackDistanceKB[i], (byBin.get(descriptor.stackDistanceKB[i]) ?? 0) + descriptor.fraction[i]);
@@ -228,11 +248,13 @@ export class StackModelGenerator {
     this.warmupOnAxis = this.axisLive;
   }
 
-  /** Ids the stack holds, open addressing with linear probing (EMPTY: free); null unless `trackHeld`. */
+  /** Ids the stack holds (with `heldMarks`, those the marks do not answer for), open addressing with linear probing (EMPTY: free); null unless `trackHeld`. */
   private held: Int32Array | null = null;
   private heldCount = 0;
+  private readonly heldMarks: HeldMarks | null;
+  private readonly pop: number;
 
-  /** Whether the stack holds `id` (false unless the generator tracks its ids, `trackHeld`). */
+  /** Whether the stack's table holds `id`: whether the stack holds it, or with `heldMarks` whether it holds it and the marks do not say so (false unless `trackHeld`). */
   holds(id: number): boolean {
     const table = this.held;
     if (table === null) return false;
@@ -245,8 +267,12 @@ export class StackModelGenerator {
   }
 
   private hold(id: number): void {
-    let table = this.held;
-    if (table === null) return;
+    if (this.held === null || (this.heldMarks !== null && !this.heldMarks.take(this.pop, id))) return;
+    this.tableHeld(id);
+  }
+
+  private tableHeld(id: number): void {
+    let table = this.held as Int32Array;
     if (2 * (this.heldCount + 1) > table.length) table = this.growHeld();
     const mask = table.length - 1;
     let i = Math.imul(id, 0x9e3779b1) & mask;
@@ -261,7 +287,7 @@ export class StackModelGenerator {
   /** `id` left the stack: removed, and the probe runs after it shifted back (no tombstones). */
   private release(id: number): void {
     const table = this.held;
-    if (table === null) return;
+    if (table === null || (this.heldMarks !== null && !this.heldMarks.forget(this.pop, id))) return;
     const mask = table.length - 1;
     let i = Math.imul(id, 0x9e3779b1) & mask;
     while (table[i] !== id) {
@@ -287,7 +313,7 @@ export class StackModelGenerator {
     const table = new Int32Array(old.length * 2).fill(EMPTY);
     this.held = table;
     this.heldCount = 0;
-    for (let i = 0; i < old.length; i++) if (old[i] !== EMPTY) this.hold(old[i]);
+    for (let i = 0; i < old.length; i++) if (old[i] !== EMPTY) this.tableHeld(old[i]);
     return table;
   }
 

@@ -4,7 +4,7 @@ import { StackDistanceRecorder } from '../../../src/cache/stackDistance.js';
 import { RandomStreams, type RandomStream } from '../../../src/sim/random.js';
 import { AliasTable } from '../../../src/workload/aliasTable.js';
 import { parseDescriptor, parseSizeDistribution, type FootprintDescriptor, type SizeDistribution } from '../../../src/workload/trafficModels/modelFiles.js';
-import { FreshObjects, ObjectSizes, StackModelGenerator } from '../../../src/workload/trafficModels/stackGenerator.js';
+import { FreshObjects, ObjectSizes, StackModelGenerator, type HeldMarks } from '../../../src/workload/trafficModels/stackGenerator.js';
 import { missShare, type Fidelity } from '../../../src/workload/trafficModels/trafficModel.js';
 
 /** Every object 50 MB; 40 % first requests, 30 % stack distance in [0, 200 MB), 30 % in [200, 400 MB). */
@@ -115,6 +115,41 @@ describe('stack-model generator (docs/traffic-models.md)', () => {
     expect([fast.tooDeep, fast.spanned]).toEqual([0, 0]);
   });
 
+  it('issue 28 "Cost", held marks (docs/traffic-models.md, "One stream per PoP"): the stack tells the marks of each id it takes and forgets, once, under its PoP, and its table keeps exactly the held ids the marks sent to it (random models, caps, sizes)', () => {
+    // A run's CdnObjects marks one holder per id in the id's own row and sends the others to
+    // their stacks' tables; here the marks keep every third id and send the others (the table grows past its first 4,096 slots). Taken minus forgotten must be
+    // the list's ids (1 each) and the table those of them the marks sent.
+    fc.assert(
+      fc.property(randomModel, fc.integer({ min: 0, max: 3000 }), (model, draws) => {
+        const marks = new TwoThirdsTabled();
+        const { fast, plain } = generatorPair(model, true, marks);
+        fast.skipWarmup();
+        plain.warmup = 0;
+        for (let i = 0; i < draws; i++) {
+          fast.next();
+          plain.next();
+          expectSameDraw(fast, plain, i);
+        }
+        expectMarked(fast, plain, marks, draws);
+      }),
+      { numRuns: 15, seed: 36 },
+    );
+    // 1 KB objects down to 6 MB: 6,000 held, 4,000 in the table, which grows from 4,096 slots to 16,384 (rehashed, not taken again).
+    const descriptor = descriptorOf([0, 2_000, 4_000], [40, 30, 30, 0], 0.2);
+    const sizes = sizesOf([1], [1]);
+    const marks = new TwoThirdsTabled();
+    const fast = new StackModelGenerator(descriptor, new FreshObjects(new ObjectSizes(sizes), new RandomStreams(9).stream('sizes')), new RandomStreams(9).stream('draws'), new ObjectSizes(sizes), { fidelity: 'fd', depthCapBytes: 1e12, trackHeld: true, heldMarks: marks, pop: 7 });
+    const plain = new PlainStack(descriptor, new FreshObjects(new ObjectSizes(sizes), new RandomStreams(9).stream('sizes')), new RandomStreams(9).stream('draws'), 1e12);
+    expect(fast.stackObjects).toBe(6_000);
+    fast.skipWarmup();
+    plain.warmup = 0;
+    for (let i = 0; i < 300; i++) {
+      fast.next();
+      plain.next();
+    }
+    expectMarked(fast, plain, marks, 300);
+  });
+
   it('settling (docs/traffic-models.md, "The model\'s warm-up in a run"): draws without the warm-up, then replayStack replays the stack as it stands, bottom to top, and the draws go on from it as on the definition\'s list; holds() is the list\'s ids (random models, caps, sizes)', () => {
     // A run's PoPs draw from their initial stacks before anything is replayed (ModelTraffic
     // settles the sharing), then replay the stack they reached. Its window has holes and
@@ -148,6 +183,34 @@ describe('stack-model generator (docs/traffic-models.md)', () => {
   });
 });
 
+/** Marks that answer for the ids divisible by 3 (the stack's table keeps the others), recording each take and forget. */
+class TwoThirdsTabled implements HeldMarks {
+  readonly taken = new Map<number, number>();
+  pops = new Set<number>();
+  take(pop: number, id: number): boolean {
+    this.pops.add(pop);
+    this.taken.set(id, (this.taken.get(id) ?? 0) + 1);
+    return id % 3 !== 0;
+  }
+  forget(pop: number, id: number): boolean {
+    this.pops.add(pop);
+    this.taken.set(id, (this.taken.get(id) ?? 0) - 1);
+    return id % 3 !== 0;
+  }
+}
+
+/** Throws where the marks' net takes are not the list's ids (1 each) or the table not those of them the marks sent (every id not divisible by 3). */
+function expectMarked(fast: StackModelGenerator, plain: PlainStack, marks: TwoThirdsTabled, draws: number): void {
+  const made = Math.max(...plain.ids) + 1;
+  const listed = new Set(plain.ids);
+  for (let id = 0; id < made; id++) {
+    const held = listed.has(id);
+    if ((marks.taken.get(id) ?? 0) !== (held ? 1 : 0)) throw new Error(`id ${id}: taken ${marks.taken.get(id)} times net, held ${held}, after ${draws} draws`);
+    if (fast.holds(id) !== (held && id % 3 !== 0)) throw new Error(`holds(${id}) is ${fast.holds(id)} after ${draws} draws`);
+  }
+  expect([...marks.pops]).toEqual([7]);
+}
+
 /** A random model for the property tests: bins, fractions, miss share, sizes that span the 200 MB bins, a depth cap. */
 const randomModel = fc.record({
   lows: fc.uniqueArray(fc.integer({ min: 0, max: 10 }), { minLength: 1, maxLength: 6 }),
@@ -160,13 +223,14 @@ const randomModel = fc.record({
 type RandomModel = typeof randomModel extends fc.Arbitrary<infer T> ? T : never;
 
 /** The generator under test and the definition (PlainStack) on the same model, sizes and seed. */
-function generatorPair({ lows, fractions, missPercent, sizeWeights, capMB, seed }: RandomModel, trackHeld: boolean): { fast: StackModelGenerator; plain: PlainStack } {
+function generatorPair({ lows, fractions, missPercent, sizeWeights, capMB, seed }: RandomModel, trackHeld: boolean, heldMarks?: HeldMarks): { fast: StackModelGenerator; plain: PlainStack } {
   const descriptor = descriptorOf(lows.map((low) => low * 200_000), fractions, missPercent / 100);
   const sizes = sizesOf([500, 5_000, 50_000, 150_000, 250_000], sizeWeights.map((weight) => weight + 1));
   const fast = new StackModelGenerator(descriptor, new FreshObjects(new ObjectSizes(sizes), new RandomStreams(seed).stream('sizes')), new RandomStreams(seed).stream('draws'), new ObjectSizes(sizes), {
     fidelity: 'fd',
     depthCapBytes: capMB * 1e6,
     trackHeld,
+    ...(heldMarks ? { heldMarks, pop: 7 } : {}),
   });
   const plain = new PlainStack(descriptor, new FreshObjects(new ObjectSizes(sizes), new RandomStreams(seed).stream('sizes')), new RandomStreams(seed).stream('draws'), capMB * 1e6);
   return { fast, plain };
