@@ -315,7 +315,10 @@ export function classCatalogueObjects(catalogue: ClassCatalogue): ObjectCatalogu
     size: catalogue.idCapacity,
     objectSizes: catalogue.objectSizes,
     popularity: catalogue.popularity,
-    classOf: catalogue.classOfId,
+    // null with one class, as the interface says: every id is class 0, and the flow and the
+    // cache-only warm-up then read no class per request (a random read of one byte per id
+    // over 3-5 M ids for a traffic model, an L2 miss a request; issue 28, "Cost").
+    classOf: catalogue.classCount === 1 ? null : catalogue.classOfId,
     pick: (u) => catalogue.pickOne(u),
   };
 }

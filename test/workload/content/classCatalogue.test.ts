@@ -3,7 +3,7 @@ import { linearRegression, probit, quantile } from 'simple-statistics';
 import { RandomStreams } from '../../../src/sim/random.js';
 import { cheApproximation } from '../../../src/cache/che.js';
 import { zipfProbabilities } from '../../../src/workload/zipf.js';
-import { ClassCatalogue, type CatalogueClass } from '../../../src/workload/content/classCatalogue.js';
+import { ClassCatalogue, classCatalogueObjects, type CatalogueClass } from '../../../src/workload/content/classCatalogue.js';
 import { CONTENT_PRESET_NAMES, DEFAULT_CLASS_MIX, classFromPreset, type ContentPresetName } from '../../../src/workload/content/contentClasses.js';
 
 function klass(name: string, overrides: Partial<CatalogueClass> = {}, presetName: ContentPresetName = 'image'): CatalogueClass {
@@ -162,6 +162,15 @@ describe('content catalogue: dense id ranges (DESIGN "Hot path")', () => {
     expect(Array.from(skipped.objectSizes.subarray(1, 1_001)).every((bytes) => bytes === 0)).toBe(true);
     expect(Array.from(drawn.objectSizes.subarray(1, 1_001)).every((bytes) => bytes > 0)).toBe(true);
     expect(Array.from(skipped.objectSizes.subarray(1_001))).toEqual(Array.from(drawn.objectSizes.subarray(1_001)));
+  });
+
+  it('issue 28 (cost): the flows\' view of a one-class catalogue has no class table (classOf null: every id is class 0, none read per request); with two classes each id\'s class', () => {
+    const one = classCatalogueObjects(new ClassCatalogue([klass('social', { objects: 1_000 })], new RandomStreams(17), { reservedIds: [200] }));
+    expect(one.classOf).toBeNull();
+    expect(one.size).toBe(1_200);
+    const two = classCatalogueObjects(new ClassCatalogue([klass('a', { objects: 3 }), klass('b', { objects: 2 }, 'html')], new RandomStreams(17), { reservedIds: [1, 0] }));
+    // Ids 0-2 are a's ranked objects and 3 its reserved id; 4-5 are b's.
+    expect(Array.from(two.classOf ?? [])).toEqual([0, 0, 0, 0, 1, 1]);
   });
 
   it('refuses an empty class list, a class without objects, more ids than an Int32Array holds, and duplicate names', () => {
