@@ -135,10 +135,12 @@ describe('stack-model generator (docs/traffic-models.md)', () => {
       { numRuns: 15, seed: 36 },
     );
     // 1 KB objects down to 6 MB: 6,000 held, 4,000 in the table, which grows from 4,096 slots to 16,384 (rehashed, not taken again).
+    // The generator is told a mean of 8 KB, so its held table, sized once for depth ÷ mean (2 × 751
+    // ids: 4,096 slots), must grow; told the true 1 KB it would start at 16,384 and never grow.
     const descriptor = descriptorOf([0, 2_000, 4_000], [40, 30, 30, 0], 0.2);
     const sizes = sizesOf([1], [1]);
     const marks = new TwoThirdsTabled();
-    const fast = new StackModelGenerator(descriptor, new FreshObjects(new ObjectSizes(sizes), new RandomStreams(9).stream('sizes')), new RandomStreams(9).stream('draws'), new ObjectSizes(sizes), { fidelity: 'fd', depthCapBytes: 1e12, trackHeld: true, heldMarks: marks, pop: 7 });
+    const fast = new StackModelGenerator(descriptor, new FreshObjects(new ObjectSizes(sizes), new RandomStreams(9).stream('sizes')), new RandomStreams(9).stream('draws'), new ObjectSizes(sizesOf([8], [1])), { fidelity: 'fd', depthCapBytes: 1e12, trackHeld: true, heldMarks: marks, pop: 7 });
     const plain = new PlainStack(descriptor, new FreshObjects(new ObjectSizes(sizes), new RandomStreams(9).stream('sizes')), new RandomStreams(9).stream('draws'), 1e12);
     expect(fast.stackObjects).toBe(6_000);
     fast.skipWarmup();
