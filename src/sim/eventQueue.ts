@@ -175,6 +175,11 @@ export class EventQueue {
   /** Sequence number of the earliest event (ties in time go by it), or +Infinity when the queue is empty. */
   peekSeq(): number {
     if (!this.headKnown) this.findHead();
+    return this.knownHeadSeq();
+  }
+
+  /** The head's sequence number while the head is known: a wheel head's is beside its record, the far heap's top's in headSeq. */
+  private knownHeadSeq(): number {
     return this.headInWheel ? this.seqs[this.headSlot] : this.headSeq;
   }
 
@@ -222,7 +227,7 @@ export class EventQueue {
       this.far.pushParked(seq, kind, arg0, arg1);
       if (bucket < this.farStart) this.farStart = bucket;
     }
-    if (this.headKnown && (time < this.headTime || (time === this.headTime && seq < (this.headInWheel ? this.seqs[this.headSlot] : this.headSeq)))) this.headKnown = false;
+    if (this.headKnown && (time < this.headTime || (time === this.headTime && seq < this.knownHeadSeq()))) this.headKnown = false;
     if (++this.count > this.growAbove) this.rebuild(this.bucketCount * 2, 0);
   }
 
